@@ -1,0 +1,125 @@
+package dev.gleaner.deploy;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.AuthResponse;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Framing;
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.ProtocolVersion;
+import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.StatusReply;
+import dev.gleaner.protocol.StatusRequest;
+import dev.gleaner.protocol.Submit;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.List;
+
+/**
+ * A blocking client for the master's port: authenticates, then submits jobs and asks for status.
+ * One request at a time; every failure is an {@link IOException} with a sentence for people.
+ */
+final class MasterClient implements AutoCloseable {
+  private final Socket socket;
+  private final DataInputStream in;
+  private final DataOutputStream out;
+
+  private MasterClient(Socket socket) throws IOException {
+    this.socket = socket;
+    this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+    this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+  }
+
+  static MasterClient connect(HostPort master, byte[] secret) throws IOException {
+    Socket s = new Socket();
+    try {
+      s.connect(new InetSocketAddress(master.host(), master.port()), 5000);
+      s.setSoTimeout(30_000);
+    } catch (IOException e) {
+      s.close();
+      throw new IOException("cannot reach the master at " + master + ": " + e.getMessage()
+          + " (is `gleaner master` running there?)", e);
+    }
+    MasterClient c = new MasterClient(s);
+    try {
+      c.handshake(secret);
+    } catch (IOException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  private void handshake(byte[] secret) throws IOException {
+    String id = "client-" + ProcessHandle.current().pid();
+    send(Messages.hello(Role.CLIENT, id, "", 0, List.of()));
+    Envelope challenge = expect(Envelope.BodyCase.CHALLENGE);
+    if (challenge.getChallenge().getProtocolVersion() != ProtocolVersion.CURRENT) {
+      throw new IOException(ProtocolVersion.mismatch(challenge.getChallenge().getProtocolVersion()));
+    }
+    byte[] mac = Auth.mac(secret, challenge.getChallenge().getNonce().toByteArray(), Role.CLIENT, id);
+    send(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
+    expect(Envelope.BodyCase.WELCOME);
+  }
+
+  /** Submits a job; returns its id. */
+  String submit(JobSpec spec) throws IOException {
+    send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(spec)).build());
+    return expect(Envelope.BodyCase.SUBMIT_REPLY).getSubmitReply().getJobId();
+  }
+
+  StatusReply status(String jobId) throws IOException {
+    send(Envelope.newBuilder().setStatusRequest(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId)).build());
+    return expect(Envelope.BodyCase.STATUS_REPLY).getStatusReply();
+  }
+
+  private void send(Envelope e) throws IOException {
+    byte[] bytes = e.toByteArray();
+    out.writeInt(bytes.length);
+    out.write(bytes);
+    out.flush();
+  }
+
+  private Envelope expect(Envelope.BodyCase expected) throws IOException {
+    int length;
+    try {
+      length = in.readInt();
+    } catch (EOFException e) {
+      throw new IOException("the master closed the connection", e);
+    }
+    if (length < 0 || length > Framing.DEFAULT_MAX_FRAME_BYTES) {
+      throw new IOException("the master sent a frame of " + length + " bytes, over the limit");
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    Envelope e = Envelope.parseFrom(bytes);
+    if (e.hasError()) {
+      throw new RefusedException(e.getError().getMessage());
+    }
+    if (e.getBodyCase() != expected) {
+      throw new IOException("the master answered " + e.getBodyCase() + " where " + expected + " was expected");
+    }
+    return e;
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+  }
+
+  /** The master answered with an error message. */
+  static final class RefusedException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    RefusedException(String message) {
+      super(message);
+    }
+  }
+}

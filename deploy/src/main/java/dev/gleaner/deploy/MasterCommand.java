@@ -1,0 +1,74 @@
+package dev.gleaner.deploy;
+
+import dev.gleaner.common.workload.ExecWorkload;
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.MasterConfig;
+import dev.gleaner.master.MasterServer;
+import dev.gleaner.protocol.SecretFile;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code gleaner master}: the master daemon. */
+@Command(name = "master", mixinStandardHelpOptions = true,
+    description = {"Run the master daemon: one TCP port for workers and clients, state in --data.",
+        "Stop it with Ctrl-C or SIGTERM; a restarted master resumes unfinished jobs from their checkpoints."})
+final class MasterCommand implements Callable<Integer> {
+  @Option(names = "--port", defaultValue = "7070", description = "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+  int port;
+
+  @Option(names = "--bind", defaultValue = "0.0.0.0", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+  String bind;
+
+  @Option(names = "--data", defaultValue = "gleaner-data", paramLabel = "DIR",
+      description = "Directory of the SQLite store (default: ./${DEFAULT-VALUE}).")
+  Path data;
+
+  @Option(names = "--secret-file", paramLabel = "FILE", defaultValue = "${env:GLEANER_SECRET_FILE:-${sys:user.home}/.gleaner/secret}",
+      description = "The shared cluster secret (default: $GLEANER_SECRET_FILE or ~/.gleaner/secret).")
+  Path secretFile;
+
+  @Option(names = "--heartbeat-interval", defaultValue = "2", paramLabel = "SECONDS", description = "Worker heartbeat interval (default: ${DEFAULT-VALUE} s).")
+  double heartbeatInterval;
+
+  @Option(names = "--heartbeat-timeout", defaultValue = "10", paramLabel = "SECONDS", description = "Silence after which a worker is down (default: ${DEFAULT-VALUE} s).")
+  double heartbeatTimeout;
+
+  @Option(names = "--max-frame-mib", defaultValue = "16", description = "Hard limit of one frame (default: ${DEFAULT-VALUE} MiB).")
+  int maxFrameMib;
+
+  @Option(names = "--concurrent-sends", defaultValue = "1",
+      description = "Chunk inputs streamed at once (default: ${DEFAULT-VALUE}, the one-port model).")
+  int concurrentSends;
+
+  @Option(names = "--window", defaultValue = "2", description = "Chunks a worker holds at once (default: ${DEFAULT-VALUE}).")
+  int window;
+
+  @Option(names = "--plugins", paramLabel = "DIR", description = "Directory of workload plugin jars.")
+  Path plugins;
+
+  @Override
+  public Integer call() throws Exception {
+    byte[] secret = SecretFile.read(secretFile);
+    Workloads workloads = Workloads.withPlugins(Plugins.loader(plugins), ExecWorkload.definitionOnly());
+    MasterConfig config = MasterConfig.defaults(new InetSocketAddress(bind, port), data, secret, workloads)
+        .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
+        .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
+        .withConcurrentSends(concurrentSends)
+        .withWindow(window);
+    MasterServer server = new MasterServer(config).start();
+    System.err.println("gleaner master listening on port " + server.port() + " (workloads: "
+        + String.join(", ", workloads.names()) + ")");
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      stop.countDown();
+    }, "gleaner-master-shutdown"));
+    stop.await();
+    return 0;
+  }
+}

@@ -1,0 +1,36 @@
+package dev.gleaner.deploy;
+
+import dev.gleaner.protocol.StatusReply;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gleaner status}: jobs, workers, progress and throughput. */
+@Command(name = "status", mixinStandardHelpOptions = true, description = "Show jobs, workers, progress and throughput.")
+final class StatusCommand implements Callable<Integer> {
+  @Mixin
+  ClientOptions client;
+
+  @Option(names = "--job", description = "Only this job.")
+  String job;
+
+  @Option(names = "--json", description = "Print one JSON document on stdout.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
+      StatusReply reply = c.status(job);
+      if (job != null && reply.getJobsCount() == 0) {
+        throw new IllegalArgumentException("the master knows no job '" + job + "'");
+      }
+      if (json) {
+        System.out.println(StatusView.json(StatusView.toMap(reply)));
+      } else {
+        StatusView.table(reply, System.out);
+      }
+    }
+    return 0;
+  }
+}

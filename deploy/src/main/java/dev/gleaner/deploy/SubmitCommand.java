@@ -1,0 +1,85 @@
+package dev.gleaner.deploy;
+
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.JobSpec;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code gleaner submit JOB.yaml}: submit a job and, unless detached, follow it to its result. */
+@Command(name = "submit", mixinStandardHelpOptions = true,
+    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends.",
+        "Job file keys: workload, params, name, strategy (equal|proportional|self), chunk-units, checkpoints, min-workers."})
+final class SubmitCommand implements Callable<Integer> {
+  @Mixin
+  ClientOptions client;
+
+  @Parameters(index = "0", paramLabel = "JOB.yaml", description = "The job file.")
+  Path jobFile;
+
+  @Option(names = "--detach", description = "Print the job id and return without waiting.")
+  boolean detach;
+
+  @Option(names = "--json", description = "Print one JSON document (the final job status) on stdout.")
+  boolean json;
+
+  @Option(names = "--poll-ms", defaultValue = "500", hidden = true, description = "Status polling period.")
+  long pollMs;
+
+  @Override
+  public Integer call() throws Exception {
+    JobSpec spec = JobFile.read(jobFile);
+    try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
+      String id = c.submit(spec);
+      if (detach) {
+        System.out.println(json ? StatusView.json(java.util.Map.of("id", id)) : id);
+        return 0;
+      }
+      if (!json) {
+        System.err.println("submitted " + id);
+      }
+      JobStatus j = follow(c, id, !json, pollMs);
+      if (json) {
+        System.out.println(StatusView.json(StatusView.toMap(j)));
+      } else {
+        System.out.println(j.getState().equals("DONE") ? j.getResult() : j.getState() + ": " + j.getMessage());
+      }
+      return j.getState().equals("DONE") ? 0 : 1;
+    }
+  }
+
+  /** Polls the job until it is DONE or FAILED, drawing a progress line on stderr if asked. */
+  static JobStatus follow(MasterClient c, String id, boolean progress, long pollMs) throws Exception {
+    boolean tty = System.console() != null;
+    long lastLine = 0;
+    while (true) {
+      var reply = c.status(id);
+      if (reply.getJobsCount() == 0) {
+        throw new IllegalStateException("the master does not know job " + id);
+      }
+      JobStatus j = reply.getJobs(0);
+      boolean ended = j.getState().equals("DONE") || j.getState().equals("FAILED");
+      if (progress) {
+        String line = String.format(Locale.ROOT, "%s %s %6.2f%%  %s units/s  %s", j.getJobId(),
+            StatusView.bar(j.getUnitsDone(), j.getUnitsTotal(), 30), StatusView.percent(j),
+            StatusView.human(j.getUnitsPerSecond()), j.getMessage());
+        long now = System.nanoTime();
+        if (tty) {
+          System.err.print("\r" + line + (ended ? "\n" : ""));
+        } else if (ended || now - lastLine > TimeUnit.SECONDS.toNanos(5)) {
+          System.err.println(line);
+          lastLine = now;
+        }
+      }
+      if (ended) {
+        return j;
+      }
+      TimeUnit.MILLISECONDS.sleep(pollMs);
+    }
+  }
+}

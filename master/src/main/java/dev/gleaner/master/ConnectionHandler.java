@@ -1,0 +1,227 @@
+package dev.gleaner.master;
+
+import dev.gleaner.common.time.Ticker;
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.Challenge;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.Hello;
+import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.ProtocolVersion;
+import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.Speed;
+import dev.gleaner.protocol.SubmitReply;
+import dev.gleaner.protocol.Welcome;
+import dev.gleaner.protocol.WireException;
+import com.google.protobuf.ByteString;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection: runs the handshake (hello, challenge, answer, welcome), then routes a worker's or
+ * a client's messages. Anything out of place gets an {@link Error} the peer can read, one log line,
+ * and the close of this connection only.
+ */
+final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
+  private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
+
+  private enum Phase {
+    /** Nothing received yet: only a Hello is acceptable. */
+    AWAIT_HELLO,
+    /** Challenge sent: only its answer is acceptable. */
+    AWAIT_ANSWER,
+    /** An authenticated worker. */
+    WORKER,
+    /** An authenticated client. */
+    CLIENT,
+    /** An error was sent; the connection is closing. */
+    CLOSING
+  }
+
+  private final MasterServer.Services services;
+  private Phase phase = Phase.AWAIT_HELLO;
+  private Hello hello;
+  private byte[] nonce;
+  private WorkerSession session;
+  private boolean saidGoodbye;
+  private long lastHeartbeatNanos;
+
+  ConnectionHandler(MasterServer.Services services) {
+    this.services = services;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    ctx.executor().schedule(() -> {
+      if (phase == Phase.AWAIT_HELLO || phase == Phase.AWAIT_ANSWER) {
+        refuse(ctx, Error.Code.NOT_AUTHENTICATED, "no complete handshake within 30 s");
+      }
+    }, 30, TimeUnit.SECONDS);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, Envelope msg) {
+    Ticker ticker = services.ticker();
+    if (session != null) {
+      session.lastHeardNanos = ticker.nanos();
+    }
+    switch (phase) {
+      case AWAIT_HELLO -> onHello(ctx, msg);
+      case AWAIT_ANSWER -> onAnswer(ctx, msg);
+      case WORKER -> onWorkerMessage(ctx, msg);
+      case CLIENT -> onClientMessage(ctx, msg);
+      case CLOSING -> { }
+    }
+  }
+
+  private void onHello(ChannelHandlerContext ctx, Envelope msg) {
+    if (!msg.hasHello()) {
+      refuse(ctx, Error.Code.NOT_AUTHENTICATED, "expected Hello as the first message, got " + msg.getBodyCase());
+      return;
+    }
+    Hello h = msg.getHello();
+    if (h.getProtocolVersion() != ProtocolVersion.CURRENT) {
+      refuse(ctx, Error.Code.VERSION_MISMATCH, ProtocolVersion.mismatch(h.getProtocolVersion()));
+      return;
+    }
+    if (h.getRole() != Role.WORKER && h.getRole() != Role.CLIENT) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "Hello must say WORKER or CLIENT, got " + h.getRole());
+      return;
+    }
+    if (h.getRole() == Role.WORKER && (h.getPeerId().isBlank() || h.getPeerId().length() > 200)) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello needs an id of 1 to 200 characters");
+      return;
+    }
+    hello = h;
+    nonce = Auth.newNonce();
+    phase = Phase.AWAIT_ANSWER;
+    ctx.writeAndFlush(Envelope.newBuilder().setChallenge(Challenge.newBuilder()
+        .setProtocolVersion(ProtocolVersion.CURRENT).setNonce(ByteString.copyFrom(nonce))).build());
+  }
+
+  private void onAnswer(ChannelHandlerContext ctx, Envelope msg) {
+    if (!msg.hasAuthResponse()) {
+      refuse(ctx, Error.Code.NOT_AUTHENTICATED, "expected the answer to the challenge, got " + msg.getBodyCase());
+      return;
+    }
+    if (!Auth.verify(services.secret(), nonce, hello.getRole(), hello.getPeerId(), msg.getAuthResponse().getMac().toByteArray())) {
+      refuse(ctx, Error.Code.AUTH_FAILED, "authentication failed: the peer's secret file differs from the master's");
+      return;
+    }
+    String sessionId = UUID.randomUUID().toString();
+    ctx.writeAndFlush(Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId(sessionId)
+        .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
+        .setMaxFrameBytes(services.config().maxFrameBytes())).build());
+    if (hello.getRole() == Role.WORKER) {
+      phase = Phase.WORKER;
+      lastHeartbeatNanos = services.ticker().nanos();
+      session = new WorkerSession(hello.getPeerId(), sessionId, hello.getHost(), Math.max(1, hello.getCores()),
+          hello.getWorkloadsList(), ctx.channel(), lastHeartbeatNanos);
+      services.dispatcher().join(session);
+    } else {
+      phase = Phase.CLIENT;
+    }
+  }
+
+  private void onWorkerMessage(ChannelHandlerContext ctx, Envelope msg) {
+    try {
+      switch (msg.getBodyCase()) {
+        case HEARTBEAT -> {
+          long now = services.ticker().nanos();
+          services.metrics().heartbeatLag.record(now - lastHeartbeatNanos, TimeUnit.NANOSECONDS);
+          lastHeartbeatNanos = now;
+        }
+        case SPEED_REPORT -> {
+          Map<String, Double> speeds = new HashMap<>();
+          for (Speed s : msg.getSpeedReport().getSpeedsList()) {
+            if (s.getUnitsPerSecond() > 0 && Double.isFinite(s.getUnitsPerSecond())) {
+              speeds.put(s.getWorkload(), s.getUnitsPerSecond());
+            }
+          }
+          services.dispatcher().speeds(session, speeds);
+        }
+        case PIECE -> services.dispatcher().piece(session, msg.getPiece());
+        case CHUNK_FAILED -> services.dispatcher().chunkFailed(session, msg.getChunkFailed().getJobId(),
+            msg.getChunkFailed().getChunkId(), msg.getChunkFailed().getMessage());
+        case DRAIN -> services.dispatcher().drain(session);
+        case GOODBYE -> {
+          saidGoodbye = true;
+          ctx.close();
+        }
+        default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker may not send " + msg.getBodyCase());
+      }
+    } catch (ChunkDispatcher.Refusal r) {
+      refuse(ctx, r.code, r.getMessage());
+    }
+  }
+
+  private void onClientMessage(ChannelHandlerContext ctx, Envelope msg) {
+    switch (msg.getBodyCase()) {
+      case SUBMIT -> {
+        try {
+          String id = services.jobs().submit(msg.getSubmit().getSpec());
+          ctx.writeAndFlush(Envelope.newBuilder().setSubmitReply(SubmitReply.newBuilder().setJobId(id)).build());
+        } catch (IllegalArgumentException e) {
+          log.info("job from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
+          ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, e.getMessage()));
+        }
+      }
+      case STATUS_REQUEST -> ctx.writeAndFlush(Envelope.newBuilder()
+          .setStatusReply(StatusReport.build(services.dispatcher(), msg.getStatusRequest().getJobId())).build());
+      case HEARTBEAT -> { }
+      case GOODBYE -> ctx.close();
+      default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client may not send " + msg.getBodyCase());
+    }
+  }
+
+  private void refuse(ChannelHandlerContext ctx, Error.Code code, String message) {
+    if (phase == Phase.CLOSING) {
+      return;
+    }
+    phase = Phase.CLOSING;
+    services.metrics().protocolErrors.increment();
+    log.warn("closing connection from {}{}: {}", ctx.channel().remoteAddress(),
+        session == null ? "" : " (worker " + session.workerId + ")", message);
+    if (ctx.channel().isActive()) {
+      ctx.writeAndFlush(Messages.error(code, message)).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (session != null) {
+      services.dispatcher().leave(session, saidGoodbye ? "said goodbye" : "connection closed", !saidGoodbye);
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (ctx.channel().isWritable()) {
+      services.sendPort().writable(ctx.channel());
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof WireException w) {
+      refuse(ctx, w.code(), w.getMessage());
+    } else if (cause instanceof IOException) {
+      log.debug("connection from {} failed: {}", ctx.channel().remoteAddress(), cause.getMessage());
+      ctx.close();
+    } else {
+      log.error("internal error on connection from {}: {}", ctx.channel().remoteAddress(), cause.toString(), cause);
+      refuse(ctx, Error.Code.INTERNAL, "internal error on the master: " + cause);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package dev.gleaner.master;
+
+import dev.gleaner.common.plan.Assignment;
+import dev.gleaner.common.plan.ChunkPlan;
+import dev.gleaner.common.plan.Plan;
+import dev.gleaner.common.workload.InputSource;
+import dev.gleaner.common.workload.Workload;
+import dev.gleaner.protocol.JobSpec;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A job while the master runs it: its chunks, the queues they wait in, and its progress. Guarded by
+ * the dispatcher's lock.
+ */
+final class JobRun {
+  final String id;
+  final JobSpec spec;
+  final Workload workload;
+  /** The input streamed to workers, or null. */
+  final FileInputSource input;
+  final long start;
+  final long end;
+  final long submittedAtMillis;
+  final long startedAtNanos;
+  JobState state = JobState.QUEUED;
+  String strategy;
+  String message = "";
+
+  /** Remaining work not yet committed, to be planned when the job starts (more than one range after a restart). */
+  List<long[]> unplanned;
+  final Map<Long, Chunk> chunks = new HashMap<>();
+  final Map<String, Deque<Chunk>> planned = new HashMap<>();
+  final Deque<Chunk> pool = new ArrayDeque<>();
+  final Map<String, Long> unitsByWorker = new HashMap<>();
+  long nextChunkId;
+  /** Units in committed pieces. */
+  long committed;
+  long finishedAtMillis;
+  /** The merged result as people read it, once DONE. */
+  String resultText = "";
+
+  JobRun(String id, JobSpec spec, Workload workload, FileInputSource input, long start, long end,
+      long submittedAtMillis, long startedAtNanos, List<long[]> unplanned, long nextChunkId) {
+    this.id = id;
+    this.spec = spec;
+    this.workload = workload;
+    this.input = input;
+    this.start = start;
+    this.end = end;
+    this.submittedAtMillis = submittedAtMillis;
+    this.startedAtNanos = startedAtNanos;
+    this.unplanned = unplanned;
+    this.nextChunkId = nextChunkId;
+  }
+
+  long units() {
+    return end - start;
+  }
+
+  InputSource inputSource() {
+    return input;
+  }
+
+  Chunk newChunk(long from, long to, long[] checkpoints) {
+    Chunk c = new Chunk(this, ++nextChunkId, from, to, checkpoints);
+    chunks.put(c.id, c);
+    return c;
+  }
+
+  /** Turns a plan into queued chunks: assignments into per-worker queues, the rest into the pool. */
+  void adopt(Plan plan) {
+    strategy = plan.strategy();
+    for (Assignment a : plan.order()) {
+      Deque<Chunk> q = planned.computeIfAbsent(a.workerId(), k -> new ArrayDeque<>());
+      for (ChunkPlan cp : a.chunks()) {
+        q.add(newChunk(cp.start(), cp.end(), cp.checkpoints()));
+      }
+    }
+    for (ChunkPlan cp : plan.pool()) {
+      pool.add(newChunk(cp.start(), cp.end(), cp.checkpoints()));
+    }
+  }
+
+  /** The next chunk for this worker: its own planned queue first, then the shared pool. */
+  Chunk next(String workerId) {
+    Deque<Chunk> own = planned.get(workerId);
+    if (own != null && !own.isEmpty()) {
+      return own.poll();
+    }
+    return pool.poll();
+  }
+
+  /** Moves a departed worker's planned, unsent chunks to the front of the shared pool. */
+  void releasePlanned(String workerId) {
+    Deque<Chunk> own = planned.remove(workerId);
+    if (own != null) {
+      while (!own.isEmpty()) {
+        pool.addFirst(own.pollLast());
+      }
+    }
+  }
+
+  boolean hasQueuedWork() {
+    if (!pool.isEmpty()) {
+      return true;
+    }
+    for (Deque<Chunk> q : planned.values()) {
+      if (!q.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  int minWorkers() {
+    return Math.max(1, spec.getMinWorkers());
+  }
+}

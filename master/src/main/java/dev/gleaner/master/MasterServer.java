@@ -1,0 +1,132 @@
+package dev.gleaner.master;
+
+import dev.gleaner.common.time.Ticker;
+import dev.gleaner.protocol.Framing;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The master daemon: one TCP port for workers and clients, the store, the dispatcher and the
+ * heartbeat sweep. {@link #start} binds and resumes stored jobs; {@link #close} stops everything.
+ */
+public final class MasterServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MasterServer.class);
+
+  /** What every connection handler needs. */
+  record Services(MasterConfig config, Ticker ticker, byte[] secret, ChunkDispatcher dispatcher, JobService jobs,
+      SendPort sendPort, MasterMetrics metrics) {}
+
+  private final MasterConfig config;
+  private final MeterRegistry registry;
+  private Store store;
+  private EventLoopGroup boss;
+  private EventLoopGroup workers;
+  private Channel server;
+  private ScheduledFuture<?> sweeper;
+  private ChunkDispatcher dispatcher;
+
+  public MasterServer(MasterConfig config) {
+    this(config, new SimpleMeterRegistry());
+  }
+
+  public MasterServer(MasterConfig config, MeterRegistry registry) {
+    this.config = config;
+    this.registry = registry;
+  }
+
+  /** Opens the store, resumes unfinished jobs and binds the port. */
+  public MasterServer start() throws InterruptedException {
+    store = new Store(config.dataDir());
+    MasterMetrics metrics = new MasterMetrics(registry);
+    SendPort sendPort = new SendPort(config.concurrentSends(), metrics);
+    dispatcher = new ChunkDispatcher(store, sendPort, metrics, config.ticker(), config.window());
+    JobService jobs = new JobService(store, dispatcher, config.workloads(), config.ticker());
+    jobs.resume();
+    Services services = new Services(config, config.ticker(), config.secret(), dispatcher, jobs, sendPort, metrics);
+    HeartbeatMonitor monitor = new HeartbeatMonitor(dispatcher, config.ticker(), config.heartbeatTimeout());
+
+    boss = new NioEventLoopGroup(1);
+    workers = new NioEventLoopGroup();
+    ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            Framing.install(ch.pipeline(), config.maxFrameBytes());
+            ch.pipeline().addLast("connection", new ConnectionHandler(services));
+          }
+        });
+    try {
+      server = b.bind(config.bind()).sync().channel();
+    } catch (Exception e) {
+      close();
+      throw new IllegalStateException("cannot listen on " + config.bind() + ": " + e.getMessage(), e);
+    }
+    long period = Math.max(10, config.heartbeatInterval().toMillis() / 2);
+    sweeper = workers.next().scheduleAtFixedRate(() -> {
+      try {
+        monitor.sweep();
+      } catch (RuntimeException e) {
+        log.error("heartbeat sweep failed: {}", e.getMessage(), e);
+      }
+    }, period, period, TimeUnit.MILLISECONDS);
+    log.info("master listening on {} with data in {}", port(), store.file());
+    return this;
+  }
+
+  /** The bound port. */
+  public int port() {
+    return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** A job's state name ({@code QUEUED}, {@code RUNNING}, {@code DONE}, {@code FAILED}), or null if unknown. */
+  public String jobState(String jobId) {
+    JobRun job = dispatcher.job(jobId);
+    return job == null ? null : dispatcher.jobs().stream().filter(j -> j.id().equals(jobId)).findFirst()
+        .map(ChunkDispatcher.JobView::state).orElse(null);
+  }
+
+  /** Ids of the connected workers. */
+  public List<String> liveWorkers() {
+    return dispatcher.liveSessions().stream().map(s -> s.workerId).toList();
+  }
+
+  @Override
+  public void close() {
+    if (sweeper != null) {
+      sweeper.cancel(false);
+    }
+    if (server != null) {
+      server.close().awaitUninterruptibly();
+    }
+    if (workers != null) {
+      workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+    if (boss != null) {
+      boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.gleaner.master;
+
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.StatusReply;
+import dev.gleaner.protocol.WorkerShare;
+import dev.gleaner.protocol.WorkerStatus;
+import java.util.Map;
+
+/** Builds the status reply from the dispatcher's views. */
+final class StatusReport {
+  private StatusReport() {}
+
+  static StatusReply build(ChunkDispatcher dispatcher, String jobId) {
+    StatusReply.Builder reply = StatusReply.newBuilder();
+    for (ChunkDispatcher.JobView j : dispatcher.jobs()) {
+      if (!jobId.isEmpty() && !jobId.equals(j.id())) {
+        continue;
+      }
+      JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id()).setName(j.name()).setWorkload(j.workload())
+          .setState(j.state()).setStrategy(j.strategy()).setMessage(j.message()).setUnitsTotal(j.units())
+          .setUnitsDone(j.committed()).setUnitsPerSecond(j.unitsPerSecond()).setResult(j.result())
+          .setSubmittedAtMillis(j.submittedAt()).setFinishedAtMillis(j.finishedAt());
+      j.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
+          .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
+      reply.addJobs(b);
+    }
+    for (ChunkDispatcher.WorkerView w : dispatcher.workers()) {
+      reply.addWorkers(WorkerStatus.newBuilder().setWorkerId(w.id()).setHost(w.host()).setCores(w.cores())
+          .setState(w.state()).setUnitsPerSecond(w.speed()).setUnitsDone(w.unitsDone())
+          .setInterruptions(w.interruptions()).setCurrentChunk(w.currentChunk())
+          .setLastHeartbeatMillis(w.silentMillis()));
+    }
+    return reply.build();
+  }
+}

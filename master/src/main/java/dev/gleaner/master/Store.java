@@ -1,0 +1,357 @@
+package dev.gleaner.master;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The master's durable state in one SQLite file: jobs, chunks, committed pieces, workers and their
+ * interruption history.
+ *
+ * <p>How: one thread owns the connection. Callers hand it operations and get a future; the thread
+ * takes whatever is queued (up to {@link #BATCH} operations), runs them in one transaction and
+ * completes the futures only after the commit returns (group commit). So a piece is durable before
+ * anyone acknowledges it, yet thousands of pieces per second cost a handful of fsyncs. Pieces are
+ * keyed by (job, start, end) and inserted with {@code INSERT OR IGNORE}: a retransmitted piece
+ * changes nothing.
+ */
+final class Store implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Store.class);
+  static final int BATCH = 2048;
+
+  /** Work done on the store thread inside a transaction. */
+  @FunctionalInterface
+  interface Op<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  private record Pending<T>(Op<T> op, CompletableFuture<T> future) {}
+
+  private final Path file;
+  private final Connection connection;
+  private final BlockingQueue<Pending<?>> queue = new ArrayBlockingQueue<>(1 << 16);
+  private final Thread thread;
+  private volatile boolean closing;
+
+  Store(Path dataDir) {
+    try {
+      Files.createDirectories(dataDir);
+      this.file = dataDir.resolve("gleaner.db");
+      this.connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+      try (Statement s = connection.createStatement()) {
+        s.execute("PRAGMA journal_mode=WAL");
+        s.execute("PRAGMA synchronous=FULL");
+        s.execute("PRAGMA busy_timeout=5000");
+        s.execute("CREATE TABLE IF NOT EXISTS jobs(id TEXT PRIMARY KEY, seq INTEGER, name TEXT, workload TEXT,"
+            + " spec BLOB, state TEXT, range_start INTEGER, range_end INTEGER, strategy TEXT,"
+            + " submitted_at INTEGER, finished_at INTEGER, result BLOB, message TEXT)");
+        s.execute("CREATE TABLE IF NOT EXISTS chunks(job_id TEXT, chunk_id INTEGER, start INTEGER, end INTEGER,"
+            + " worker_id TEXT, state TEXT, PRIMARY KEY(job_id, chunk_id))");
+        s.execute("CREATE TABLE IF NOT EXISTS pieces(job_id TEXT, chunk_id INTEGER, start INTEGER, end INTEGER,"
+            + " worker_id TEXT, result BLOB, committed_at INTEGER, PRIMARY KEY(job_id, start, end))");
+        s.execute("CREATE TABLE IF NOT EXISTS workers(id TEXT PRIMARY KEY, host TEXT, cores INTEGER,"
+            + " first_seen INTEGER, last_seen INTEGER, interruptions INTEGER DEFAULT 0)");
+        s.execute("CREATE TABLE IF NOT EXISTS worker_events(worker_id TEXT, at INTEGER, kind TEXT, detail TEXT)");
+      }
+      connection.setAutoCommit(false);
+    } catch (java.io.IOException | SQLException e) {
+      throw new IllegalStateException("cannot open the store in " + dataDir + ": " + e.getMessage(), e);
+    }
+    thread = new Thread(this::loop, "gleaner-store");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  Path file() {
+    return file;
+  }
+
+  /** Runs {@code op} in the next transaction; the future completes after the commit. */
+  <T> CompletableFuture<T> submit(Op<T> op) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    if (closing) {
+      f.completeExceptionally(new IllegalStateException("the store is closed"));
+      return f;
+    }
+    try {
+      queue.put(new Pending<>(op, f));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      f.completeExceptionally(e);
+    }
+    return f;
+  }
+
+  /** Runs {@code op} and waits for its commit. */
+  <T> T call(Op<T> op) {
+    return submit(op).join();
+  }
+
+  private void loop() {
+    List<Pending<?>> batch = new ArrayList<>(BATCH);
+    while (!closing || !queue.isEmpty()) {
+      try {
+        Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        queue.drainTo(batch, BATCH - 1);
+        runBatch(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void runBatch(List<Pending<?>> batch) {
+    Object[] results = new Object[batch.size()];
+    Throwable[] errors = new Throwable[batch.size()];
+    for (int i = 0; i < batch.size(); i++) {
+      java.sql.Savepoint savepoint = null;
+      try {
+        savepoint = connection.setSavepoint();
+        results[i] = batch.get(i).op().run(connection);
+        connection.releaseSavepoint(savepoint);
+      } catch (SQLException | RuntimeException e) {
+        errors[i] = e;
+        if (savepoint != null) {
+          try {
+            connection.rollback(savepoint);
+          } catch (SQLException rollback) {
+            e.addSuppressed(rollback);
+          }
+        }
+      }
+    }
+    try {
+      connection.commit();
+    } catch (SQLException e) {
+      log.error("store commit failed; {} operations are not durable: {}", batch.size(), e.getMessage(), e);
+      try {
+        connection.rollback();
+      } catch (SQLException rollback) {
+        e.addSuppressed(rollback);
+      }
+      for (Pending<?> p : batch) {
+        p.future().completeExceptionally(e);
+      }
+      return;
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      CompletableFuture f = batch.get(i).future();
+      if (errors[i] != null) {
+        f.completeExceptionally(errors[i]);
+      } else {
+        f.complete(results[i]);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    closing = true;
+    try {
+      thread.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      log.warn("closing the store failed: {}", e.getMessage(), e);
+    }
+  }
+
+  // ---- operations used by the master; each runs on the store thread ----
+
+  static Op<Void> insertJob(JobRecord job) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO jobs(id, seq, name, workload, spec, state,"
+          + " range_start, range_end, strategy, submitted_at) VALUES (?,?,?,?,?,?,?,?,?,?)")) {
+        p.setString(1, job.id());
+        p.setLong(2, job.seq());
+        p.setString(3, job.name());
+        p.setString(4, job.workload());
+        p.setBytes(5, job.spec());
+        p.setString(6, job.state());
+        p.setLong(7, job.start());
+        p.setLong(8, job.end());
+        p.setString(9, job.strategy());
+        p.setLong(10, job.submittedAt());
+        p.executeUpdate();
+      }
+      return null;
+    };
+  }
+
+  static Op<Void> updateJob(String id, String state, String strategy, Long finishedAt, byte[] result, String message) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("UPDATE jobs SET state=?, strategy=COALESCE(?, strategy),"
+          + " finished_at=COALESCE(?, finished_at), result=COALESCE(?, result), message=COALESCE(?, message) WHERE id=?")) {
+        p.setString(1, state);
+        p.setString(2, strategy);
+        if (finishedAt == null) {
+          p.setNull(3, java.sql.Types.INTEGER);
+        } else {
+          p.setLong(3, finishedAt);
+        }
+        p.setBytes(4, result);
+        p.setString(5, message);
+        p.setString(6, id);
+        p.executeUpdate();
+      }
+      return null;
+    };
+  }
+
+  static Op<Void> upsertChunk(String jobId, long chunkId, long start, long end, String workerId, String state) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state)"
+          + " VALUES (?,?,?,?,?,?) ON CONFLICT(job_id, chunk_id) DO UPDATE SET worker_id=excluded.worker_id, state=excluded.state")) {
+        p.setString(1, jobId);
+        p.setLong(2, chunkId);
+        p.setLong(3, start);
+        p.setLong(4, end);
+        p.setString(5, workerId);
+        p.setString(6, state);
+        p.executeUpdate();
+      }
+      return null;
+    };
+  }
+
+  /** Inserts a piece unless the same range is already committed; returns whether it was new. */
+  static Op<Boolean> commitPiece(String jobId, long chunkId, long start, long end, String workerId, byte[] result, long at) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end,"
+          + " worker_id, result, committed_at) VALUES (?,?,?,?,?,?,?)")) {
+        p.setString(1, jobId);
+        p.setLong(2, chunkId);
+        p.setLong(3, start);
+        p.setLong(4, end);
+        p.setString(5, workerId);
+        p.setBytes(6, result);
+        p.setLong(7, at);
+        return p.executeUpdate() == 1;
+      }
+    };
+  }
+
+  /** Committed pieces of a job in unit order. */
+  static Op<List<PieceRecord>> pieces(String jobId) {
+    return c -> {
+      List<PieceRecord> out = new ArrayList<>();
+      try (PreparedStatement p = c.prepareStatement("SELECT chunk_id, start, end, worker_id, result FROM pieces"
+          + " WHERE job_id=? ORDER BY start")) {
+        p.setString(1, jobId);
+        try (ResultSet r = p.executeQuery()) {
+          while (r.next()) {
+            out.add(new PieceRecord(r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4), r.getBytes(5)));
+          }
+        }
+      }
+      return out;
+    };
+  }
+
+  static Op<List<JobRecord>> jobs() {
+    return c -> {
+      List<JobRecord> out = new ArrayList<>();
+      try (Statement s = c.createStatement();
+           ResultSet r = s.executeQuery("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy,"
+               + " submitted_at, finished_at, result, message FROM jobs ORDER BY seq")) {
+        while (r.next()) {
+          long finished = r.getLong(11);
+          out.add(new JobRecord(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5),
+              r.getString(6), r.getLong(7), r.getLong(8), r.getString(9), r.getLong(10),
+              r.wasNull() ? 0 : finished, r.getBytes(12), r.getString(13)));
+        }
+      }
+      return out;
+    };
+  }
+
+  static Op<Long> maxChunkId(String jobId) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT COALESCE(MAX(chunk_id), 0) FROM chunks WHERE job_id=?")) {
+        p.setString(1, jobId);
+        try (ResultSet r = p.executeQuery()) {
+          r.next();
+          return r.getLong(1);
+        }
+      }
+    };
+  }
+
+  static Op<Void> workerSeen(String id, String host, int cores, long at) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO workers(id, host, cores, first_seen, last_seen)"
+          + " VALUES (?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET host=excluded.host, cores=excluded.cores,"
+          + " last_seen=excluded.last_seen")) {
+        p.setString(1, id);
+        p.setString(2, host);
+        p.setInt(3, cores);
+        p.setLong(4, at);
+        p.setLong(5, at);
+        p.executeUpdate();
+      }
+      return null;
+    };
+  }
+
+  /** Records an event in a worker's history; an "interrupted" event also counts in the worker row. */
+  static Op<Void> workerEvent(String id, long at, String kind, String detail) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("INSERT INTO worker_events(worker_id, at, kind, detail) VALUES (?,?,?,?)")) {
+        p.setString(1, id);
+        p.setLong(2, at);
+        p.setString(3, kind);
+        p.setString(4, detail);
+        p.executeUpdate();
+      }
+      if (kind.equals("interrupted")) {
+        try (PreparedStatement p = c.prepareStatement("UPDATE workers SET interruptions = interruptions + 1 WHERE id=?")) {
+          p.setString(1, id);
+          p.executeUpdate();
+        }
+      }
+      return null;
+    };
+  }
+
+  static Op<Integer> interruptions(String id) {
+    return c -> {
+      try (PreparedStatement p = c.prepareStatement("SELECT interruptions FROM workers WHERE id=?")) {
+        p.setString(1, id);
+        try (ResultSet r = p.executeQuery()) {
+          return r.next() ? r.getInt(1) : 0;
+        }
+      }
+    };
+  }
+
+  /** A row of the jobs table. */
+  record JobRecord(String id, long seq, String name, String workload, byte[] spec, String state, long start, long end,
+      String strategy, long submittedAt, long finishedAt, byte[] result, String message) {}
+
+  /** A committed piece. */
+  record PieceRecord(long chunkId, long start, long end, String workerId, byte[] result) {}
+}

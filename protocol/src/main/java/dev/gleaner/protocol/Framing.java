@@ -1,0 +1,19 @@
+package dev.gleaner.protocol;
+
+import io.netty.channel.ChannelPipeline;
+
+/** Installs the frame codec; the one place that says how bytes become messages. */
+public final class Framing {
+  /** Default hard maximum of one frame: 16 MiB. */
+  public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+  /** Size of the data slices a chunk's input is streamed in. */
+  public static final int DATA_SLICE_BYTES = 256 * 1024;
+
+  private Framing() {}
+
+  /** Adds {@code frame-decoder} and {@code frame-encoder} at the head of the pipeline. */
+  public static void install(ChannelPipeline pipeline, int maxFrameBytes) {
+    pipeline.addLast("frame-decoder", new FrameDecoder(maxFrameBytes));
+    pipeline.addLast("frame-encoder", new FrameEncoder(maxFrameBytes));
+  }
+}

@@ -1,0 +1,28 @@
+package dev.gleaner.protocol;
+
+/** Builders for the envelopes every side sends. */
+public final class Messages {
+  private Messages() {}
+
+  public static Envelope error(Error.Code code, String message) {
+    return Envelope.newBuilder().setError(Error.newBuilder().setCode(code).setMessage(message)).build();
+  }
+
+  public static Envelope hello(Role role, String peerId, String host, int cores, Iterable<String> workloads) {
+    return Envelope.newBuilder().setHello(Hello.newBuilder()
+        .setProtocolVersion(ProtocolVersion.CURRENT)
+        .setRole(role)
+        .setPeerId(peerId)
+        .setHost(host)
+        .setCores(cores)
+        .addAllWorkloads(workloads)).build();
+  }
+
+  public static Envelope heartbeat(long seq, long nowMillis) {
+    return Envelope.newBuilder().setHeartbeat(Heartbeat.newBuilder().setSeq(seq).setSentAtMillis(nowMillis)).build();
+  }
+
+  public static Envelope goodbye(String reason) {
+    return Envelope.newBuilder().setGoodbye(Goodbye.newBuilder().setReason(reason)).build();
+  }
+}

@@ -1,0 +1,258 @@
+package dev.gleaner.worker;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.common.workload.ChunkComputation;
+import dev.gleaner.common.workload.Workload;
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.protocol.Assign;
+import dev.gleaner.protocol.Piece;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Computes assigned chunks one after another, in the order they were assigned, and reports a
+ * piece at every checkpoint and at the chunk's end.
+ *
+ * <p>How: a splittable workload (an index range) is computed in steps of about a quarter of a
+ * second, each step cut across the cores and merged in unit order; between steps the runner
+ * notices cancellation and draining, so a drain reports everything computed so far as one last
+ * piece. A workload with input consumes the chunk's bytes in the order they arrive, cut at the
+ * checkpoints, and stops at a checkpoint when draining (a cut elsewhere could split a line).
+ */
+final class ChunkRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ChunkRunner.class);
+  /** Below this many units per core a step is not worth splitting across threads. */
+  static final long MIN_UNITS_PER_THREAD = 1 << 16;
+
+  /** Where the runner's reports go (the current connection to the master). */
+  interface Reporter {
+    void piece(Piece piece);
+
+    void failed(String jobId, long chunkId, String message);
+  }
+
+  private final Workloads workloads;
+  private final int cores;
+  private final double slowdown;
+  private final Map<String, Double> speeds;
+  private final ExecutorService sequencer;
+  private final ExecutorService pool;
+  private final Map<String, ChunkTask> tasks = new ConcurrentHashMap<>();
+  private final AtomicInteger pending = new AtomicInteger();
+  private volatile boolean draining;
+
+  ChunkRunner(Workloads workloads, int cores, double slowdown, Map<String, Double> speeds) {
+    this.workloads = workloads;
+    this.cores = cores;
+    this.slowdown = slowdown;
+    this.speeds = speeds;
+    this.sequencer = Executors.newSingleThreadExecutor(r -> daemon(r, "gleaner-chunks"));
+    AtomicInteger n = new AtomicInteger();
+    this.pool = Executors.newFixedThreadPool(cores, r -> daemon(r, "gleaner-compute-" + n.incrementAndGet()));
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  void assign(Assign assign, ChunkTask.FlowControl flow, Reporter reporter) {
+    ChunkTask task = new ChunkTask(assign, flow);
+    tasks.put(task.key(), task);
+    pending.incrementAndGet();
+    sequencer.execute(() -> {
+      try {
+        run(task, reporter);
+      } finally {
+        tasks.remove(task.key());
+        pending.decrementAndGet();
+      }
+    });
+  }
+
+  void data(String jobId, long chunkId, ByteBuffer payload) {
+    ChunkTask task = tasks.get(ChunkTask.key(jobId, chunkId));
+    if (task != null) {
+      task.offer(payload);
+    } else {
+      log.debug("input for chunk {} of job {}, which is not here (cancelled?)", chunkId, jobId);
+    }
+  }
+
+  /** Cancels one chunk, or every chunk of the job when {@code chunkId} is 0. */
+  void cancel(String jobId, long chunkId) {
+    for (ChunkTask t : tasks.values()) {
+      if (t.assign.getJobId().equals(jobId) && (chunkId == 0 || t.assign.getChunkId() == chunkId)) {
+        t.cancel();
+      }
+    }
+  }
+
+  /** The connection is gone: everything assigned through it is abandoned (the master reroutes it). */
+  void cancelAll() {
+    for (ChunkTask t : tasks.values()) {
+      t.cancel();
+    }
+  }
+
+  /** Stop after reporting what the current chunk has computed; queued chunks are not started. */
+  void drain() {
+    draining = true;
+  }
+
+  /** Chunks assigned and not yet finished or abandoned. */
+  int pending() {
+    return pending.get();
+  }
+
+  private void run(ChunkTask task, Reporter reporter) {
+    Assign a = task.assign;
+    if (task.cancelled() || draining) {
+      return;
+    }
+    try {
+      Workload w = workloads.get(a.getWorkload());
+      List<Long> bounds = new ArrayList<>(a.getCheckpointsList());
+      bounds.add(a.getEnd());
+      if (w.splittable() && !task.hasInput()) {
+        runSplittable(task, w, bounds, reporter);
+      } else {
+        runInOrder(task, w, bounds, reporter);
+      }
+    } catch (CancellationException e) {
+      log.debug("chunk {} stopped: {}", task.key(), e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      if (cause instanceof CancellationException) {
+        return;
+      }
+      log.error("chunk {} failed: {}", task.key(), cause.toString(), cause);
+      reporter.failed(a.getJobId(), a.getChunkId(), String.valueOf(cause.getMessage()));
+    }
+  }
+
+  private void runSplittable(ChunkTask task, Workload w, List<Long> bounds, Reporter reporter) throws Exception {
+    Assign a = task.assign;
+    double speed = speeds.getOrDefault(w.name(), 0.0);
+    long step = speed > 0 ? Math.max(1, (long) (speed * slowdown * 0.25)) : Long.MAX_VALUE;
+    long pos = a.getStart();
+    for (long bound : bounds) {
+      long pieceStart = pos;
+      byte[] acc = w.empty();
+      while (pos < bound) {
+        long to = Math.min(bound, pos + step);
+        long t0 = System.nanoTime();
+        acc = w.merge(acc, computeParallel(w, a.getParamsMap(), pos, to, task));
+        throttle(System.nanoTime() - t0);
+        pos = to;
+        if (task.cancelled()) {
+          return;
+        }
+        if (draining && pos < bound) {
+          report(reporter, a, pieceStart, pos, acc, false);
+          return;
+        }
+      }
+      report(reporter, a, pieceStart, bound, acc, bound == a.getEnd());
+      if (draining && bound < a.getEnd()) {
+        return;
+      }
+    }
+  }
+
+  private byte[] computeParallel(Workload w, Map<String, String> params, long from, long to, ChunkTask task)
+      throws Exception {
+    ChunkComputation.Cancellation cancel = task::cancelled;
+    int parts = (int) Math.max(1, Math.min(cores, (to - from) / MIN_UNITS_PER_THREAD));
+    if (parts == 1) {
+      try (ChunkComputation c = w.open(params, from, to)) {
+        c.compute(from, to, null, cancel);
+        return c.take();
+      }
+    }
+    List<Future<byte[]>> futures = new ArrayList<>(parts);
+    long size = (to - from) / parts;
+    for (int i = 0; i < parts; i++) {
+      long lo = from + i * size;
+      long hi = i == parts - 1 ? to : lo + size;
+      futures.add(pool.submit(() -> {
+        try (ChunkComputation c = w.open(params, lo, hi)) {
+          c.compute(lo, hi, null, cancel);
+          return c.take();
+        }
+      }));
+    }
+    byte[] acc = w.empty();
+    for (Future<byte[]> f : futures) {
+      acc = w.merge(acc, f.get());
+    }
+    return acc;
+  }
+
+  private void runInOrder(ChunkTask task, Workload w, List<Long> bounds, Reporter reporter) throws Exception {
+    Assign a = task.assign;
+    ChunkComputation.Cancellation cancel = task::cancelled;
+    try (ChunkComputation c = w.open(a.getParamsMap(), a.getStart(), a.getEnd())) {
+      long pos = a.getStart();
+      for (long bound : bounds) {
+        long pieceStart = pos;
+        long t0 = System.nanoTime();
+        c.beginPiece(pos, bound);
+        if (task.hasInput()) {
+          while (pos < bound) {
+            ByteBuffer slice = task.next(bound - pos);
+            int n = slice.remaining();
+            c.compute(pos, pos + n, slice, cancel);
+            pos += n;
+          }
+        } else {
+          c.compute(pos, bound, null, cancel);
+          pos = bound;
+        }
+        byte[] result = c.take();
+        throttle(System.nanoTime() - t0);
+        if (task.cancelled()) {
+          return;
+        }
+        report(reporter, a, pieceStart, bound, result, bound == a.getEnd());
+        if (draining && bound < a.getEnd()) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** Emulates a slower computer: waits (slowdown - 1) times the time the work took. */
+  private void throttle(long workedNanos) throws InterruptedException {
+    if (slowdown > 1) {
+      TimeUnit.NANOSECONDS.sleep((long) (workedNanos * (slowdown - 1)));
+    }
+  }
+
+  private static void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last) {
+    reporter.piece(Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId()).setStart(from).setEnd(to)
+        .setResult(ByteString.copyFrom(result)).setFinal(last).build());
+  }
+
+  @Override
+  public void close() {
+    cancelAll();
+    sequencer.shutdownNow();
+    pool.shutdownNow();
+  }
+}

@@ -1,0 +1,198 @@
+package dev.gleaner.worker;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.AuthResponse;
+import dev.gleaner.protocol.ChunkFailed;
+import dev.gleaner.protocol.Drain;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.Piece;
+import dev.gleaner.protocol.ProtocolVersion;
+import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.Speed;
+import dev.gleaner.protocol.SpeedReport;
+import dev.gleaner.protocol.WireException;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's end of one connection: handshake, heartbeats, and routing of assignments, input and
+ * acknowledgements to the {@link ChunkRunner}.
+ */
+final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements ChunkRunner.Reporter {
+  private static final Logger log = LoggerFactory.getLogger(MasterLink.class);
+
+  private enum Phase {
+    /** Hello sent, waiting for the challenge. */
+    AWAIT_CHALLENGE,
+    /** Answer sent, waiting for the welcome. */
+    AWAIT_WELCOME,
+    /** Authenticated: computing. */
+    READY
+  }
+
+  private final WorkerDaemon daemon;
+  private final WorkerConfig config;
+  private final ChunkRunner runner;
+  private final Map<String, Double> speeds;
+  private final AtomicInteger unacked = new AtomicInteger();
+  private Phase phase = Phase.AWAIT_CHALLENGE;
+  private volatile Channel channel;
+  private ScheduledFuture<?> heartbeats;
+  private long heartbeatSeq;
+
+  MasterLink(WorkerDaemon daemon, WorkerConfig config, ChunkRunner runner, Map<String, Double> speeds) {
+    this.daemon = daemon;
+    this.config = config;
+    this.runner = runner;
+    this.speeds = speeds;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    ctx.writeAndFlush(Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
+        config.workloads().names()));
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, Envelope msg) {
+    if (msg.hasError()) {
+      daemon.refused(msg.getError());
+      ctx.close();
+      return;
+    }
+    switch (phase) {
+      case AWAIT_CHALLENGE -> {
+        if (!msg.hasChallenge()) {
+          protocolError(ctx, "expected a challenge, got " + msg.getBodyCase());
+          return;
+        }
+        if (msg.getChallenge().getProtocolVersion() != ProtocolVersion.CURRENT) {
+          daemon.refused(Error.newBuilder().setCode(Error.Code.VERSION_MISMATCH)
+              .setMessage(ProtocolVersion.mismatch(msg.getChallenge().getProtocolVersion())).build());
+          ctx.close();
+          return;
+        }
+        byte[] mac = Auth.mac(config.secret(), msg.getChallenge().getNonce().toByteArray(), Role.WORKER, config.workerId());
+        ctx.writeAndFlush(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
+        phase = Phase.AWAIT_WELCOME;
+      }
+      case AWAIT_WELCOME -> {
+        if (!msg.hasWelcome()) {
+          protocolError(ctx, "expected a welcome, got " + msg.getBodyCase());
+          return;
+        }
+        phase = Phase.READY;
+        long interval = Math.max(10, msg.getWelcome().getHeartbeatIntervalMs());
+        heartbeats = ctx.executor().scheduleAtFixedRate(
+            () -> ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis())),
+            interval, interval, TimeUnit.MILLISECONDS);
+        SpeedReport.Builder report = SpeedReport.newBuilder();
+        speeds.forEach((w, s) -> report.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));
+        ctx.writeAndFlush(Envelope.newBuilder().setSpeedReport(report).build());
+        daemon.connected(this);
+      }
+      case READY -> onMessage(ctx, msg);
+    }
+  }
+
+  private void onMessage(ChannelHandlerContext ctx, Envelope msg) {
+    switch (msg.getBodyCase()) {
+      case ASSIGN -> runner.assign(msg.getAssign(), new ChunkTask.FlowControl() {
+        @Override
+        public void pause() {
+          ctx.channel().config().setAutoRead(false);
+        }
+
+        @Override
+        public void resume() {
+          ctx.channel().config().setAutoRead(true);
+        }
+      }, this);
+      case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(), msg.getData().getPayload().asReadOnlyByteBuffer());
+      case PIECE_ACK -> unacked.decrementAndGet();
+      case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
+      case DRAIN -> daemon.drainAsync("the master asked: " + msg.getDrain().getReason());
+      default -> protocolError(ctx, "the master sent an unexpected " + msg.getBodyCase());
+    }
+  }
+
+  private void protocolError(ChannelHandlerContext ctx, String message) {
+    log.error("closing the connection to the master: {}", message);
+    ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, message));
+    ctx.close();
+  }
+
+  @Override
+  public void piece(Piece piece) {
+    Channel c = channel;
+    if (c != null && c.isActive()) {
+      unacked.incrementAndGet();
+      c.writeAndFlush(Envelope.newBuilder().setPiece(piece).build());
+    }
+  }
+
+  @Override
+  public void failed(String jobId, long chunkId, String message) {
+    Channel c = channel;
+    if (c != null && c.isActive()) {
+      c.writeAndFlush(Envelope.newBuilder().setChunkFailed(ChunkFailed.newBuilder()
+          .setJobId(jobId).setChunkId(chunkId).setMessage(message)).build());
+    }
+  }
+
+  /** Pieces sent and not yet acknowledged as durable. */
+  int unacked() {
+    return unacked.get();
+  }
+
+  void sendDrain(String reason) {
+    Channel c = channel;
+    if (c != null) {
+      c.writeAndFlush(Envelope.newBuilder().setDrain(Drain.newBuilder().setReason(reason)).build());
+    }
+  }
+
+  void goodbye(String reason) {
+    Channel c = channel;
+    if (c != null && c.isActive()) {
+      c.writeAndFlush(Messages.goodbye(reason)).awaitUninterruptibly(2, TimeUnit.SECONDS);
+      c.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (heartbeats != null) {
+      heartbeats.cancel(false);
+    }
+    runner.cancelAll();
+    daemon.disconnected(this);
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof WireException w) {
+      log.error("bad frame from the master: {}", w.getMessage());
+      ctx.writeAndFlush(Messages.error(w.code(), w.getMessage()));
+    } else if (cause instanceof IOException) {
+      log.debug("connection to the master failed: {}", cause.getMessage());
+    } else {
+      log.error("internal error on the master connection: {}", cause.toString(), cause);
+    }
+    ctx.close();
+  }
+}

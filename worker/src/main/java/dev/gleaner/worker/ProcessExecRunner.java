@@ -1,0 +1,165 @@
+package dev.gleaner.worker;
+
+import dev.gleaner.common.workload.ChunkComputation;
+import dev.gleaner.common.workload.ExecWorkload;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs {@code exec} pieces as real processes, only for programs on the allow-list this worker was
+ * started with ({@code --allow-exec}). stdout (at most {@link #MAX_OUTPUT} bytes) is the result; a
+ * non-zero exit fails the chunk with the program's last lines of stderr.
+ */
+final class ProcessExecRunner implements ExecWorkload.Runner {
+  static final int MAX_OUTPUT = 64 * 1024 * 1024;
+  static final int STDERR_TAIL = 4096;
+
+  private final Set<String> allowed;
+
+  ProcessExecRunner(Set<String> allowed) {
+    this.allowed = Set.copyOf(allowed);
+  }
+
+  @Override
+  public ChunkComputation open(List<String> template, boolean hasInput, long start, long end) {
+    String program = template.get(0);
+    if (!allowed.contains(program) && !allowed.contains(Path.of(program).getFileName().toString())) {
+      throw new IllegalArgumentException("exec: program '" + program + "' is not allowed on this worker (allowed: "
+          + String.join(", ", allowed) + "); start the worker with --allow-exec " + program);
+    }
+    return new ChunkComputation() {
+      private Process process;
+      private Thread stdoutReader;
+      private Thread stderrReader;
+      private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+      private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+      private WritableByteChannel stdin;
+      private List<String> command;
+      private Cancellation cancel = Cancellation.NEVER;
+
+      @Override
+      public void beginPiece(long from, long to) {
+        command = new ArrayList<>();
+        for (String w : template) {
+          command.add(ExecWorkload.expand(w, from, to));
+        }
+        try {
+          process = new ProcessBuilder(command).start();
+        } catch (IOException e) {
+          throw new IllegalArgumentException("exec: cannot start " + command.get(0) + ": " + e.getMessage(), e);
+        }
+        stdout.reset();
+        stderr.reset();
+        stdoutReader = pump(process.getInputStream(), stdout, MAX_OUTPUT, "stdout");
+        stderrReader = pump(process.getErrorStream(), stderr, Integer.MAX_VALUE, "stderr");
+        if (hasInput) {
+          stdin = Channels.newChannel(process.getOutputStream());
+        } else {
+          closeStdin();
+        }
+      }
+
+      @Override
+      public void compute(long from, long to, ByteBuffer input, Cancellation c) throws IOException {
+        cancel = c;
+        if (input != null) {
+          try {
+            while (input.hasRemaining()) {
+              stdin.write(input);
+            }
+          } catch (IOException e) {
+            // the program stopped reading; its exit status will tell why
+            input.position(input.limit());
+          }
+        }
+      }
+
+      @Override
+      public byte[] take() {
+        if (stdin != null) {
+          try {
+            stdin.close();
+          } catch (IOException ignored) {
+            // a program that exited early closed its stdin already; its exit status says the rest
+          }
+          stdin = null;
+        }
+        try {
+          while (!process.waitFor(100, TimeUnit.MILLISECONDS)) {
+            if (cancel.cancelled()) {
+              process.destroyForcibly();
+              throw new CancellationException("exec piece cancelled");
+            }
+          }
+          stdoutReader.join();
+          stderrReader.join();
+        } catch (InterruptedException e) {
+          process.destroyForcibly();
+          Thread.currentThread().interrupt();
+          throw new CancellationException("interrupted");
+        }
+        if (stdout.size() >= MAX_OUTPUT) {
+          throw new IllegalStateException("exec: " + command.get(0) + " wrote more than " + MAX_OUTPUT + " bytes to stdout");
+        }
+        int code = process.exitValue();
+        if (code != 0) {
+          String err = stderr.toString(StandardCharsets.UTF_8);
+          if (err.length() > STDERR_TAIL) {
+            err = "..." + err.substring(err.length() - STDERR_TAIL);
+          }
+          throw new IllegalStateException("exec: " + String.join(" ", command) + " exited with status " + code
+              + (err.isBlank() ? "" : ": " + err.strip()));
+        }
+        return stdout.toByteArray();
+      }
+
+      private void closeStdin() {
+        try {
+          process.getOutputStream().close();
+        } catch (IOException ignored) {
+          // nothing to tell: the program has no input
+        }
+      }
+
+      @Override
+      public void close() {
+        if (process != null && process.isAlive()) {
+          process.destroyForcibly();
+        }
+      }
+    };
+  }
+
+  private static Thread pump(InputStream in, ByteArrayOutputStream out, int max, String name) {
+    Thread t = new Thread(() -> {
+      byte[] buf = new byte[64 * 1024];
+      try (in) {
+        int n;
+        while ((n = in.read(buf)) >= 0) {
+          synchronized (out) {
+            if (out.size() < max) {
+              out.write(buf, 0, Math.min(n, max - out.size()));
+            }
+          }
+        }
+      } catch (IOException ignored) {
+        // the process ended; what was read is kept
+      }
+    }, "gleaner-exec-" + name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+}

@@ -1,0 +1,51 @@
+package dev.gleaner.worker;
+
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.protocol.Framing;
+import java.time.Duration;
+
+/**
+ * Everything the worker is configured with.
+ *
+ * @param host master host
+ * @param port master port
+ * @param secret shared cluster secret
+ * @param workerId stable id of this worker (interruption history is kept under it)
+ * @param cores threads used to compute a chunk
+ * @param workloads workloads this worker accepts
+ * @param slowdown 1 for full speed; k > 1 makes every piece take k times as long (to emulate a
+ *     slower computer in demos and tests)
+ * @param backoffInitial first wait before reconnecting
+ * @param backoffCap longest wait before reconnecting
+ * @param maxFrameBytes hard limit of one frame
+ * @param drainTimeout how long a drain waits for the master's acknowledgements
+ */
+public record WorkerConfig(String host, int port, byte[] secret, String workerId, int cores, Workloads workloads,
+    double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout) {
+
+  public WorkerConfig {
+    if (cores < 1) {
+      throw new IllegalArgumentException("cores must be at least 1, got " + cores);
+    }
+    if (!(slowdown >= 1)) {
+      throw new IllegalArgumentException("slowdown must be at least 1, got " + slowdown);
+    }
+  }
+
+  public static WorkerConfig defaults(String host, int port, byte[] secret, String workerId, Workloads workloads) {
+    return new WorkerConfig(host, port, secret, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
+        Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20));
+  }
+
+  public WorkerConfig withCores(int n) {
+    return new WorkerConfig(host, port, secret, workerId, n, workloads, slowdown, backoffInitial, backoffCap, maxFrameBytes, drainTimeout);
+  }
+
+  public WorkerConfig withSlowdown(double k) {
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, k, backoffInitial, backoffCap, maxFrameBytes, drainTimeout);
+  }
+
+  public WorkerConfig withBackoff(Duration initial, Duration cap) {
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, initial, cap, maxFrameBytes, drainTimeout);
+  }
+}

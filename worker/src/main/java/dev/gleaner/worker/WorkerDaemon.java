@@ -1,0 +1,198 @@
+package dev.gleaner.worker;
+
+import dev.gleaner.common.time.Backoff;
+import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.Framing;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker daemon: calibrates, connects, computes what it is given, and reconnects with capped,
+ * jittered exponential backoff whenever the master goes away. A master that refuses this worker
+ * for a reason retrying cannot fix (wrong secret, wrong version) stops it with that reason.
+ */
+public final class WorkerDaemon implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(WorkerDaemon.class);
+
+  /** The daemon's life. */
+  public enum State {
+    /** Trying to reach the master. */
+    CONNECTING,
+    /** Authenticated and taking work. */
+    CONNECTED,
+    /** Reporting what it has and leaving. */
+    DRAINING,
+    /** Stopped for good. */
+    STOPPED
+  }
+
+  private final WorkerConfig config;
+  private final EventLoopGroup group = new NioEventLoopGroup(1);
+  private final ChunkRunner runner;
+  private final Backoff backoff;
+  private final Bootstrap bootstrap;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile MasterLink link;
+  private volatile State state = State.CONNECTING;
+  private volatile String fatal;
+
+  private WorkerDaemon(WorkerConfig config, Map<String, Double> speeds) {
+    this.config = config;
+    this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), speeds);
+    this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
+    this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
+        .handler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            Framing.install(ch.pipeline(), config.maxFrameBytes());
+            ch.pipeline().addLast("master", new MasterLink(WorkerDaemon.this, config, runner, speeds));
+          }
+        });
+  }
+
+  /** Calibrates this computer and starts connecting; returns at once. */
+  public static WorkerDaemon start(WorkerConfig config) {
+    Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown());
+    WorkerDaemon d = new WorkerDaemon(config, speeds);
+    d.connect();
+    return d;
+  }
+
+  private void connect() {
+    if (state == State.STOPPED || state == State.DRAINING) {
+      return;
+    }
+    state = State.CONNECTING;
+    bootstrap.connect(config.host(), config.port()).addListener(f -> {
+      if (!f.isSuccess()) {
+        Duration wait = backoff.next();
+        log.info("master at {}:{} is unreachable ({}); retrying in {} ms", config.host(), config.port(),
+            f.cause() == null ? "?" : f.cause().getMessage(), wait.toMillis());
+        scheduleConnect(wait);
+      }
+    });
+  }
+
+  private void scheduleConnect(Duration wait) {
+    if (!group.isShuttingDown()) {
+      group.schedule(this::connect, wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  void connected(MasterLink l) {
+    link = l;
+    backoff.reset();
+    if (state == State.CONNECTING) {
+      state = State.CONNECTED;
+    }
+    log.info("worker {} connected to master {}:{}", config.workerId(), config.host(), config.port());
+  }
+
+  void disconnected(MasterLink l) {
+    if (link == l) {
+      link = null;
+    }
+    if (state == State.CONNECTED || state == State.CONNECTING) {
+      Duration wait = backoff.next();
+      log.warn("lost the master at {}:{}; reconnecting in {} ms", config.host(), config.port(), wait.toMillis());
+      state = State.CONNECTING;
+      scheduleConnect(wait);
+    }
+  }
+
+  void refused(Error error) {
+    log.error("the master refused this worker: {}", error.getMessage());
+    if (error.getCode() == Error.Code.AUTH_FAILED || error.getCode() == Error.Code.VERSION_MISMATCH) {
+      fatal = error.getMessage();
+      stop();
+    }
+  }
+
+  void drainAsync(String why) {
+    Thread t = new Thread(() -> drain(why), "gleaner-drain");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /**
+   * Reports what has been computed, waits (at most the configured drain timeout) for the master to
+   * acknowledge it, says goodbye and stops.
+   */
+  public void drain(String why) {
+    if (state == State.STOPPED || state == State.DRAINING) {
+      return;
+    }
+    state = State.DRAINING;
+    log.info("draining: {}", why);
+    runner.drain();
+    MasterLink l = link;
+    if (l != null) {
+      l.sendDrain(why);
+      long deadline = System.nanoTime() + config.drainTimeout().toNanos();
+      while (System.nanoTime() < deadline && (runner.pending() > 0 || l.unacked() > 0) && link == l) {
+        try {
+          TimeUnit.MILLISECONDS.sleep(20);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      if (runner.pending() > 0 || l.unacked() > 0) {
+        log.warn("drain timed out with {} chunk(s) running and {} piece(s) unacknowledged; the master will reroute them",
+            runner.pending(), l.unacked());
+      }
+      l.goodbye(why);
+    }
+    stop();
+  }
+
+  /** Stops at once; the master reroutes whatever was unfinished. */
+  public void stop() {
+    state = State.STOPPED;
+    runner.close();
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    stopped.countDown();
+  }
+
+  public State state() {
+    return state;
+  }
+
+  /** Waits for the daemon to stop; true if it did within the time. */
+  public boolean awaitStop(Duration max) throws InterruptedException {
+    return stopped.await(max.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Why the master refused this worker for good, or null. */
+  public String fatalError() {
+    return fatal;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      return "unknown-host";
+    }
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The worker daemon. {@link dev.gleaner.worker.WorkerDaemon} connects to the master (reconnecting
+ * with capped, jittered backoff), {@link dev.gleaner.worker.MasterLink} runs the handshake,
+ * heartbeats and routes messages, and {@link dev.gleaner.worker.ChunkRunner} computes assigned
+ * chunks on the configured cores, reporting a piece at every checkpoint. On SIGTERM the daemon
+ * drains: it reports what it has computed, waits for the master's acknowledgements, says goodbye.
+ */
+package dev.gleaner.worker;
