@@ -208,8 +208,8 @@ final class ChunkDispatcher {
         c.state = ChunkState.DONE;
         session.running.remove(c);
       }
-      if (job.committed == job.units() && job.state == JobState.RUNNING) {
-        job.state = JobState.DONE;
+      if (job.committed == job.units() && job.state == JobState.RUNNING && !job.finishing) {
+        job.finishing = true;
         jobDone = true;
       }
     }
@@ -296,12 +296,18 @@ final class ChunkDispatcher {
       }
       String text = job.workload.render(result);
       long now = System.currentTimeMillis();
-      synchronized (lock) {
-        job.resultText = text;
-        job.finishedAtMillis = now;
-      }
-      store.submit(Store.updateJob(job.id, JobState.DONE.name(), null, now, result, null));
-      log.info("job {} done in {} ms: {}", job.id, now - job.submittedAtMillis, text.lines().findFirst().orElse(""));
+      store.submit(Store.updateJob(job.id, JobState.DONE.name(), null, now, result, null)).whenComplete((ok, stored) -> {
+        if (stored != null) {
+          fail(job, "cannot store the result: " + stored.getMessage());
+          return;
+        }
+        synchronized (lock) {
+          job.resultText = text;
+          job.finishedAtMillis = now;
+          job.state = JobState.DONE;
+        }
+        log.info("job {} done in {} ms: {}", job.id, now - job.submittedAtMillis, text.lines().findFirst().orElse(""));
+      });
     });
   }
 
@@ -372,7 +378,7 @@ final class ChunkDispatcher {
       log.info("job {} planned with strategy {} over {} workers: {} chunks", job.id, job.strategy, eligible.size(), job.chunks.size());
       store.submit(Store.updateJob(job.id, JobState.RUNNING.name(), job.strategy, null, null, null));
       if (job.committed == job.units()) {
-        job.state = JobState.DONE;
+        job.finishing = true;
         finish(job);
       }
     } catch (RuntimeException e) {
@@ -444,12 +450,6 @@ final class ChunkDispatcher {
   List<WorkerSession> liveSessions() {
     synchronized (lock) {
       return new ArrayList<>(workers.values());
-    }
-  }
-
-  JobRun job(String id) {
-    synchronized (lock) {
-      return jobs.get(id);
     }
   }
 }

@@ -40,6 +40,8 @@ final class JobRun {
   /** Units in committed pieces. */
   long committed;
   long finishedAtMillis;
+  /** Every unit is committed and the merge is under way; the state turns DONE once it is stored. */
+  boolean finishing;
   /** The merged result as people read it, once DONE. */
   String resultText = "";
 

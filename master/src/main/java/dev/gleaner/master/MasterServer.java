@@ -2,6 +2,7 @@ package dev.gleaner.master;
 
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.protocol.Framing;
+import dev.gleaner.protocol.StatusReply;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
@@ -99,11 +100,9 @@ public final class MasterServer implements AutoCloseable {
     return registry;
   }
 
-  /** A job's state name ({@code QUEUED}, {@code RUNNING}, {@code DONE}, {@code FAILED}), or null if unknown. */
-  public String jobState(String jobId) {
-    JobRun job = dispatcher.job(jobId);
-    return job == null ? null : dispatcher.jobs().stream().filter(j -> j.id().equals(jobId)).findFirst()
-        .map(ChunkDispatcher.JobView::state).orElse(null);
+  /** Jobs (all, or the one with this id) and workers, as {@code gleaner status} shows them. */
+  public StatusReply status(String jobId) {
+    return StatusReport.build(dispatcher, jobId == null ? "" : jobId);
   }
 
   /** Ids of the connected workers. */

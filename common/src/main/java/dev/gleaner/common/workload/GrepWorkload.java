@@ -152,7 +152,7 @@ public final class GrepWorkload implements Workload {
 
   @Override
   public byte[] empty() {
-    return new LinesResult(0, DEFAULT_MAX_LINES, List.of()).encode();
+    return new LinesResult(0, LinesResult.NO_LIMIT, List.of()).encode();
   }
 
   @Override

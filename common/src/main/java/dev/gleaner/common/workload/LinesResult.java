@@ -8,9 +8,12 @@ import java.util.List;
 /**
  * A count of matching lines plus the first few of them. Encoding: count (8 bytes), limit (4),
  * number of kept lines (4), then each line as length (4) and UTF-8 bytes. Merging adds the counts
- * and keeps the left lines first, up to the limit.
+ * and keeps the left lines first, up to the smaller limit ({@link #NO_LIMIT} for the empty result).
  */
 public record LinesResult(long count, int limit, List<String> lines) {
+  /** The limit of a result that has no lines yet and constrains nothing. */
+  public static final int NO_LIMIT = Integer.MAX_VALUE;
+
   public LinesResult {
     lines = List.copyOf(lines);
   }
@@ -51,7 +54,7 @@ public record LinesResult(long count, int limit, List<String> lines) {
   public static byte[] merge(byte[] left, byte[] right) {
     LinesResult a = decode(left);
     LinesResult b = decode(right);
-    int limit = Math.max(a.limit, b.limit);
+    int limit = Math.min(a.limit, b.limit);
     List<String> lines = new ArrayList<>(a.lines);
     for (String l : b.lines) {
       if (lines.size() >= limit) {

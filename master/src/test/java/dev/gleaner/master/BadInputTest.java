@@ -1,0 +1,158 @@
+package dev.gleaner.master;
+
+import static dev.gleaner.master.MasterFixture.SECRET;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.common.workload.ChunkComputation;
+import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.protocol.AuthResponse;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.Hello;
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.Piece;
+import dev.gleaner.protocol.ProtocolVersion;
+import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.StatusRequest;
+import dev.gleaner.protocol.Submit;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every kind of bad input gets an error the peer can read, and closes only that connection: a job
+ * computed meanwhile by a well-behaved worker still ends with the exact answer.
+ */
+class BadInputTest {
+  @TempDir
+  Path dir;
+  MasterFixture master;
+  ScriptedWorker good;
+  String job;
+
+  @BeforeEach
+  void startMasterWithARunningJob() throws Exception {
+    master = MasterFixture.start(dir);
+    job = master.submit(MasterFixture.primes(0, 3_000_000, "self", 50_000, 2));
+    good = new ScriptedWorker(master.port, SECRET, "good");
+  }
+
+  @AfterEach
+  void theRunningJobStillEndsExactly() throws Exception {
+    try {
+      var status = master.awaitEnd(job);
+      assertEquals("DONE", status.getState(), status.getMessage());
+      long expected = new PrimeSieve().count(0, 3_000_000, ChunkComputation.Cancellation.NEVER);
+      assertEquals(expected + " primes", status.getResult());
+      assertEquals(null, good.failure);
+    } finally {
+      good.close();
+      master.close();
+    }
+  }
+
+  private static Error errorThenClose(RawPeer peer) throws Exception {
+    Envelope e = peer.read();
+    assertTrue(e.hasError(), "expected an error, got " + e);
+    assertTrue(peer.closedByMaster(), "the master should close the connection after an error");
+    return e.getError();
+  }
+
+  @Test
+  void malformedFrame() throws Exception {
+    try (RawPeer p = new RawPeer(master.port)) {
+      p.sendRaw(ByteBuffer.allocate(8).putInt(4).putInt(0xffffffff).array());
+      Error e = errorThenClose(p);
+      assertEquals(Error.Code.BAD_FRAME, e.getCode());
+    }
+  }
+
+  @Test
+  void frameOverTheLimit() throws Exception {
+    try (RawPeer p = new RawPeer(master.port)) {
+      p.sendRaw(ByteBuffer.allocate(4).putInt(64 * 1024 * 1024).array());
+      Error e = errorThenClose(p);
+      assertEquals(Error.Code.FRAME_TOO_LARGE, e.getCode());
+      assertTrue(e.getMessage().contains("over the limit"), e.getMessage());
+    }
+  }
+
+  @Test
+  void wrongProtocolVersionNamesBothVersions() throws Exception {
+    try (RawPeer p = new RawPeer(master.port)) {
+      p.send(Envelope.newBuilder().setHello(Hello.newBuilder().setProtocolVersion(99).setRole(Role.WORKER)
+          .setPeerId("future")).build());
+      Error e = errorThenClose(p);
+      assertEquals(Error.Code.VERSION_MISMATCH, e.getCode());
+      assertTrue(e.getMessage().contains("99") && e.getMessage().contains("version " + ProtocolVersion.CURRENT), e.getMessage());
+    }
+  }
+
+  @Test
+  void wrongSecretFailsAuthentication() throws Exception {
+    try (RawPeer p = new RawPeer(master.port)) {
+      p.send(Messages.hello(Role.WORKER, "intruder", "h", 1, List.of("primes")));
+      assertTrue(p.read().hasChallenge());
+      p.send(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder()
+          .setMac(ByteString.copyFrom(new byte[32]))).build());
+      Error e = errorThenClose(p);
+      assertEquals(Error.Code.AUTH_FAILED, e.getCode());
+    }
+    assertTrue(master.server.liveWorkers().stream().noneMatch("intruder"::equals));
+  }
+
+  @Test
+  void clientTalkingBeforeAuthenticating() throws Exception {
+    try (RawPeer p = new RawPeer(master.port)) {
+      p.send(Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build());
+      Error e = errorThenClose(p);
+      assertEquals(Error.Code.NOT_AUTHENTICATED, e.getCode());
+    }
+  }
+
+  @Test
+  void jobWithATypoOrAnUnknownWorkloadIsRefusedAndTheClientMayTryAgain() throws Exception {
+    try (RawPeer client = RawPeer.client(master.port, SECRET)) {
+      client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(JobSpec.newBuilder()
+          .setWorkload("primes").putParams("tp", "100"))).build());
+      Envelope typo = client.read();
+      assertEquals(Error.Code.BAD_JOB, typo.getError().getCode());
+      assertTrue(typo.getError().getMessage().contains("'tp'"), typo.getError().getMessage());
+
+      client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(JobSpec.newBuilder()
+          .setWorkload("primez").putParams("to", "100"))).build());
+      Envelope unknown = client.read();
+      assertEquals(Error.Code.BAD_JOB, unknown.getError().getCode());
+      assertTrue(unknown.getError().getMessage().contains("unknown workload 'primez'"), unknown.getError().getMessage());
+
+      client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(JobSpec.newBuilder()
+          .setWorkload("grep").putParams("file", dir.resolve("missing.txt").toString()).putParams("pattern", "x"))).build());
+      Envelope missing = client.read();
+      assertTrue(missing.getError().getMessage().contains("does not exist"), missing.getError().getMessage());
+
+      client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(MasterFixture.primes(0, 100, "", 0, 0))).build());
+      assertTrue(client.read().hasSubmitReply(), "the same connection still accepts a good job");
+    }
+  }
+
+  @Test
+  void resultForAChunkTheWorkerWasNeverAssigned() throws Exception {
+    try (RawPeer p = RawPeer.worker(master.port, SECRET, "liar")) {
+      p.send(Envelope.newBuilder().setPiece(Piece.newBuilder().setJobId(job).setChunkId(987_654).setStart(0).setEnd(10)
+          .setResult(ByteString.copyFrom(new byte[8])).setFinal(true)).build());
+      Envelope e;
+      do {
+        e = p.read();
+      } while (e.hasAssign() || e.hasPieceAck());
+      assertEquals(Error.Code.UNKNOWN_CHUNK, e.getError().getCode());
+      assertTrue(p.closedByMaster());
+    }
+  }
+}

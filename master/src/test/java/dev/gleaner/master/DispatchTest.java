@@ -1,0 +1,206 @@
+package dev.gleaner.master;
+
+import static dev.gleaner.master.MasterFixture.SECRET;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.common.time.FakeTicker;
+import dev.gleaner.common.workload.ChunkComputation;
+import dev.gleaner.common.workload.GrepWorkload;
+import dev.gleaner.common.workload.LinesResult;
+import dev.gleaner.common.workload.LongResult;
+import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.protocol.Assign;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.Piece;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The dispatcher against scripted workers on loopback: assignment, pieces, failures, restarts. */
+class DispatchTest {
+  @TempDir
+  Path dir;
+
+  private static long primes(long from, long to) {
+    return new PrimeSieve().count(from, to, ChunkComputation.Cancellation.NEVER);
+  }
+
+  private static Envelope piece(Assign a, long from, long to) {
+    return Envelope.newBuilder().setPiece(Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId())
+        .setStart(from).setEnd(to).setResult(ByteString.copyFrom(LongResult.encode(primes(from, to))))
+        .setFinal(to == a.getEnd())).build();
+  }
+
+  private static Assign nextAssign(RawPeer p) throws Exception {
+    Envelope e = p.readSkippingAcks(10_000);
+    assertTrue(e != null && e.hasAssign(), "expected an assignment, got " + e);
+    return e.getAssign();
+  }
+
+  @Test
+  void equalSplitGivesEachWorkerItsShareAndTheAnswerIsExact() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      JobSpec spec = MasterFixture.primes(0, 2_000_000, "equal", 0, 3).toBuilder().setMinWorkers(2).build();
+      String id = m.submit(spec);
+      try (ScriptedWorker a = new ScriptedWorker(m.port, SECRET, "a"); ScriptedWorker b = new ScriptedWorker(m.port, SECRET, "b")) {
+        var status = m.awaitEnd(id);
+        assertEquals(primes(0, 2_000_000) + " primes", status.getResult());
+        assertEquals("equal", status.getStrategy());
+        assertEquals(List.of(1_000_000L, 1_000_000L), status.getSharesList().stream().map(s -> s.getUnits()).toList());
+        assertEquals(3, a.assigned.get(0).getCheckpointsCount());
+      }
+    }
+  }
+
+  @Test
+  void aRetransmittedPieceIsAcknowledgedAgainButCountsOnce() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String id = m.submit(MasterFixture.primes(0, 100_000, "self", 100_000, 1));
+      try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
+        Assign a = nextAssign(w);
+        long cp = a.getCheckpoints(0);
+        w.send(piece(a, 0, cp));
+        w.send(piece(a, 0, cp));
+        w.send(piece(a, cp, a.getEnd()));
+        w.send(piece(a, cp, a.getEnd()));
+        int acks = 0;
+        while (acks < 4) {
+          Envelope e = w.read();
+          if (e.hasPieceAck()) {
+            acks++;
+          }
+        }
+        var status = m.awaitEnd(id);
+        assertEquals(primes(0, 100_000) + " primes", status.getResult());
+        assertEquals(100_000, status.getUnitsDone());
+      }
+    }
+  }
+
+  @Test
+  void aWorkerThatDisconnectsMidChunkLosesOnlyItsUncheckpointedUnits() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String id = m.submit(MasterFixture.primes(0, 1_000_000, "self", 1_000_000, 3));
+      Assign first;
+      try (RawPeer quitter = RawPeer.worker(m.port, SECRET, "quitter")) {
+        first = nextAssign(quitter);
+        quitter.send(piece(first, first.getStart(), first.getCheckpoints(0)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.job(id).getUnitsDone() == first.getCheckpoints(0));
+      }
+      try (ScriptedWorker rescuer = new ScriptedWorker(m.port, SECRET, "rescuer")) {
+        var status = m.awaitEnd(id);
+        assertEquals(primes(0, 1_000_000) + " primes", status.getResult());
+        Assign rest = rescuer.assigned.get(0);
+        assertEquals(first.getCheckpoints(0), rest.getStart(), "the rest starts at the last checkpoint");
+        assertEquals(first.getEnd(), rest.getEnd());
+        assertEquals(first.getCheckpointsList().subList(1, 3), rest.getCheckpointsList());
+      }
+      var quitter = m.server.status(null).getWorkersList().stream().filter(w -> w.getWorkerId().equals("quitter")).findFirst().orElseThrow();
+      assertEquals("GONE", quitter.getState());
+      assertEquals(1, quitter.getInterruptions());
+    }
+  }
+
+  @Test
+  void aSilentWorkerIsDeclaredDownWhenTheClockPassesTheTimeout() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withTicker(ticker)
+        .withHeartbeat(Duration.ofMillis(20), Duration.ofSeconds(30)))) {
+      String id = m.submit(MasterFixture.primes(0, 500_000, "self", 500_000, 0));
+      try (RawPeer silent = RawPeer.worker(m.port, SECRET, "silent")) {
+        Assign a = nextAssign(silent);
+        assertEquals(List.of("silent"), m.server.liveWorkers());
+        ticker.advance(Duration.ofSeconds(29));
+        assertEquals(List.of("silent"), m.server.liveWorkers(), "not yet: 29 s of silence is under the timeout");
+        ticker.advance(Duration.ofSeconds(2));
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.server.liveWorkers().isEmpty());
+        assertTrue(silent.closedByMaster());
+        try (ScriptedWorker next = new ScriptedWorker(m.port, SECRET, "next")) {
+          var status = m.awaitEnd(id);
+          assertEquals(primes(0, 500_000) + " primes", status.getResult());
+          assertEquals(a.getStart(), next.assigned.get(0).getStart());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aRestartedMasterResumesFromTheCommittedPiecesOnly() throws Exception {
+    String id;
+    long checkpoint;
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      id = m.submit(MasterFixture.primes(0, 800_000, "self", 400_000, 1));
+      try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
+        Assign a = nextAssign(w);
+        checkpoint = a.getCheckpoints(0);
+        w.send(piece(a, a.getStart(), checkpoint));
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.job(id).getUnitsDone() == checkpoint);
+      }
+    }
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      assertEquals(checkpoint, m.job(id).getUnitsDone());
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w2")) {
+        var status = m.awaitEnd(id);
+        assertEquals(primes(0, 800_000) + " primes", status.getResult());
+        long given = 0;
+        for (Assign a : new ArrayList<>(w.assigned)) {
+          assertTrue(a.getStart() >= checkpoint, "committed units must not be computed again: " + a);
+          given += a.getEnd() - a.getStart();
+        }
+        assertEquals(800_000 - checkpoint, given);
+      }
+    }
+  }
+
+  @Test
+  void grepStreamsLineAlignedInputAndCountsExactly() throws Exception {
+    Path file = dir.resolve("genome.fa");
+    StringBuilder text = new StringBuilder();
+    int matching = 0;
+    List<String> firstMatches = new ArrayList<>();
+    for (int i = 0; i < 60_000; i++) {
+      String line = i % 7 == 0 ? ">seq" + i + " GATTACA" : "ACGT".repeat(1 + i % 20);
+      if (line.contains("GATTACA")) {
+        matching++;
+        if (firstMatches.size() < 5) {
+          firstMatches.add(line);
+        }
+      }
+      text.append(line).append('\n');
+    }
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"))) {
+      JobSpec spec = JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+          .putParams("pattern", "GATTACA").putParams("max-lines", "5").setChunkUnits(300_000).setCheckpoints(2).build();
+      String id = m.submit(spec);
+      // a worker that vanishes in the middle of its chunk's input stream
+      try (RawPeer quitter = RawPeer.worker(m.port, SECRET, "quitter")) {
+        Assign a = nextAssign(quitter);
+        assertTrue(a.getDataBytes() > 0);
+        Envelope next;
+        do {
+          next = quitter.readSkippingAcks(10_000);
+        } while (next != null && next.hasAssign());
+        assertTrue(next != null && next.hasData(), "expected input data, got " + next);
+      }
+      try (ScriptedWorker a = new ScriptedWorker(m.port, SECRET, "a"); ScriptedWorker b = new ScriptedWorker(m.port, SECRET, "b")) {
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState(), status.getMessage());
+        LinesResult expected = new LinesResult(matching, 5, firstMatches);
+        assertEquals(new GrepWorkload().render(expected.encode()), status.getResult());
+        assertNull(a.failure);
+        assertNull(b.failure);
+      }
+    }
+  }
+}

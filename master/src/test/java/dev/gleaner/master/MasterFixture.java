@@ -1,0 +1,72 @@
+package dev.gleaner.master;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.Submit;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+
+/** A master on an ephemeral loopback port with its store in a test's temporary folder. */
+final class MasterFixture implements AutoCloseable {
+  static final byte[] SECRET = "test-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+
+  final MasterServer server;
+  final int port;
+
+  private MasterFixture(MasterServer server) {
+    this.server = server;
+    this.port = server.port();
+  }
+
+  static MasterFixture start(Path data) throws InterruptedException {
+    return start(data, UnaryOperator.identity());
+  }
+
+  static MasterFixture start(Path data, UnaryOperator<MasterConfig> tweak) throws InterruptedException {
+    MasterConfig config = tweak.apply(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), data, SECRET, Workloads.of()));
+    return new MasterFixture(new MasterServer(config).start());
+  }
+
+  /** Submits through a real client connection; returns the job id. */
+  String submit(JobSpec spec) throws IOException {
+    try (RawPeer client = RawPeer.client(port, SECRET)) {
+      client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(spec)).build());
+      Envelope reply = client.read();
+      if (!reply.hasSubmitReply()) {
+        throw new IllegalStateException("submit refused: " + reply);
+      }
+      return reply.getSubmitReply().getJobId();
+    }
+  }
+
+  JobStatus job(String id) {
+    return server.status(id).getJobs(0);
+  }
+
+  JobStatus awaitEnd(String id) {
+    await().atMost(Duration.ofSeconds(60)).until(() -> {
+      String s = job(id).getState();
+      return s.equals("DONE") || s.equals("FAILED");
+    });
+    return job(id);
+  }
+
+  static JobSpec primes(long from, long to, String strategy, long chunkUnits, int checkpoints) {
+    return JobSpec.newBuilder().setWorkload("primes").putParams("from", Long.toString(from))
+        .putParams("to", Long.toString(to)).setStrategy(strategy).setChunkUnits(chunkUnits)
+        .setCheckpoints(checkpoints).build();
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}

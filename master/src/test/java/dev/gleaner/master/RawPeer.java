@@ -1,0 +1,116 @@
+package dev.gleaner.master;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.AuthResponse;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.Role;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.util.List;
+
+/**
+ * A scripted peer on a blocking loopback socket: says exactly what a test tells it to, so that every
+ * bad input can be produced on purpose. Every read is bounded by the socket timeout.
+ */
+final class RawPeer implements AutoCloseable {
+  final Socket socket;
+  private final DataInputStream in;
+  private final DataOutputStream out;
+
+  RawPeer(int port) throws IOException {
+    socket = new Socket("127.0.0.1", port);
+    socket.setSoTimeout(10_000);
+    socket.setTcpNoDelay(true);
+    in = new DataInputStream(socket.getInputStream());
+    out = new DataOutputStream(socket.getOutputStream());
+  }
+
+  static RawPeer worker(int port, byte[] secret, String id) throws IOException {
+    RawPeer p = new RawPeer(port);
+    p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"));
+    return p;
+  }
+
+  static RawPeer client(int port, byte[] secret) throws IOException {
+    RawPeer p = new RawPeer(port);
+    p.handshake(secret, Role.CLIENT, "test-client", List.of());
+    return p;
+  }
+
+  void handshake(byte[] secret, Role role, String id, List<String> workloads) throws IOException {
+    send(Messages.hello(role, id, "test-host", 1, workloads));
+    Envelope challenge = read();
+    if (!challenge.hasChallenge()) {
+      throw new IOException("expected a challenge, got " + challenge);
+    }
+    byte[] mac = Auth.mac(secret, challenge.getChallenge().getNonce().toByteArray(), role, id);
+    send(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
+    Envelope welcome = read();
+    if (!welcome.hasWelcome()) {
+      throw new IOException("expected a welcome, got " + welcome);
+    }
+  }
+
+  void send(Envelope e) throws IOException {
+    byte[] b = e.toByteArray();
+    out.writeInt(b.length);
+    out.write(b);
+    out.flush();
+  }
+
+  void sendRaw(byte[] bytes) throws IOException {
+    out.write(bytes);
+    out.flush();
+  }
+
+  /** The next message; throws EOFException if the master closed the connection. */
+  Envelope read() throws IOException {
+    int n = in.readInt();
+    byte[] b = new byte[n];
+    in.readFully(b);
+    return Envelope.parseFrom(b);
+  }
+
+  /** The next message that is not a heartbeat-like PieceAck, or null on timeout. */
+  Envelope readSkippingAcks(int timeoutMillis) throws IOException {
+    int old = socket.getSoTimeout();
+    socket.setSoTimeout(timeoutMillis);
+    try {
+      while (true) {
+        Envelope e = read();
+        if (!e.hasPieceAck()) {
+          return e;
+        }
+      }
+    } catch (SocketTimeoutException e) {
+      return null;
+    } finally {
+      socket.setSoTimeout(old);
+    }
+  }
+
+  /** True once the master has closed the connection (reads EOF within the socket timeout). */
+  boolean closedByMaster() throws IOException {
+    try {
+      while (true) {
+        read();
+      }
+    } catch (EOFException | SocketException e) {
+      return true;
+    } catch (SocketTimeoutException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    socket.close();
+  }
+}

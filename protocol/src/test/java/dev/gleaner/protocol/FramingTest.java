@@ -1,0 +1,104 @@
+package dev.gleaner.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class FramingTest {
+  private static EmbeddedChannel channel(int max) {
+    EmbeddedChannel ch = new EmbeddedChannel();
+    Framing.install(ch.pipeline(), max);
+    return ch;
+  }
+
+  @Test
+  void envelopesSurviveTheRoundTripWhateverTheSegmentation() {
+    SplittableRandom r = new SplittableRandom(1);
+    for (int trial = 0; trial < 50; trial++) {
+      EmbeddedChannel sender = channel(1 << 20);
+      byte[] payload = new byte[r.nextInt(0, 300_000)];
+      r.nextBytes(payload);
+      Envelope a = Messages.hello(Role.WORKER, "w-" + trial, "host", 4, List.of("primes"));
+      Envelope b = Envelope.newBuilder().setData(Data.newBuilder().setJobId("j").setChunkId(trial)
+          .setPayload(ByteString.copyFrom(payload)).setLast(true)).build();
+      sender.writeOutbound(a, b);
+      ByteBuf wire = Unpooled.buffer();
+      for (ByteBuf out; (out = sender.readOutbound()) != null; ) {
+        wire.writeBytes(out);
+        out.release();
+      }
+      EmbeddedChannel receiver = channel(1 << 20);
+      while (wire.isReadable()) {
+        receiver.writeInbound(wire.readRetainedSlice(Math.min(wire.readableBytes(), r.nextInt(1, 70_000))));
+      }
+      wire.release();
+      assertEquals(a, receiver.readInbound());
+      Envelope got = receiver.readInbound();
+      assertArrayEquals(payload, got.getData().getPayload().toByteArray());
+      assertNull(receiver.readInbound());
+    }
+  }
+
+  @Test
+  void aFrameOverTheLimitIsRefusedFromItsLengthAlone() {
+    EmbeddedChannel ch = channel(1024);
+    ByteBuf header = Unpooled.buffer().writeInt(1025);
+    WireException e = assertThrows(WireException.class, () -> ch.writeInbound(header));
+    assertEquals(Error.Code.FRAME_TOO_LARGE, e.code());
+    assertTrue(e.getMessage().contains("1025"), e.getMessage());
+  }
+
+  @Test
+  void aNegativeLengthIsRefused() {
+    EmbeddedChannel ch = channel(1024);
+    WireException e = assertThrows(WireException.class, () -> ch.writeInbound(Unpooled.buffer().writeInt(-5)));
+    assertEquals(Error.Code.FRAME_TOO_LARGE, e.code());
+  }
+
+  @Test
+  void garbageIsAMalformedFrame() {
+    EmbeddedChannel ch = channel(1024);
+    ByteBuf frame = Unpooled.buffer().writeInt(4).writeBytes(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+    WireException e = assertThrows(WireException.class, () -> ch.writeInbound(frame));
+    assertEquals(Error.Code.BAD_FRAME, e.code());
+  }
+
+  @Test
+  void aMessageOfAnUnknownTypeIsRefused() {
+    EmbeddedChannel ch = channel(1024);
+    // field 99 (unknown to this version), varint 1
+    ByteBuf frame = Unpooled.buffer().writeInt(3).writeBytes(new byte[] {(byte) 0x98, 0x06, 0x01});
+    WireException e = assertThrows(WireException.class, () -> ch.writeInbound(frame));
+    assertEquals(Error.Code.UNEXPECTED_MESSAGE, e.code());
+  }
+
+  @Test
+  void theEncoderRefusesToSendWhatThePeerWouldRefuse() {
+    EmbeddedChannel ch = channel(1024);
+    Envelope big = Envelope.newBuilder().setData(Data.newBuilder().setPayload(ByteString.copyFrom(new byte[2000]))).build();
+    assertThrows(Exception.class, () -> ch.writeOutbound(big));
+  }
+
+  @Test
+  void authAcceptsOnlyTheRightSecretNonceAndIdentity() {
+    byte[] secret = "0123456789abcdef-secret".getBytes();
+    byte[] nonce = Auth.newNonce();
+    byte[] mac = Auth.mac(secret, nonce, Role.WORKER, "w1");
+    assertTrue(Auth.verify(secret, nonce, Role.WORKER, "w1", mac));
+    assertFalse(Auth.verify("0123456789abcdef-other".getBytes(), nonce, Role.WORKER, "w1", mac));
+    assertFalse(Auth.verify(secret, Auth.newNonce(), Role.WORKER, "w1", mac));
+    assertFalse(Auth.verify(secret, nonce, Role.CLIENT, "w1", mac));
+    assertFalse(Auth.verify(secret, nonce, Role.WORKER, "w2", mac));
+  }
+}
