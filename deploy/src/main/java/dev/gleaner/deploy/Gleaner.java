@@ -19,7 +19,14 @@ public final class Gleaner implements Runnable {
 
   /** Runs the command line and returns the exit code (0 success, 1 failure, 2 usage error). */
   public static int run(String... args) {
+    return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
+  }
+
+  /** Runs the command line with its output and errors going to the given writers. */
+  public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Gleaner());
+    cl.setOut(out);
+    cl.setErr(err);
     cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       // one clear line for the person; the cause goes to the log at debug level
       commandLine.getErr().println("gleaner: " + (e.getMessage() == null ? e.toString() : e.getMessage()));

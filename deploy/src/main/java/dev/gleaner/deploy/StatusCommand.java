@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.protocol.StatusReply;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -9,6 +10,9 @@ import picocli.CommandLine.Option;
 /** {@code gleaner status}: jobs, workers, progress and throughput. */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show jobs, workers, progress and throughput.")
 final class StatusCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   @Mixin
   ClientOptions client;
 
@@ -26,9 +30,9 @@ final class StatusCommand implements Callable<Integer> {
         throw new IllegalArgumentException("the master knows no job '" + job + "'");
       }
       if (json) {
-        System.out.println(StatusView.json(StatusView.toMap(reply)));
+        spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(reply)));
       } else {
-        StatusView.table(reply, System.out);
+        StatusView.table(reply, spec.commandLine().getOut());
       }
     }
     return 0;

@@ -6,7 +6,6 @@ import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerShare;
 import dev.gleaner.protocol.WorkerStatus;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +71,7 @@ final class StatusView {
     return m;
   }
 
-  static void table(StatusReply reply, PrintStream out) {
+  static void table(StatusReply reply, java.io.PrintWriter out) {
     out.println("JOBS");
     if (reply.getJobsCount() == 0) {
       out.println("  (none)");

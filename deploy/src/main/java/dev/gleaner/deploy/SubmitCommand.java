@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -16,6 +17,9 @@ import picocli.CommandLine.Parameters;
     description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends.",
         "Job file keys: workload, params, name, strategy (equal|proportional|self), chunk-units, checkpoints, min-workers."})
 final class SubmitCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   @Mixin
   ClientOptions client;
 
@@ -33,11 +37,11 @@ final class SubmitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    JobSpec spec = JobFile.read(jobFile);
+    JobSpec job = JobFile.read(jobFile);
     try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
-      String id = c.submit(spec);
+      String id = c.submit(job);
       if (detach) {
-        System.out.println(json ? StatusView.json(java.util.Map.of("id", id)) : id);
+        spec.commandLine().getOut().println(json ? StatusView.json(java.util.Map.of("id", id)) : id);
         return 0;
       }
       if (!json) {
@@ -45,9 +49,9 @@ final class SubmitCommand implements Callable<Integer> {
       }
       JobStatus j = follow(c, id, !json, pollMs);
       if (json) {
-        System.out.println(StatusView.json(StatusView.toMap(j)));
+        spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(j)));
       } else {
-        System.out.println(j.getState().equals("DONE") ? j.getResult() : j.getState() + ": " + j.getMessage());
+        spec.commandLine().getOut().println(j.getState().equals("DONE") ? j.getResult() : j.getState() + ": " + j.getMessage());
       }
       return j.getState().equals("DONE") ? 0 : 1;
     }

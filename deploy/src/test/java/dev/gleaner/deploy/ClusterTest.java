@@ -1,0 +1,106 @@
+package dev.gleaner.deploy;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.common.workload.ChunkComputation;
+import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.worker.WorkerDaemon;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real worker daemons against a real master, in one JVM, on loopback. */
+class ClusterTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void workersComputeAPrimesJobExactlyOnSeveralCores() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 2, Set.of());
+      c.worker("w2", 1, Set.of());
+      String id = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("from", "1000000000")
+          .putParams("to", "1040000000").setCheckpoints(2).setMinWorkers(2).build());
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(60));
+      long expected = new PrimeSieve().count(1_000_000_000L, 1_040_000_000L, ChunkComputation.Cancellation.NEVER);
+      assertEquals(expected + " primes", s.getResult());
+      assertEquals(2, s.getSharesCount(), "both workers took part");
+    }
+  }
+
+  @Test
+  void execRunsTheProgramPerPieceAndConcatenatesInUnitOrder() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 1, Set.of("sh"));
+      c.worker("w2", 1, Set.of("sh"));
+      String id = c.submit(JobSpec.newBuilder().setWorkload("exec").putParams("command", "sh -c 'echo {start}-{end}'")
+          .putParams("from", "0").putParams("to", "100").setStrategy("self").setChunkUnits(25).setCheckpoints(1)
+          .setMinWorkers(2).build());
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(60));
+      assertEquals("DONE", s.getState(), s.getMessage());
+      StringBuilder expected = new StringBuilder();
+      for (int lo = 0; lo < 100; lo += 25) {
+        int mid = lo + 13;
+        expected.append(lo).append('-').append(mid).append('\n').append(mid).append('-').append(lo + 25).append('\n');
+      }
+      assertEquals(expected.toString(), s.getResult());
+    }
+  }
+
+  @Test
+  void aFailingProgramFailsTheJobWithItsStderr() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 1, Set.of("sh"));
+      String id = c.submit(JobSpec.newBuilder().setWorkload("exec").putParams("command", "sh -c 'echo disk full >&2; exit 3'")
+          .putParams("to", "10").build());
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(60));
+      assertEquals("FAILED", s.getState());
+      assertTrue(s.getMessage().contains("exited with status 3") && s.getMessage().contains("disk full"), s.getMessage());
+    }
+  }
+
+  @Test
+  void execWaitsForAWorkerThatAllowsIt() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("no-exec", 1, Set.of());
+      String id = c.submit(JobSpec.newBuilder().setWorkload("exec").putParams("command", "sh -c 'echo hi'")
+          .putParams("to", "1").build());
+      await().atMost(Duration.ofSeconds(10)).until(() -> c.job(id).getMessage().contains("accept workload 'exec'"));
+      assertEquals("QUEUED", c.job(id).getState());
+      c.worker("yes-exec", 1, Set.of("sh"));
+      assertEquals("hi\n", c.awaitEnd(id, Duration.ofSeconds(60)).getResult());
+    }
+  }
+
+  @Test
+  void aDrainingWorkerReportsItsWorkAndLeavesWithoutCountingAnInterruption() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      WorkerDaemon leaving = c.worker("leaving", 1, Set.of());
+      String id = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("to", "3000000000")
+          .setChunkUnits(3_000_000_000L).build());
+      await().atMost(Duration.ofSeconds(30)).until(() -> c.workerStatus("leaving").getCurrentChunk().length() > 0);
+      leaving.drain("test");
+      assertEquals(WorkerDaemon.State.STOPPED, leaving.state());
+      await().atMost(Duration.ofSeconds(10)).until(() -> c.workerStatus("leaving").getState().equals("GONE"));
+      assertEquals(0, c.workerStatus("leaving").getInterruptions());
+      long reported = c.job(id).getUnitsDone();
+      assertTrue(reported > 0, "the drain reported the units computed so far");
+      c.worker("staying", 2, Set.of());
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(120));
+      assertEquals(PrimeSieveReference.PI_3E9 + " primes", s.getResult());
+      assertEquals(reported, s.getSharesList().stream().filter(x -> x.getWorkerId().equals("leaving")).findFirst()
+          .orElseThrow().getUnits());
+    }
+  }
+
+  /** Published prime counts used as references. */
+  static final class PrimeSieveReference {
+    static final long PI_3E9 = 144_449_537L;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.gleaner.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommandLineTest {
+  @TempDir
+  Path dir;
+
+  record Run(int code, String out, String err) {}
+
+  static Run gleaner(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Gleaner.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void helpListsTheCommands() {
+    Run r = gleaner("--help");
+    assertEquals(0, r.code());
+    for (String cmd : new String[] {"master", "worker", "submit", "status", "demo"}) {
+      assertTrue(r.out().contains(cmd), "help should list " + cmd + ":\n" + r.out());
+    }
+    assertEquals(0, gleaner("submit", "--help").code());
+  }
+
+  @Test
+  void aMissingJobFileIsOneClearLine() {
+    Run r = gleaner("submit", dir.resolve("nope.yaml").toString(), "--secret-file", dir.resolve("s").toString());
+    assertEquals(1, r.code());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().startsWith("gleaner: job file") && r.err().contains("does not exist"), r.err());
+  }
+
+  @Test
+  void anUnreachableMasterIsOneClearLine() throws Exception {
+    Path job = Files.writeString(dir.resolve("job.yaml"), "workload: primes\nparams: {to: 100}\n");
+    Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");
+    Run r = gleaner("submit", job.toString(), "--master", "127.0.0.1:1", "--secret-file", secret.toString());
+    assertEquals(1, r.code());
+    assertTrue(r.err().startsWith("gleaner: cannot reach the master at 127.0.0.1:1"), r.err());
+  }
+
+  @Test
+  void submitFollowsTheJobAndStatusPrintsJsonOnly() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 1, Set.of());
+      Path job = Files.writeString(dir.resolve("job.yaml"), "workload: primes\nparams: {to: 1000000}\n");
+      String master = "127.0.0.1:" + c.master.port();
+      Run submitted = gleaner("submit", job.toString(), "--master", master, "--secret-file", c.secretFile().toString(), "--json");
+      assertEquals(0, submitted.code(), submitted.err());
+      JsonNode doc = new ObjectMapper().readTree(submitted.out());
+      assertEquals("DONE", doc.get("state").asText());
+      assertEquals("78498 primes", doc.get("result").asText());
+
+      Run status = gleaner("status", "--master", master, "--secret-file", c.secretFile().toString(), "--json");
+      assertEquals(0, status.code(), status.err());
+      JsonNode all = new ObjectMapper().readTree(status.out());
+      assertEquals("w1", all.get("workers").get(0).get("id").asText());
+      assertEquals(1, all.get("jobs").size());
+
+      Run table = gleaner("status", "--master", master, "--secret-file", c.secretFile().toString());
+      assertTrue(table.out().contains("JOBS") && table.out().contains("78498 primes"), table.out());
+    }
+  }
+
+  @Test
+  void aWrongSecretIsRefusedWithTheReason() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      Path wrong = Files.writeString(dir.resolve("wrong"), "not-the-cluster-secret-at-all");
+      Run r = gleaner("status", "--master", "127.0.0.1:" + c.master.port(), "--secret-file", wrong.toString());
+      assertEquals(1, r.code());
+      assertTrue(r.err().contains("authentication failed"), r.err());
+    }
+  }
+
+}
