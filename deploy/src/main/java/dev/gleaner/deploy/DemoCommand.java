@@ -14,10 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -49,7 +47,7 @@ final class DemoCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--workers must be within 1..64");
     }
     Path dir = Files.createTempDirectory("gleaner-demo-");
-    List<Process> processes = new ArrayList<>();
+    WorkerProcesses processes = new WorkerProcesses(dir);
     MasterServer[] master = new MasterServer[1];
     Thread cleanup = new Thread(() -> stopAll(processes, master[0], dir), "gleaner-demo-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
@@ -61,7 +59,7 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private int run(Path dir, List<Process> processes, MasterServer[] master) throws Exception {
+  private int run(Path dir, WorkerProcesses processes, MasterServer[] master) throws Exception {
     if (System.getenv("GLEANER_LOG_LEVEL") == null) {
       // the in-process master's routine log lines would break the progress bar
       ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.gleaner")).setLevel(ch.qos.logback.classic.Level.WARN);
@@ -80,18 +78,9 @@ final class DemoCommand implements Callable<Integer> {
     System.err.printf(Locale.ROOT, "master on 127.0.0.1:%d; starting %d workers (%d slowed %.0fx); logs in %s%n",
         port, workers, workers / 2, slowdown, dir);
 
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String classpath = System.getProperty("java.class.path");
     for (int i = 1; i <= workers; i++) {
       boolean slow = i > workers - workers / 2;
-      List<String> cmd = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=4",
-          "-cp", classpath, Gleaner.class.getName(), "worker", "--master", "127.0.0.1:" + port,
-          "--secret-file", secretFile.toString(), "--id", "demo-w" + i + (slow ? "-slow" : ""), "--cores", "1"));
-      if (slow) {
-        cmd.addAll(List.of("--slowdown", Double.toString(slowdown)));
-      }
-      Path log = dir.resolve("worker-" + i + ".log");
-      processes.add(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start());
+      processes.start("demo-w" + i + (slow ? "-slow" : ""), port, secretFile, 1, slow ? slowdown : 1, "192m");
     }
 
     JobSpec spec = JobSpec.newBuilder().setName("demo-primes").setWorkload("primes")
@@ -100,7 +89,7 @@ final class DemoCommand implements Callable<Integer> {
     long t0 = System.nanoTime();
     try (MasterClient client = MasterClient.connect(new HostPort("127.0.0.1", port), secret)) {
       String id = client.submit(spec);
-      JobStatus job = follow(client, id, processes, dir);
+      JobStatus job = follow(client, id, processes);
       double seconds = (System.nanoTime() - t0) / 1e9;
       if (!job.getState().equals("DONE")) {
         System.err.println("demo job " + job.getState() + ": " + job.getMessage());
@@ -119,18 +108,12 @@ final class DemoCommand implements Callable<Integer> {
     }
   }
 
-  private static JobStatus follow(MasterClient client, String id, List<Process> processes, Path dir) throws Exception {
+  private static JobStatus follow(MasterClient client, String id, WorkerProcesses processes) throws Exception {
     boolean tty = System.console() != null;
     long lastLine = 0;
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
     while (System.nanoTime() < deadline) {
-      for (int i = 0; i < processes.size(); i++) {
-        if (!processes.get(i).isAlive()) {
-          Path log = dir.resolve("worker-" + (i + 1) + ".log");
-          throw new IllegalStateException("worker process " + (i + 1) + " exited with status "
-              + processes.get(i).exitValue() + "; last lines of its log:\n" + tail(log, 10));
-        }
-      }
+      processes.requireAlive();
       JobStatus j = client.status(id).getJobs(0);
       boolean ended = j.getState().equals("DONE") || j.getState().equals("FAILED");
       String line = String.format(Locale.ROOT, "%s %6.2f%%  %s units/s  %s", StatusView.bar(j.getUnitsDone(),
@@ -150,30 +133,8 @@ final class DemoCommand implements Callable<Integer> {
     throw new IllegalStateException("the demo did not finish within 30 minutes");
   }
 
-  private static String tail(Path log, int lines) {
-    try {
-      List<String> all = Files.readAllLines(log);
-      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-    } catch (IOException e) {
-      return "(cannot read " + log + ": " + e.getMessage() + ")";
-    }
-  }
-
-  private static synchronized void stopAll(List<Process> processes, MasterServer master, Path dir) {
-    for (Process p : processes) {
-      p.destroy();
-    }
-    for (Process p : processes) {
-      try {
-        if (!p.waitFor(5, TimeUnit.SECONDS)) {
-          p.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        p.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
-    }
-    processes.clear();
+  private static synchronized void stopAll(WorkerProcesses processes, MasterServer master, Path dir) {
+    processes.close();
     if (master != null) {
       master.close();
     }

@@ -158,6 +158,7 @@ final class ChunkDispatcher {
    */
   void piece(WorkerSession session, Piece p) throws Refusal {
     Chunk c;
+    boolean freed = false;
     synchronized (lock) {
       JobRun job = jobs.get(p.getJobId());
       c = job == null ? null : job.chunks.get(p.getChunkId());
@@ -175,11 +176,21 @@ final class ChunkDispatcher {
               + c + " does not continue from unit " + c.received);
         }
         c.received = p.getEnd();
+        if (c.received == c.end) {
+          // every unit has arrived: the worker's slot is free now; durability only gates the ack
+          c.state = ChunkState.DONE;
+          session.running.remove(c);
+          freed = true;
+        }
       }
+    }
+    if (freed) {
+      metrics.chunksCompleted.increment();
+      pump();
     }
     long t0 = ticker.nanos();
     Chunk chunk = c;
-    store.submit(Store.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), session.workerId,
+    store.submit(Store.commitPiece(p.getJobId(), c.id, c.start, c.end, p.getStart(), p.getEnd(), session.workerId,
             p.getResult().toByteArray(), System.currentTimeMillis()))
         .whenComplete((isNew, err) -> {
           if (err != null) {
@@ -193,7 +204,6 @@ final class ChunkDispatcher {
   }
 
   private void committed(WorkerSession session, Chunk c, Piece p, boolean isNew) {
-    boolean chunkDone = false;
     boolean jobDone = false;
     long units = p.getEnd() - p.getStart();
     JobRun job = c.job;
@@ -202,11 +212,6 @@ final class ChunkDispatcher {
         job.committed += units;
         job.unitsByWorker.merge(session.workerId, units, Long::sum);
         session.unitsDone += units;
-      }
-      if (p.getEnd() == c.end && (c.state == ChunkState.RUNNING || c.state == ChunkState.REROUTED)) {
-        chunkDone = c.state == ChunkState.RUNNING;
-        c.state = ChunkState.DONE;
-        session.running.remove(c);
       }
       if (job.committed == job.units() && job.state == JobState.RUNNING && !job.finishing) {
         job.finishing = true;
@@ -221,11 +226,6 @@ final class ChunkDispatcher {
     if (session.channel.isActive()) {
       session.channel.writeAndFlush(Envelope.newBuilder().setPieceAck(PieceAck.newBuilder()
           .setJobId(p.getJobId()).setChunkId(p.getChunkId()).setEnd(p.getEnd())).build());
-    }
-    if (chunkDone) {
-      metrics.chunksCompleted.increment();
-      store.submit(Store.upsertChunk(job.id, c.id, c.start, c.end, session.workerId, ChunkState.DONE.name()));
-      pump();
     }
     if (jobDone) {
       finish(job);
@@ -392,8 +392,7 @@ final class ChunkDispatcher {
   private Runnable assign(WorkerSession s, Chunk c) {
     JobRun job = c.job;
     boolean hasInput = job.input != null;
-    Assign.Builder a = Assign.newBuilder().setJobId(job.id).setChunkId(c.id).setStart(c.start).setEnd(c.end)
-        .setWorkload(job.workload.name()).putAllParams(job.spec.getParamsMap())
+    Assign.Builder a = job.assignPrototype.toBuilder().setChunkId(c.id).setStart(c.start).setEnd(c.end)
         .setDataBytes(hasInput ? c.units() : 0);
     for (long cp : c.checkpoints) {
       a.addCheckpoints(cp);
@@ -405,7 +404,6 @@ final class ChunkDispatcher {
       if (hasInput) {
         sendPort.enqueue(s, c, job.input, c.start, c.end);
       }
-      store.submit(Store.upsertChunk(job.id, c.id, c.start, c.end, s.workerId, ChunkState.RUNNING.name()));
     };
   }
 

@@ -35,6 +35,10 @@ final class FileInputSource implements InputSource, AutoCloseable {
     return path;
   }
 
+  FileChannel channel() {
+    return channel;
+  }
+
   @Override
   public long size() {
     return size;

@@ -26,6 +26,8 @@ final class JobRun {
   final long end;
   final long submittedAtMillis;
   final long startedAtNanos;
+  /** What every assignment of this job shares (job id, workload, parameters). */
+  final dev.gleaner.protocol.Assign assignPrototype;
   JobState state = JobState.QUEUED;
   String strategy;
   String message = "";
@@ -57,6 +59,8 @@ final class JobRun {
     this.startedAtNanos = startedAtNanos;
     this.unplanned = unplanned;
     this.nextChunkId = nextChunkId;
+    this.assignPrototype = dev.gleaner.protocol.Assign.newBuilder().setJobId(id).setWorkload(workload.name())
+        .putAllParams(spec.getParamsMap()).build();
   }
 
   long units() {

@@ -1,12 +1,9 @@
 package dev.gleaner.master;
 
-import dev.gleaner.protocol.Data;
-import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.DataFrames;
 import dev.gleaner.protocol.Framing;
-import com.google.protobuf.UnsafeByteOperations;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
@@ -19,12 +16,12 @@ import org.slf4j.LoggerFactory;
  * at most {@code concurrent} streams at a time (1 is the one-port model of the papers: the master
  * sends to one worker after another, in the order chunks were assigned).
  *
- * <p>How: a stream runs on its channel's event loop. It reads a slice from the file into a reused
- * buffer and writes it while the channel is writable (Netty's write-buffer watermarks), so at most a
- * couple of MiB per connection are ever buffered, whatever the size of the input. When the channel
- * stops being writable the stream pauses; {@link #writable} resumes it. The slice buffer can be
- * reused after each write because encoding happens synchronously inside {@code write} on the event
- * loop.
+ * <p>How: a stream runs on its channel's event loop. Each slice goes out as a small header
+ * ({@link DataFrames}) followed by a {@link FileSlice}, so the bytes go from the page cache to the
+ * socket without passing through the heap, and the master's memory does not grow with the input.
+ * Slices are written while the channel is writable (Netty's write-buffer watermarks); when it is
+ * not, the stream pauses and {@link #writable} resumes it. The stream ends when its last slice is
+ * on the wire, and only then does the next stream start.
  */
 final class SendPort {
   private static final Logger log = LoggerFactory.getLogger(SendPort.class);
@@ -98,7 +95,6 @@ final class SendPort {
     final long to;
     long at;
     volatile boolean done;
-    ByteBuffer slice;
 
     Stream(Channel channel, String jobId, long chunkId, FileInputSource input, long from, long to) {
       this.channel = channel;
@@ -125,34 +121,22 @@ final class SendPort {
       if (!mine) {
         return;
       }
-      if (slice == null) {
-        slice = ByteBuffer.allocate((int) Math.min(Framing.DATA_SLICE_BYTES, Math.max(1, to - at)));
-      }
       try {
         while (channel.isWritable() && at < to) {
-          slice.clear().limit((int) Math.min(slice.capacity(), to - at));
-          while (slice.hasRemaining()) {
-            int n = input.read(at + slice.position(), slice);
-            if (n < 0) {
-              throw new java.io.EOFException("input " + input.path() + " ended at byte " + (at + slice.position())
-                  + " before " + to + " (was it changed while the job ran?)");
-            }
-          }
-          slice.flip();
-          int n = slice.remaining();
+          int n = (int) Math.min(Framing.DATA_SLICE_BYTES, to - at);
+          boolean last = at + n == to;
+          channel.write(DataFrames.header(channel.alloc(), jobId, chunkId, last, n));
+          ChannelFuture f = channel.write(new FileSlice(input.channel(), at, n));
           at += n;
-          boolean last = at == to;
-          Envelope e = Envelope.newBuilder().setData(Data.newBuilder().setJobId(jobId).setChunkId(chunkId)
-              .setPayload(UnsafeByteOperations.unsafeWrap(slice)).setLast(last)).build();
-          ChannelFuture f = last ? channel.writeAndFlush(e) : channel.write(e);
           metrics.bytesStreamed.increment(n);
           if (last) {
+            channel.flush();
             f.addListener(x -> finish(null));
             return;
           }
         }
         channel.flush();
-      } catch (java.io.IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
         log.error("streaming chunk {} of job {} stopped: {}", chunkId, jobId, e.getMessage(), e);
         channel.close();
         finish(e.getMessage());

@@ -35,13 +35,38 @@ final class Store implements AutoCloseable {
   /** Work done on the store thread inside a transaction. */
   @FunctionalInterface
   interface Op<T> {
-    T run(Connection c) throws SQLException;
+    T run(Tx tx) throws SQLException;
+  }
+
+  /** The store thread's connection, with prepared statements kept for reuse. */
+  static final class Tx {
+    private final Connection connection;
+    private final java.util.Map<String, PreparedStatement> statements = new java.util.HashMap<>();
+
+    Tx(Connection connection) {
+      this.connection = connection;
+    }
+
+    PreparedStatement prepare(String sql) throws SQLException {
+      PreparedStatement p = statements.get(sql);
+      if (p == null) {
+        p = connection.prepareStatement(sql);
+        statements.put(sql, p);
+      }
+      p.clearParameters();
+      return p;
+    }
+
+    Statement statement() throws SQLException {
+      return connection.createStatement();
+    }
   }
 
   private record Pending<T>(Op<T> op, CompletableFuture<T> future) {}
 
   private final Path file;
   private final Connection connection;
+  private final Tx tx;
   private final BlockingQueue<Pending<?>> queue = new ArrayBlockingQueue<>(1 << 16);
   private final Thread thread;
   private volatile boolean closing;
@@ -67,6 +92,7 @@ final class Store implements AutoCloseable {
         s.execute("CREATE TABLE IF NOT EXISTS worker_events(worker_id TEXT, at INTEGER, kind TEXT, detail TEXT)");
       }
       connection.setAutoCommit(false);
+      tx = new Tx(connection);
     } catch (java.io.IOException | SQLException e) {
       throw new IllegalStateException("cannot open the store in " + dataDir + ": " + e.getMessage(), e);
     }
@@ -120,48 +146,44 @@ final class Store implements AutoCloseable {
     }
   }
 
-  @SuppressWarnings({"unchecked", "rawtypes"})
+  /**
+   * Runs a batch in one transaction. If one operation fails, the batch is rolled back and each
+   * operation is replayed in a transaction of its own, so one bad operation fails alone.
+   */
   private void runBatch(List<Pending<?>> batch) {
     Object[] results = new Object[batch.size()];
-    Throwable[] errors = new Throwable[batch.size()];
-    for (int i = 0; i < batch.size(); i++) {
-      java.sql.Savepoint savepoint = null;
-      try {
-        savepoint = connection.setSavepoint();
-        results[i] = batch.get(i).op().run(connection);
-        connection.releaseSavepoint(savepoint);
-      } catch (SQLException | RuntimeException e) {
-        errors[i] = e;
-        if (savepoint != null) {
-          try {
-            connection.rollback(savepoint);
-          } catch (SQLException rollback) {
-            e.addSuppressed(rollback);
-          }
-        }
-      }
-    }
     try {
-      connection.commit();
-    } catch (SQLException e) {
-      log.error("store commit failed; {} operations are not durable: {}", batch.size(), e.getMessage(), e);
-      try {
-        connection.rollback();
-      } catch (SQLException rollback) {
-        e.addSuppressed(rollback);
+      for (int i = 0; i < batch.size(); i++) {
+        results[i] = batch.get(i).op().run(tx);
       }
-      for (Pending<?> p : batch) {
-        p.future().completeExceptionally(e);
+      connection.commit();
+    } catch (SQLException | RuntimeException e) {
+      rollback(e);
+      if (batch.size() > 1) {
+        for (Pending<?> p : batch) {
+          runBatch(List.of(p));
+        }
+      } else {
+        log.error("store operation failed: {}", e.getMessage(), e);
+        batch.get(0).future().completeExceptionally(e);
       }
       return;
     }
     for (int i = 0; i < batch.size(); i++) {
-      CompletableFuture f = batch.get(i).future();
-      if (errors[i] != null) {
-        f.completeExceptionally(errors[i]);
-      } else {
-        f.complete(results[i]);
-      }
+      complete(batch.get(i), results[i]);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void complete(Pending<T> p, Object result) {
+    p.future().complete((T) result);
+  }
+
+  private void rollback(Exception cause) {
+    try {
+      connection.rollback();
+    } catch (SQLException r) {
+      cause.addSuppressed(r);
     }
   }
 
@@ -184,8 +206,9 @@ final class Store implements AutoCloseable {
 
   static Op<Void> insertJob(JobRecord job) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO jobs(id, seq, name, workload, spec, state,"
-          + " range_start, range_end, strategy, submitted_at) VALUES (?,?,?,?,?,?,?,?,?,?)")) {
+      {
+        PreparedStatement p = c.prepare("INSERT INTO jobs(id, seq, name, workload, spec, state,"
+          + " range_start, range_end, strategy, submitted_at) VALUES (?,?,?,?,?,?,?,?,?,?)");
         p.setString(1, job.id());
         p.setLong(2, job.seq());
         p.setString(3, job.name());
@@ -204,8 +227,9 @@ final class Store implements AutoCloseable {
 
   static Op<Void> updateJob(String id, String state, String strategy, Long finishedAt, byte[] result, String message) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("UPDATE jobs SET state=?, strategy=COALESCE(?, strategy),"
-          + " finished_at=COALESCE(?, finished_at), result=COALESCE(?, result), message=COALESCE(?, message) WHERE id=?")) {
+      {
+        PreparedStatement p = c.prepare("UPDATE jobs SET state=?, strategy=COALESCE(?, strategy),"
+          + " finished_at=COALESCE(?, finished_at), result=COALESCE(?, result), message=COALESCE(?, message) WHERE id=?");
         p.setString(1, state);
         p.setString(2, strategy);
         if (finishedAt == null) {
@@ -224,8 +248,9 @@ final class Store implements AutoCloseable {
 
   static Op<Void> upsertChunk(String jobId, long chunkId, long start, long end, String workerId, String state) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state)"
-          + " VALUES (?,?,?,?,?,?) ON CONFLICT(job_id, chunk_id) DO UPDATE SET worker_id=excluded.worker_id, state=excluded.state")) {
+      {
+        PreparedStatement p = c.prepare("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state)"
+          + " VALUES (?,?,?,?,?,?) ON CONFLICT(job_id, chunk_id) DO UPDATE SET worker_id=excluded.worker_id, state=excluded.state");
         p.setString(1, jobId);
         p.setLong(2, chunkId);
         p.setLong(3, start);
@@ -238,11 +263,19 @@ final class Store implements AutoCloseable {
     };
   }
 
-  /** Inserts a piece unless the same range is already committed; returns whether it was new. */
-  static Op<Boolean> commitPiece(String jobId, long chunkId, long start, long end, String workerId, byte[] result, long at) {
+  /**
+   * Inserts a piece unless the same range is already committed; returns whether it was new. The
+   * piece that ends its chunk also records the chunk as done.
+   */
+  static Op<Boolean> commitPiece(String jobId, long chunkId, long chunkStart, long chunkEnd, long start, long end,
+      String workerId, byte[] result, long at) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end,"
-          + " worker_id, result, committed_at) VALUES (?,?,?,?,?,?,?)")) {
+      if (end == chunkEnd) {
+        upsertChunk(jobId, chunkId, chunkStart, chunkEnd, workerId, ChunkState.DONE.name()).run(c);
+      }
+      {
+        PreparedStatement p = c.prepare("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end,"
+          + " worker_id, result, committed_at) VALUES (?,?,?,?,?,?,?)");
         p.setString(1, jobId);
         p.setLong(2, chunkId);
         p.setLong(3, start);
@@ -259,8 +292,9 @@ final class Store implements AutoCloseable {
   static Op<List<PieceRecord>> pieces(String jobId) {
     return c -> {
       List<PieceRecord> out = new ArrayList<>();
-      try (PreparedStatement p = c.prepareStatement("SELECT chunk_id, start, end, worker_id, result FROM pieces"
-          + " WHERE job_id=? ORDER BY start")) {
+      {
+        PreparedStatement p = c.prepare("SELECT chunk_id, start, end, worker_id, result FROM pieces"
+          + " WHERE job_id=? ORDER BY start");
         p.setString(1, jobId);
         try (ResultSet r = p.executeQuery()) {
           while (r.next()) {
@@ -275,7 +309,7 @@ final class Store implements AutoCloseable {
   static Op<List<JobRecord>> jobs() {
     return c -> {
       List<JobRecord> out = new ArrayList<>();
-      try (Statement s = c.createStatement();
+      try (Statement s = c.statement();
            ResultSet r = s.executeQuery("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy,"
                + " submitted_at, finished_at, result, message FROM jobs ORDER BY seq")) {
         while (r.next()) {
@@ -291,7 +325,8 @@ final class Store implements AutoCloseable {
 
   static Op<Long> maxChunkId(String jobId) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT COALESCE(MAX(chunk_id), 0) FROM chunks WHERE job_id=?")) {
+      {
+        PreparedStatement p = c.prepare("SELECT COALESCE(MAX(chunk_id), 0) FROM chunks WHERE job_id=?");
         p.setString(1, jobId);
         try (ResultSet r = p.executeQuery()) {
           r.next();
@@ -303,9 +338,10 @@ final class Store implements AutoCloseable {
 
   static Op<Void> workerSeen(String id, String host, int cores, long at) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO workers(id, host, cores, first_seen, last_seen)"
+      {
+        PreparedStatement p = c.prepare("INSERT INTO workers(id, host, cores, first_seen, last_seen)"
           + " VALUES (?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET host=excluded.host, cores=excluded.cores,"
-          + " last_seen=excluded.last_seen")) {
+          + " last_seen=excluded.last_seen");
         p.setString(1, id);
         p.setString(2, host);
         p.setInt(3, cores);
@@ -320,7 +356,8 @@ final class Store implements AutoCloseable {
   /** Records an event in a worker's history; an "interrupted" event also counts in the worker row. */
   static Op<Void> workerEvent(String id, long at, String kind, String detail) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("INSERT INTO worker_events(worker_id, at, kind, detail) VALUES (?,?,?,?)")) {
+      {
+        PreparedStatement p = c.prepare("INSERT INTO worker_events(worker_id, at, kind, detail) VALUES (?,?,?,?)");
         p.setString(1, id);
         p.setLong(2, at);
         p.setString(3, kind);
@@ -328,7 +365,8 @@ final class Store implements AutoCloseable {
         p.executeUpdate();
       }
       if (kind.equals("interrupted")) {
-        try (PreparedStatement p = c.prepareStatement("UPDATE workers SET interruptions = interruptions + 1 WHERE id=?")) {
+        {
+        PreparedStatement p = c.prepare("UPDATE workers SET interruptions = interruptions + 1 WHERE id=?");
           p.setString(1, id);
           p.executeUpdate();
         }
@@ -339,7 +377,8 @@ final class Store implements AutoCloseable {
 
   static Op<Integer> interruptions(String id) {
     return c -> {
-      try (PreparedStatement p = c.prepareStatement("SELECT interruptions FROM workers WHERE id=?")) {
+      {
+        PreparedStatement p = c.prepare("SELECT interruptions FROM workers WHERE id=?");
         p.setString(1, id);
         try (ResultSet r = p.executeQuery()) {
           return r.next() ? r.getInt(1) : 0;

@@ -19,6 +19,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -121,7 +122,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
           ctx.channel().config().setAutoRead(true);
         }
       }, this);
-      case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(), msg.getData().getPayload().asReadOnlyByteBuffer());
+      case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
+          ByteBuffer.wrap(msg.getData().getPayload().toByteArray()));
       case PIECE_ACK -> unacked.decrementAndGet();
       case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
       case DRAIN -> daemon.drainAsync("the master asked: " + msg.getDrain().getReason());

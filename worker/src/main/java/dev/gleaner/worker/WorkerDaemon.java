@@ -4,6 +4,7 @@ import dev.gleaner.common.time.Backoff;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Framing;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -56,6 +57,8 @@ public final class WorkerDaemon implements AutoCloseable {
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
+        // chunk input arrives in frames of up to a MiB: read big when the data is there
+        .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 64 * 1024, 1024 * 1024))
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {

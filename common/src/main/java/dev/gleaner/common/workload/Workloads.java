@@ -21,16 +21,16 @@ public final class Workloads {
     }
   }
 
-  /** The built-ins ({@code primes}, {@code grep}) plus {@code extra}. */
+  /** The built-ins ({@code primes}, {@code grep}, {@code wc}) plus {@code extra}. */
   public static Workloads of(Workload... extra) {
-    List<Workload> all = new ArrayList<>(List.of(new PrimesWorkload(), new GrepWorkload()));
+    List<Workload> all = new ArrayList<>(List.of(new PrimesWorkload(), new GrepWorkload(), new WcWorkload()));
     all.addAll(List.of(extra));
     return new Workloads(all);
   }
 
   /** The built-ins, {@code extra}, and every {@link Workload} service visible to {@code plugins}. */
   public static Workloads withPlugins(ClassLoader plugins, Workload... extra) {
-    List<Workload> all = new ArrayList<>(List.of(new PrimesWorkload(), new GrepWorkload()));
+    List<Workload> all = new ArrayList<>(List.of(new PrimesWorkload(), new GrepWorkload(), new WcWorkload()));
     all.addAll(List.of(extra));
     for (Workload w : ServiceLoader.load(Workload.class, plugins)) {
       all.add(w);

@@ -34,6 +34,20 @@ class WorkloadsTest {
   }
 
   @Test
+  void wcCountsLinesAndBytesWhateverTheSlicing() throws Exception {
+    byte[] data = "one\ntwo\n\nthree".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    WcWorkload w = new WcWorkload();
+    byte[] acc = w.empty();
+    for (int cut = 0; cut < data.length; cut += 3) {
+      int to = Math.min(data.length, cut + 3);
+      ChunkComputation c = w.open(Map.of(), cut, to);
+      c.compute(cut, to, java.nio.ByteBuffer.wrap(data, cut, to - cut).slice(), ChunkComputation.Cancellation.NEVER);
+      acc = w.merge(acc, c.take());
+    }
+    assertEquals("3 lines, 14 bytes", w.render(acc));
+  }
+
+  @Test
   void linesResultsMergeInOrderUpToTheLimit() {
     byte[] a = new LinesResult(2, 3, List.of("a1", "a2")).encode();
     byte[] b = new LinesResult(5, 3, List.of("b1", "b2", "b3")).encode();

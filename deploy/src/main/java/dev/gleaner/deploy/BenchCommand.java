@@ -1,0 +1,256 @@
+package dev.gleaner.deploy;
+
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.MasterConfig;
+import dev.gleaner.master.MasterServer;
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.worker.WorkerConfig;
+import dev.gleaner.worker.WorkerDaemon;
+import dev.gleaner.worker.Workers;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code gleaner bench}: end-to-end figures on loopback, in one run. (1) chunk round-trips per
+ * second with tiny chunks and many in-process workers; (2) streaming MB/s from the master to worker
+ * JVMs for a multi-GB file, next to a plain socket copy of the same bytes; (3) the master's peak
+ * heap while streaming. Run it as {@code JAVA_OPTS=-Xmx256m deploy/bin/gleaner bench} to hold the
+ * master to 256 MB.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a",
+        "plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap."})
+final class BenchCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--workers", split = ",", defaultValue = "16,64", description = "Worker counts for the round-trip test (default: ${DEFAULT-VALUE}).")
+  List<Integer> workerCounts;
+
+  @Option(names = "--chunks", defaultValue = "100000", description = "Tiny chunks per round-trip run (default: ${DEFAULT-VALUE}).")
+  int chunks;
+
+  @Option(names = "--window", defaultValue = "4", description = "Chunks a worker holds at once in the round-trip test (default: ${DEFAULT-VALUE}).")
+  int window;
+
+  @Option(names = "--stream-gib", defaultValue = "4", description = "Size of the streamed file in GiB; 0 skips streaming (default: ${DEFAULT-VALUE}).")
+  double streamGib;
+
+  @Option(names = "--stream-workers", defaultValue = "2", description = "Worker JVMs receiving the stream (default: ${DEFAULT-VALUE}).")
+  int streamWorkers;
+
+  @Option(names = "--json", description = "Print the figures as one JSON document on stdout.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.gleaner")).setLevel(ch.qos.logback.classic.Level.WARN);
+    Path dir = Files.createTempDirectory("gleaner-bench-");
+    Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("cores", Runtime.getRuntime().availableProcessors());
+    figures.put("masterMaxHeapMiB", Runtime.getRuntime().maxMemory() >> 20);
+    try {
+      for (int n : workerCounts) {
+        figures.put("roundTripsPerSecond_" + n + "workers", roundTrips(dir.resolve("rt" + n), n));
+      }
+      if (streamGib > 0) {
+        Path file = dir.resolve("stream.txt");
+        long bytes = (long) (streamGib * (1L << 30));
+        note("writing a %.1f GiB file ...", streamGib);
+        writeFile(file, bytes);
+        double plain = plainCopy(file);
+        figures.put("plainSocketCopyMBps", plain);
+        Map<String, Double> stream = stream(dir, file);
+        figures.putAll(stream);
+        figures.put("streamingVsPlainCopy", stream.get("streamingMBps") / plain);
+      }
+    } finally {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    if (json) {
+      spec.commandLine().getOut().println(StatusView.json(figures));
+    } else {
+      figures.forEach((k, v) -> spec.commandLine().getOut().printf(Locale.ROOT, "%-36s %s%n", k,
+          v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : v));
+    }
+    return 0;
+  }
+
+  private void note(String format, Object... args) {
+    spec.commandLine().getErr().printf(Locale.ROOT, format + "%n", args);
+  }
+
+  private static byte[] secret() {
+    return "bench-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Chunk round-trips per second: tiny primes chunks through n in-process workers. */
+  private double roundTrips(Path data, int n) throws Exception {
+    note("round trips: %d tiny chunks over %d workers ...", chunks, n);
+    MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), data, secret(), Workloads.of())
+        .withWindow(window);
+    List<WorkerDaemon> workers = new ArrayList<>();
+    MasterServer master = new MasterServer(config).start();
+    try {
+      for (int i = 0; i < n; i++) {
+        workers.add(WorkerDaemon.start(WorkerConfig.defaults("127.0.0.1", master.port(), secret(), "rt-" + i,
+            Workers.workloads(getClass().getClassLoader(), Set.of())).withCores(1)));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (master.liveWorkers().size() < n && System.nanoTime() < deadline) {
+        TimeUnit.MILLISECONDS.sleep(20);
+      }
+      long unitsPerChunk = 10;
+      JobSpec spec = JobSpec.newBuilder().setWorkload("primes").putParams("from", "1000000")
+          .putParams("to", Long.toString(1_000_000 + unitsPerChunk * chunks)).setStrategy("self")
+          .setChunkUnits(unitsPerChunk).setMinWorkers(n).build();
+      long t0 = System.nanoTime();
+      JobStatus s = runJob(master, spec, Duration.ofMinutes(10));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      if (!s.getState().equals("DONE")) {
+        throw new IllegalStateException("round-trip job " + s.getState() + ": " + s.getMessage());
+      }
+      return chunks / seconds;
+    } finally {
+      for (WorkerDaemon w : workers) {
+        w.stop();
+      }
+      master.close();
+    }
+  }
+
+  private static JobStatus runJob(MasterServer master, JobSpec spec, Duration max) throws Exception {
+    try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", master.port()), secret())) {
+      String id = c.submit(spec);
+      long deadline = System.nanoTime() + max.toNanos();
+      while (System.nanoTime() < deadline) {
+        JobStatus s = master.status(id).getJobs(0);
+        if (s.getState().equals("DONE") || s.getState().equals("FAILED")) {
+          return s;
+        }
+        TimeUnit.MILLISECONDS.sleep(10);
+      }
+      throw new IllegalStateException("job did not end within " + max);
+    }
+  }
+
+  /** A text file of about {@code bytes} bytes: 100-byte lines. */
+  private static void writeFile(Path file, long bytes) throws IOException {
+    byte[] line = (("gleaner bench line ").repeat(5) + "\n").getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer block = ByteBuffer.allocate(1 << 20);
+    while (block.remaining() >= line.length) {
+      block.put(line);
+    }
+    block.flip();
+    try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      for (long written = 0; written < bytes; ) {
+        ByteBuffer b = block.duplicate();
+        written += out.write(b);
+      }
+    }
+  }
+
+  /** The same bytes through a plain socket on loopback: read the file, write the socket, read and drop. */
+  private double plainCopy(Path file) throws Exception {
+    note("plain socket copy ...");
+    long size = Files.size(file);
+    try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Thread sink = new Thread(() -> {
+        try (Socket s = server.accept(); InputStream in = s.getInputStream()) {
+          byte[] buf = new byte[256 * 1024];
+          while (in.read(buf) >= 0) {
+            // drop
+          }
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }, "bench-sink");
+      sink.start();
+      long t0 = System.nanoTime();
+      try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+           OutputStream out = s.getOutputStream();
+           FileChannel in = FileChannel.open(file)) {
+        ByteBuffer buf = ByteBuffer.allocate(256 * 1024);
+        while (in.read(buf) >= 0) {
+          buf.flip();
+          out.write(buf.array(), 0, buf.limit());
+          buf.clear();
+        }
+      }
+      sink.join(TimeUnit.MINUTES.toMillis(5));
+      return size / 1e6 / ((System.nanoTime() - t0) / 1e9);
+    }
+  }
+
+  /** Streams the file through the master to worker JVMs running {@code wc}; MB/s and peak heap. */
+  private Map<String, Double> stream(Path dir, Path file) throws Exception {
+    note("streaming through Gleaner to %d worker JVMs ...", streamWorkers);
+    Path secretFile = Files.write(dir.resolve("secret"), secret());
+    MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("stream-data"),
+        secret(), Workloads.of());
+    try (MasterServer master = new MasterServer(config).start(); WorkerProcesses workers = new WorkerProcesses(dir)) {
+      for (int i = 0; i < streamWorkers; i++) {
+        workers.start("stream-" + i, master.port(), secretFile, 1, 1, "256m");
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (master.liveWorkers().size() < streamWorkers && System.nanoTime() < deadline) {
+        workers.requireAlive();
+        TimeUnit.MILLISECONDS.sleep(20);
+      }
+      // warm the worker JVMs up (JIT) on a small file, so the figure is the steady state
+      Path warm = dir.resolve("warm-up.txt");
+      writeFile(warm, 256L << 20);
+      runJob(master, JobSpec.newBuilder().setWorkload("wc").putParams("file", warm.toString())
+          .setChunkUnits(16L << 20).setMinWorkers(streamWorkers).build(), Duration.ofMinutes(5));
+      Files.delete(warm);
+      System.gc();
+      List<MemoryPoolMXBean> heap = ManagementFactory.getMemoryPoolMXBeans().stream()
+          .filter(p -> p.getType() == MemoryType.HEAP).toList();
+      heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+      JobSpec spec = JobSpec.newBuilder().setWorkload("wc").putParams("file", file.toString())
+          .setChunkUnits(64L << 20).setMinWorkers(streamWorkers).build();
+      long t0 = System.nanoTime();
+      JobStatus s = runJob(master, spec, Duration.ofMinutes(20));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      if (!s.getState().equals("DONE")) {
+        throw new IllegalStateException("streaming job " + s.getState() + ": " + s.getMessage());
+      }
+      long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
+      Map<String, Double> out = new LinkedHashMap<>();
+      out.put("streamingMBps", Files.size(file) / 1e6 / seconds);
+      out.put("masterPeakHeapMiB", peak / (double) (1 << 20));
+      return out;
+    }
+  }
+}

@@ -1,0 +1,185 @@
+package dev.gleaner.worker;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.common.workload.ChunkComputation;
+import dev.gleaner.common.workload.LongResult;
+import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.common.workload.UnitRange;
+import dev.gleaner.common.workload.Workload;
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.protocol.Assign;
+import dev.gleaner.protocol.Piece;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import org.junit.jupiter.api.Test;
+
+class ChunkRunnerTest {
+  /** Records what the runner reports. */
+  static final class RecordingReporter implements ChunkRunner.Reporter {
+    final List<Piece> pieces = new CopyOnWriteArrayList<>();
+    final List<String> failures = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void piece(Piece piece) {
+      pieces.add(piece);
+    }
+
+    @Override
+    public void failed(String jobId, long chunkId, String message) {
+      failures.add(message);
+    }
+  }
+
+  static final ChunkTask.FlowControl NO_FLOW = new ChunkTask.FlowControl() {
+    @Override
+    public void pause() {}
+
+    @Override
+    public void resume() {}
+  };
+
+  /** A splittable workload whose every compute call waits for a permit: the test decides how far it gets. */
+  static final class GatedWorkload implements Workload {
+    final Semaphore permits = new Semaphore(0);
+
+    @Override
+    public String name() {
+      return "gated";
+    }
+
+    @Override
+    public String summary() {
+      return "test";
+    }
+
+    @Override
+    public UnitRange range(Map<String, String> params, dev.gleaner.common.workload.InputSource input) {
+      return new UnitRange(0, 100);
+    }
+
+    @Override
+    public ChunkComputation open(Map<String, String> params, long start, long end) {
+      return new ChunkComputation() {
+        long units;
+
+        @Override
+        public void compute(long from, long to, ByteBuffer input, Cancellation cancel) throws InterruptedException {
+          permits.acquire();
+          units += to - from;
+        }
+
+        @Override
+        public byte[] take() {
+          return LongResult.encode(units);
+        }
+      };
+    }
+
+    @Override
+    public byte[] empty() {
+      return LongResult.encode(0);
+    }
+
+    @Override
+    public byte[] merge(byte[] left, byte[] right) {
+      return LongResult.add(left, right);
+    }
+
+    @Override
+    public String render(byte[] result) {
+      return Long.toString(LongResult.decode(result));
+    }
+  }
+
+  private static Assign assign(String workload, long start, long end, Long... checkpoints) {
+    return Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload(workload).setStart(start).setEnd(end)
+        .putParams("to", Long.toString(end)).addAllCheckpoints(List.of(checkpoints)).build();
+  }
+
+  @Test
+  void piecesEndAtEveryCheckpointAndAddUpToTheChunk() {
+    RecordingReporter r = new RecordingReporter();
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(), 2, 1, Map.of("primes", 3_000_000.0))) {
+      runner.assign(assign("primes", 0, 3_000_000, 1_000_000L, 2_500_000L), NO_FLOW, r);
+      await().atMost(Duration.ofSeconds(30)).until(() -> r.pieces.size() == 3);
+    }
+    assertEquals(List.of(0L, 1_000_000L, 2_500_000L), r.pieces.stream().map(Piece::getStart).toList());
+    assertEquals(List.of(1_000_000L, 2_500_000L, 3_000_000L), r.pieces.stream().map(Piece::getEnd).toList());
+    assertEquals(List.of(false, false, true), r.pieces.stream().map(Piece::getFinal).toList());
+    long total = r.pieces.stream().mapToLong(p -> LongResult.decode(p.getResult().toByteArray())).sum();
+    assertEquals(new PrimeSieve().count(0, 3_000_000, ChunkComputation.Cancellation.NEVER), total);
+  }
+
+  @Test
+  void drainingReportsTheUnitsComputedSoFarAsOneLastPiece() {
+    GatedWorkload gated = new GatedWorkload();
+    RecordingReporter r = new RecordingReporter();
+    // 40 units/s at 0.25 s a step: steps of 10 units
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, Map.of("gated", 40.0))) {
+      runner.assign(assign("gated", 0, 100), NO_FLOW, r);
+      gated.permits.release(3);
+      await().atMost(Duration.ofSeconds(10)).until(() -> gated.permits.availablePermits() == 0 && gated.permits.hasQueuedThreads());
+      runner.drain();
+      gated.permits.release(1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> runner.pending() == 0);
+    }
+    assertEquals(1, r.pieces.size());
+    Piece p = r.pieces.get(0);
+    assertEquals(0, p.getStart());
+    assertEquals(40, p.getEnd());
+    assertFalse(p.getFinal());
+    assertEquals(40, LongResult.decode(p.getResult().toByteArray()));
+  }
+
+  @Test
+  void inputIsCutAtTheCheckpointsWhateverTheSlices() {
+    byte[] text = "a\nbb\nccc\ndddd\n".getBytes(StandardCharsets.UTF_8);
+    RecordingReporter r = new RecordingReporter();
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(), 1, 1, Map.of())) {
+      Assign a = Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload("wc").putParams("file", "x")
+          .setStart(0).setEnd(text.length).addCheckpoints(5).setDataBytes(text.length).build();
+      runner.assign(a, NO_FLOW, r);
+      runner.data("j", 1, ByteBuffer.wrap(text, 0, 3).slice());
+      runner.data("j", 1, ByteBuffer.wrap(text, 3, text.length - 3).slice());
+      await().atMost(Duration.ofSeconds(10)).until(() -> r.pieces.size() == 2);
+    }
+    assertEquals(5, r.pieces.get(0).getEnd());
+    ByteBuffer first = ByteBuffer.wrap(r.pieces.get(0).getResult().toByteArray());
+    assertEquals(2, first.getLong());
+    assertEquals(5, first.getLong());
+    ByteBuffer second = ByteBuffer.wrap(r.pieces.get(1).getResult().toByteArray());
+    assertEquals(2, second.getLong());
+    assertEquals(text.length - 5, second.getLong());
+  }
+
+  @Test
+  void aComputationThatThrowsIsReportedAsAFailedChunk() {
+    RecordingReporter r = new RecordingReporter();
+    try (ChunkRunner runner = new ChunkRunner(Workers.workloads(getClass().getClassLoader(), Set.of("true")), 1, 1, Map.of())) {
+      runner.assign(Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload("exec").putParams("command", "rm -rf /")
+          .putParams("to", "1").setStart(0).setEnd(1).build(), NO_FLOW, r);
+      await().atMost(Duration.ofSeconds(10)).until(() -> !r.failures.isEmpty());
+    }
+    assertTrue(r.failures.get(0).contains("'rm' is not allowed on this worker"), r.failures.get(0));
+    assertTrue(r.pieces.isEmpty());
+  }
+
+  @Test
+  void execIsOfferedOnlyWhenSomeProgramIsAllowed() {
+    assertFalse(Workers.workloads(getClass().getClassLoader(), Set.of()).has("exec"));
+    assertTrue(Workers.workloads(getClass().getClassLoader(), Set.of("sh")).has("exec"));
+    assertThrows(IllegalArgumentException.class, () -> new WorkerConfig("h", 1, new byte[16], "w", 0, Workloads.of(), 1,
+        Duration.ofMillis(1), Duration.ofMillis(2), 1024, Duration.ofSeconds(1)));
+  }
+}
