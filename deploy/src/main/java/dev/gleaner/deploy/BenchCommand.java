@@ -122,10 +122,12 @@ final class BenchCommand implements Callable<Integer> {
         .withWindow(window);
     List<WorkerDaemon> workers = new ArrayList<>();
     MasterServer master = new MasterServer(config).start();
+    // the simulated workers share one event loop: on 2 cores, a loop thread each would measure context switches
+    io.netty.channel.EventLoopGroup loop = new io.netty.channel.nio.NioEventLoopGroup(1);
     try {
       for (int i = 0; i < n; i++) {
         workers.add(WorkerDaemon.start(WorkerConfig.defaults("127.0.0.1", master.port(), secret(), "rt-" + i,
-            Workers.workloads(getClass().getClassLoader(), Set.of())).withCores(1)));
+            Workers.workloads(getClass().getClassLoader(), Set.of())).withCores(1), loop));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (master.liveWorkers().size() < n && System.nanoTime() < deadline) {
@@ -146,6 +148,7 @@ final class BenchCommand implements Callable<Integer> {
       for (WorkerDaemon w : workers) {
         w.stop();
       }
+      loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
       master.close();
     }
   }

@@ -41,7 +41,8 @@ public final class WorkerDaemon implements AutoCloseable {
   }
 
   private final WorkerConfig config;
-  private final EventLoopGroup group = new NioEventLoopGroup(1);
+  private final EventLoopGroup group;
+  private final boolean ownsGroup;
   private final ChunkRunner runner;
   private final Backoff backoff;
   private final Bootstrap bootstrap;
@@ -50,8 +51,10 @@ public final class WorkerDaemon implements AutoCloseable {
   private volatile State state = State.CONNECTING;
   private volatile String fatal;
 
-  private WorkerDaemon(WorkerConfig config, Map<String, Double> speeds) {
+  private WorkerDaemon(WorkerConfig config, Map<String, Double> speeds, EventLoopGroup shared) {
     this.config = config;
+    this.ownsGroup = shared == null;
+    this.group = shared == null ? new NioEventLoopGroup(1) : shared;
     this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), speeds);
     this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -70,8 +73,16 @@ public final class WorkerDaemon implements AutoCloseable {
 
   /** Calibrates this computer and starts connecting; returns at once. */
   public static WorkerDaemon start(WorkerConfig config) {
+    return start(config, null);
+  }
+
+  /**
+   * Like {@link #start(WorkerConfig)}, with the connection on a shared event loop group (many
+   * workers embedded in one JVM, as in benchmarks); the group stays open when the daemon stops.
+   */
+  public static WorkerDaemon start(WorkerConfig config, EventLoopGroup shared) {
     Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown());
-    WorkerDaemon d = new WorkerDaemon(config, speeds);
+    WorkerDaemon d = new WorkerDaemon(config, speeds, shared);
     d.connect();
     return d;
   }
@@ -92,7 +103,7 @@ public final class WorkerDaemon implements AutoCloseable {
   }
 
   private void scheduleConnect(Duration wait) {
-    if (!group.isShuttingDown()) {
+    if (state != State.STOPPED && !group.isShuttingDown()) {
       group.schedule(this::connect, wait.toMillis(), TimeUnit.MILLISECONDS);
     }
   }
@@ -168,7 +179,14 @@ public final class WorkerDaemon implements AutoCloseable {
   public void stop() {
     state = State.STOPPED;
     runner.close();
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    if (ownsGroup) {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    } else {
+      MasterLink l = link;
+      if (l != null) {
+        l.goodbye("stopped");
+      }
+    }
     stopped.countDown();
   }
 
