@@ -155,7 +155,7 @@ final class ChunkRunner implements AutoCloseable {
       long pieceStart = pos;
       byte[] acc = w.empty();
       while (pos < bound) {
-        long to = Math.min(bound, pos + step);
+        long to = bound - pos <= step ? bound : pos + step;
         long t0 = System.nanoTime();
         acc = w.merge(acc, computeParallel(w, a.getParamsMap(), pos, to, task));
         throttle(System.nanoTime() - t0);

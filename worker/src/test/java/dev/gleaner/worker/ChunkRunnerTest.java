@@ -143,6 +143,18 @@ class ChunkRunnerTest {
   }
 
   @Test
+  void aWorkloadWithNoMeasuredSpeedIsComputedInOneStepPerPiece() {
+    GatedWorkload gated = new GatedWorkload();
+    RecordingReporter r = new RecordingReporter();
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, Map.of())) {
+      gated.permits.release(2);
+      runner.assign(assign("gated", 1_000, 1_000_000_000_000L, 500_000_000_000L), NO_FLOW, r);
+      await().atMost(Duration.ofSeconds(10)).until(() -> r.pieces.size() == 2);
+    }
+    assertEquals(List.of(500_000_000_000L, 1_000_000_000_000L), r.pieces.stream().map(Piece::getEnd).toList());
+  }
+
+  @Test
   void inputIsCutAtTheCheckpointsWhateverTheSlices() {
     byte[] text = "a\nbb\nccc\ndddd\n".getBytes(StandardCharsets.UTF_8);
     RecordingReporter r = new RecordingReporter();
