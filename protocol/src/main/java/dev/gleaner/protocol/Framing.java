@@ -7,7 +7,7 @@ public final class Framing {
   /** Default hard maximum of one frame: 16 MiB. */
   public static final int DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
   /** Size of the data slices a chunk's input is streamed in. */
-  public static final int DATA_SLICE_BYTES = 1024 * 1024;
+  public static final int DATA_SLICE_BYTES = 4 * 1024 * 1024;
 
   private Framing() {}
 

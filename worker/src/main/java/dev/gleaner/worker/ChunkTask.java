@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /** One assigned chunk on this worker, with the input bytes that have arrived for it. */
 final class ChunkTask {
   /** Input bytes buffered beyond this pause reading from the master until the computation catches up. */
-  static final long HIGH_WATER_BYTES = 8L * 1024 * 1024;
-  static final long LOW_WATER_BYTES = 2L * 1024 * 1024;
+  static final long HIGH_WATER_BYTES = 16L * 1024 * 1024;
+  static final long LOW_WATER_BYTES = 4L * 1024 * 1024;
 
   interface FlowControl {
     void pause();
