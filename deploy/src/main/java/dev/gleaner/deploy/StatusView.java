@@ -46,6 +46,7 @@ final class StatusView {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("jobs", jobs);
     m.put("workers", workers);
+    m.put("metrics", new java.util.TreeMap<>(reply.getMetricsMap()));
     return m;
   }
 
@@ -89,6 +90,12 @@ final class StatusView {
       out.printf(Locale.ROOT, "  %-16s %-9s %-20s cores=%d speed=%s units=%d interruptions=%d %s%n", w.getWorkerId(),
           w.getState(), w.getHost(), w.getCores(), human(w.getUnitsPerSecond()), w.getUnitsDone(), w.getInterruptions(),
           w.getCurrentChunk());
+    }
+    if (reply.getMetricsCount() > 0) {
+      out.println("METRICS");
+      new java.util.TreeMap<>(reply.getMetricsMap()).forEach((k, v) ->
+          out.printf(Locale.ROOT, "  %-36s %s%n", k, v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
+              : String.format(Locale.ROOT, "%.3f", v)));
     }
   }
 

@@ -33,6 +33,20 @@ final class WorkerProcesses implements AutoCloseable {
     return p;
   }
 
+  /** The process of that worker, or null. */
+  synchronized Process process(String id) {
+    return processes.get(id);
+  }
+
+  /** Every worker's log, for a failure message. */
+  synchronized String logs() {
+    StringBuilder sb = new StringBuilder();
+    for (String id : processes.keySet()) {
+      sb.append("--- ").append(id).append('\n').append(tail(log(id), 40)).append('\n');
+    }
+    return sb.toString();
+  }
+
   Path log(String id) {
     return logDir.resolve(id + ".log");
   }

@@ -70,6 +70,8 @@ class CommandLineTest {
       JsonNode all = new ObjectMapper().readTree(status.out());
       assertEquals("w1", all.get("workers").get(0).get("id").asText());
       assertEquals(1, all.get("jobs").size());
+      assertEquals(1_000_000, all.get("metrics").get("gleaner.units.committed").asLong());
+      assertTrue(all.get("metrics").get("gleaner.chunks.completed").asLong() > 0);
 
       Run table = gleaner("status", "--master", master, "--secret-file", c.secretFile().toString());
       assertTrue(table.out().contains("JOBS") && table.out().contains("78498 primes"), table.out());

@@ -6,15 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,40 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkerProcessesTest {
   @TempDir
   Path dir;
-  private final Map<String, Process> processes = new LinkedHashMap<>();
-
-  private Process startWorker(LocalCluster c, String id, double slowdown) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(List.of(java, "-Xmx128m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-        Gleaner.class.getName(), "worker", "--master", "127.0.0.1:" + c.master.port(), "--secret-file",
-        c.secretFile().toString(), "--id", id, "--cores", "1", "--slowdown", Double.toString(slowdown)))
-        .redirectErrorStream(true).redirectOutput(dir.resolve(id + ".log").toFile()).start();
-    processes.put(id, p);
-    return p;
-  }
-
-  @AfterEach
-  void endEveryProcess() throws Exception {
-    for (Process p : processes.values()) {
-      p.destroyForcibly();
-      p.waitFor(10, TimeUnit.SECONDS);
-    }
-  }
-
-  private String logs() throws IOException {
-    StringBuilder sb = new StringBuilder();
-    for (String id : processes.keySet()) {
-      Path log = dir.resolve(id + ".log");
-      sb.append("--- ").append(id).append('\n').append(Files.exists(log) ? Files.readString(log) : "(no log)\n");
-    }
-    return sb.toString();
-  }
 
   @Test
   void aWorkerKilledMidChunkLosesNothingAndTheCountIsExact() throws Exception {
-    try (LocalCluster c = new LocalCluster(dir)) {
+    try (LocalCluster c = new LocalCluster(dir); WorkerProcesses workers = new WorkerProcesses(dir)) {
       for (String id : List.of("p1", "p2", "p3")) {
-        startWorker(c, id, 3);
+        workers.start(id, c.master.port(), c.secretFile(), 1, 3, "128m");
       }
       // pi(10^9) = 50,847,534; chunks of 62.5M units with 3 checkpoints take a few seconds each here
       String id = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("to", "1000000000")
@@ -67,8 +34,9 @@ class WorkerProcessesTest {
         await().atMost(Duration.ofSeconds(60))
             .until(() -> c.workerStatus("p2").getUnitsDone() > 0 && !c.workerStatus("p2").getCurrentChunk().isEmpty());
         long beforeKill = c.workerStatus("p2").getUnitsDone();
-        processes.get("p2").destroyForcibly();
-        assertTrue(processes.get("p2").waitFor(10, TimeUnit.SECONDS));
+        Process p2 = workers.process("p2");
+        p2.destroyForcibly();
+        assertTrue(p2.waitFor(10, TimeUnit.SECONDS));
         await().atMost(Duration.ofSeconds(30)).until(() -> c.workerStatus("p2").getState().equals("GONE"));
         assertEquals(1, c.workerStatus("p2").getInterruptions());
 
@@ -76,10 +44,10 @@ class WorkerProcessesTest {
         assertEquals("DONE", s.getState(), s.getMessage());
         assertEquals("50847534 primes", s.getResult());
         assertEquals(1_000_000_000L, s.getUnitsDone());
-        long p2 = s.getSharesList().stream().filter(x -> x.getWorkerId().equals("p2")).findFirst().orElseThrow().getUnits();
-        assertEquals(beforeKill, p2, "what p2 committed before dying counts, nothing after");
+        long p2Units = s.getSharesList().stream().filter(x -> x.getWorkerId().equals("p2")).findFirst().orElseThrow().getUnits();
+        assertEquals(beforeKill, p2Units, "what p2 committed before dying counts, nothing after");
       } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError(e.getMessage() + "\nworker logs:\n" + logs(), e);
+        throw new AssertionError(e.getMessage() + "\nworker logs:\n" + workers.logs(), e);
       }
     }
   }

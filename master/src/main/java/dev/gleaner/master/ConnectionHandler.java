@@ -176,7 +176,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         }
       }
       case STATUS_REQUEST -> ctx.writeAndFlush(Envelope.newBuilder()
-          .setStatusReply(StatusReport.build(services.dispatcher(), msg.getStatusRequest().getJobId())).build());
+          .setStatusReply(StatusReport.build(services.dispatcher(), services.registry(),
+              msg.getStatusRequest().getJobId())).build());
       case HEARTBEAT -> { }
       case GOODBYE -> ctx.close();
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client may not send " + msg.getBodyCase());

@@ -30,7 +30,7 @@ public final class MasterServer implements AutoCloseable {
 
   /** What every connection handler needs. */
   record Services(MasterConfig config, Ticker ticker, byte[] secret, ChunkDispatcher dispatcher, JobService jobs,
-      SendPort sendPort, MasterMetrics metrics) {}
+      SendPort sendPort, MasterMetrics metrics, MeterRegistry registry) {}
 
   private final MasterConfig config;
   private final MeterRegistry registry;
@@ -58,7 +58,7 @@ public final class MasterServer implements AutoCloseable {
     dispatcher = new ChunkDispatcher(store, sendPort, metrics, config.ticker(), config.window());
     JobService jobs = new JobService(store, dispatcher, config.workloads(), config.ticker());
     jobs.resume();
-    Services services = new Services(config, config.ticker(), config.secret(), dispatcher, jobs, sendPort, metrics);
+    Services services = new Services(config, config.ticker(), config.secret(), dispatcher, jobs, sendPort, metrics, registry);
     HeartbeatMonitor monitor = new HeartbeatMonitor(dispatcher, config.ticker(), config.heartbeatTimeout());
 
     boss = new NioEventLoopGroup(1);
@@ -102,7 +102,7 @@ public final class MasterServer implements AutoCloseable {
 
   /** Jobs (all, or the one with this id) and workers, as {@code gleaner status} shows them. */
   public StatusReply status(String jobId) {
-    return StatusReport.build(dispatcher, jobId == null ? "" : jobId);
+    return StatusReport.build(dispatcher, registry, jobId == null ? "" : jobId);
   }
 
   /** Ids of the connected workers. */

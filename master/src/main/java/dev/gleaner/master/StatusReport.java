@@ -4,14 +4,31 @@ import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerShare;
 import dev.gleaner.protocol.WorkerStatus;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /** Builds the status reply from the dispatcher's views. */
 final class StatusReport {
   private StatusReport() {}
 
-  static StatusReply build(ChunkDispatcher dispatcher, String jobId) {
+  static StatusReply build(ChunkDispatcher dispatcher, MeterRegistry registry, String jobId) {
     StatusReply.Builder reply = StatusReply.newBuilder();
+    for (Meter m : registry.getMeters()) {
+      String name = m.getId().getName();
+      if (!name.startsWith("gleaner.")) {
+        continue;
+      }
+      if (m instanceof Counter c) {
+        reply.putMetrics(name, c.count());
+      } else if (m instanceof Timer t) {
+        reply.putMetrics(name + ".count", t.count());
+        reply.putMetrics(name + ".mean_ms", t.mean(TimeUnit.MILLISECONDS));
+      }
+    }
     for (ChunkDispatcher.JobView j : dispatcher.jobs()) {
       if (!jobId.isEmpty() && !jobId.equals(j.id())) {
         continue;
