@@ -306,9 +306,21 @@ final class ChunkDispatcher {
           job.finishedAtMillis = now;
           job.state = JobState.DONE;
         }
+        closeInput(job);
         log.info("job {} done in {} ms: {}", job.id, now - job.submittedAtMillis, text.lines().findFirst().orElse(""));
       });
     });
+  }
+
+  /** Every unit of a DONE job has arrived, so no stream still reads its input. */
+  private static void closeInput(JobRun job) {
+    if (job.input != null) {
+      try {
+        job.input.close();
+      } catch (java.io.IOException e) {
+        log.warn("closing the input of job {} failed: {}", job.id, e.getMessage(), e);
+      }
+    }
   }
 
   /** Hands out chunks to every worker with free capacity; plans jobs that have enough workers. */

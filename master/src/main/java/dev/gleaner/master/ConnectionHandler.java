@@ -168,8 +168,14 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     switch (msg.getBodyCase()) {
       case SUBMIT -> {
         try {
-          String id = services.jobs().submit(msg.getSubmit().getSpec());
-          ctx.writeAndFlush(Envelope.newBuilder().setSubmitReply(SubmitReply.newBuilder().setJobId(id)).build());
+          services.jobs().submit(msg.getSubmit().getSpec()).whenComplete((id, err) -> {
+            if (err != null) {
+              log.error("cannot store a job from {}: {}", ctx.channel().remoteAddress(), err.getMessage(), err);
+              ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the job: " + err.getMessage()));
+            } else {
+              ctx.writeAndFlush(Envelope.newBuilder().setSubmitReply(SubmitReply.newBuilder().setJobId(id)).build());
+            }
+          });
         } catch (IllegalArgumentException e) {
           log.info("job from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
           ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, e.getMessage()));

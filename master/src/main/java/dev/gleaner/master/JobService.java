@@ -10,6 +10,7 @@ import dev.gleaner.protocol.JobSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,11 +33,11 @@ final class JobService {
   }
 
   /**
-   * Validates and stores a job, then queues it; returns its id once it is durable.
+   * Validates and stores a job, then queues it; the future gives its id once it is durable.
    *
    * @throws IllegalArgumentException with a sentence for the person who wrote the job file
    */
-  String submit(JobSpec spec) {
+  CompletableFuture<String> submit(JobSpec spec) {
     Workload workload = workloads.get(spec.getWorkload());
     Strategies.byName(spec.getStrategy());
     if (spec.getMinWorkers() > 100_000) {
@@ -57,12 +58,14 @@ final class JobService {
     long n = seq.incrementAndGet();
     String id = "job-" + n;
     long now = System.currentTimeMillis();
-    store.call(Store.insertJob(new Store.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(),
-        JobState.QUEUED.name(), range.start(), range.end(), spec.getStrategy(), now, 0, null, null)));
-    log.info("job {} submitted: {} over [{}, {})", id, workload.name(), range.start(), range.end());
-    dispatcher.addJob(new JobRun(id, spec, workload, input, range.start(), range.end(), now, ticker.nanos(),
-        List.of(new long[] {range.start(), range.end()}), 0));
-    return id;
+    JobRun job = new JobRun(id, spec, workload, input, range.start(), range.end(), now, ticker.nanos(),
+        List.of(new long[] {range.start(), range.end()}), 0);
+    return store.submit(Store.insertJob(new Store.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(),
+        JobState.QUEUED.name(), range.start(), range.end(), spec.getStrategy(), now, 0, null, null))).thenApply(done -> {
+          log.info("job {} submitted: {} over [{}, {})", id, workload.name(), range.start(), range.end());
+          dispatcher.addJob(job);
+          return id;
+        });
   }
 
   private static FileInputSource openInput(Workload workload, JobSpec spec) {
