@@ -35,6 +35,36 @@ class ClusterTest {
   }
 
   @Test
+  void grepAndWcStreamAFileThroughRealWorkersExactly() throws Exception {
+    Path file = dir.resolve("reads.fa");
+    StringBuilder text = new StringBuilder();
+    long matching = 0;
+    long lines = 0;
+    java.util.SplittableRandom r = new java.util.SplittableRandom(5);
+    while (text.length() < 12_000_000) {
+      String line = r.nextInt(50) == 0 ? ">read" + lines + " motif TTAGGG" : "ACGT".repeat(r.nextInt(1, 40));
+      if (line.contains("TTAGGG")) {
+        matching++;
+      }
+      text.append(line).append('\n');
+      lines++;
+    }
+    java.nio.file.Files.writeString(file, text);
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 1, Set.of());
+      c.worker("w2", 1, Set.of());
+      String grep = c.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+          .putParams("pattern", "TTAGGG").putParams("max-lines", "0").setChunkUnits(1_500_000).setCheckpoints(2)
+          .setMinWorkers(2).build());
+      JobStatus g = c.awaitEnd(grep, Duration.ofSeconds(60));
+      assertEquals(matching + " matching lines\n... (" + matching + " more)", g.getResult());
+      String wc = c.submit(JobSpec.newBuilder().setWorkload("wc").putParams("file", file.toString())
+          .setChunkUnits(1_000_000).setMinWorkers(2).build());
+      assertEquals(lines + " lines, " + text.length() + " bytes", c.awaitEnd(wc, Duration.ofSeconds(60)).getResult());
+    }
+  }
+
+  @Test
   void execRunsTheProgramPerPieceAndConcatenatesInUnitOrder() throws Exception {
     try (LocalCluster c = new LocalCluster(dir)) {
       c.worker("w1", 1, Set.of("sh"));

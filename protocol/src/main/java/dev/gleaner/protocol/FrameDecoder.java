@@ -16,10 +16,23 @@ import java.util.List;
  * {@link WireException}.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
+  /** First byte of an Envelope whose body is Data: field 8, length-delimited. */
+  private static final int DATA_ENVELOPE_TAG = (Envelope.DATA_FIELD_NUMBER << 3) | 2;
+
   private final int maxFrameBytes;
+  private final boolean sliceData;
   private boolean failed;
 
   public FrameDecoder(int maxFrameBytes) {
+    this(maxFrameBytes, false);
+  }
+
+  /**
+   * @param sliceData emit data frames as {@link DataFrame}s whose payload is a slice of the frame
+   *     (no copy) instead of parsed {@link Envelope}s
+   */
+  public FrameDecoder(int maxFrameBytes, boolean sliceData) {
+    this.sliceData = sliceData;
     if (maxFrameBytes < 1024) {
       throw new IllegalArgumentException("max frame size must be at least 1024 bytes, got " + maxFrameBytes);
     }
@@ -46,6 +59,10 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       in.skipBytes(4);
       ByteBuf frame = in.readSlice(length);
       try {
+        if (sliceData && length > 0 && frame.getUnsignedByte(frame.readerIndex()) == DATA_ENVELOPE_TAG) {
+          out.add(sliceData(frame));
+          continue;
+        }
         CodedInputStream input = frame.nioBufferCount() == 1
             ? CodedInputStream.newInstance(frame.nioBuffer())
             : CodedInputStream.newInstance(ByteBufs.toArray(frame));
@@ -67,5 +84,40 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         throw new WireException(Error.Code.BAD_FRAME, "malformed frame: " + e.getMessage(), e);
       }
     }
+  }
+
+  /** Parses Envelope{data: Data{...}} by hand, keeping the payload as a retained slice of the frame. */
+  private static DataFrame sliceData(ByteBuf frame) throws java.io.IOException {
+    CodedInputStream input = frame.nioBufferCount() == 1
+        ? CodedInputStream.newInstance(frame.nioBuffer())
+        : CodedInputStream.newInstance(ByteBufs.toArray(frame));
+    input.readTag();
+    int dataLength = input.readRawVarint32();
+    int dataEnd = input.getTotalBytesRead() + dataLength;
+    if (dataEnd != frame.readableBytes()) {
+      throw new InvalidProtocolBufferException("a data frame must hold nothing but its Data message");
+    }
+    String jobId = "";
+    long chunkId = 0;
+    boolean last = false;
+    int payloadAt = -1;
+    int payloadLength = 0;
+    while (input.getTotalBytesRead() < dataEnd) {
+      int tag = input.readTag();
+      switch (tag >>> 3) {
+        case Data.JOB_ID_FIELD_NUMBER -> jobId = input.readStringRequireUtf8();
+        case Data.CHUNK_ID_FIELD_NUMBER -> chunkId = input.readUInt64();
+        case Data.LAST_FIELD_NUMBER -> last = input.readBool();
+        case Data.PAYLOAD_FIELD_NUMBER -> {
+          payloadLength = input.readRawVarint32();
+          payloadAt = input.getTotalBytesRead();
+          input.skipRawBytes(payloadLength);
+        }
+        default -> input.skipField(tag);
+      }
+    }
+    ByteBuf payload = payloadAt < 0 ? io.netty.buffer.Unpooled.EMPTY_BUFFER
+        : frame.retainedSlice(frame.readerIndex() + payloadAt, payloadLength);
+    return new DataFrame(jobId, chunkId, last, payload);
   }
 }

@@ -13,7 +13,12 @@ public final class Framing {
 
   /** Adds {@code frame-decoder} and {@code frame-encoder} at the head of the pipeline. */
   public static void install(ChannelPipeline pipeline, int maxFrameBytes) {
-    pipeline.addLast("frame-decoder", new FrameDecoder(maxFrameBytes));
+    install(pipeline, maxFrameBytes, false);
+  }
+
+  /** Like {@link #install(ChannelPipeline, int)}; with {@code sliceData}, data frames arrive as {@link DataFrame}s. */
+  public static void install(ChannelPipeline pipeline, int maxFrameBytes, boolean sliceData) {
+    pipeline.addLast("frame-decoder", new FrameDecoder(maxFrameBytes, sliceData));
     pipeline.addLast("frame-encoder", new FrameEncoder(maxFrameBytes));
   }
 }

@@ -51,6 +51,53 @@ class FramingTest {
   }
 
   @Test
+  void dataFramesAreSlicedWithoutCopyWhicheverWayTheyWereFramed() {
+    SplittableRandom r = new SplittableRandom(3);
+    for (int trial = 0; trial < 30; trial++) {
+      byte[] payload = new byte[r.nextInt(0, 200_000)];
+      r.nextBytes(payload);
+      boolean last = r.nextBoolean();
+      ByteBuf wire = Unpooled.buffer();
+      if (r.nextBoolean()) {
+        // the master's way: a hand-written header, then the raw bytes
+        ByteBuf header = DataFrames.header(io.netty.buffer.ByteBufAllocator.DEFAULT, "job-" + trial, trial, last, payload.length);
+        wire.writeBytes(header).writeBytes(payload);
+        header.release();
+      } else {
+        EmbeddedChannel sender = channel(1 << 20);
+        sender.writeOutbound(Envelope.newBuilder().setData(Data.newBuilder().setJobId("job-" + trial).setChunkId(trial)
+            .setLast(last).setPayload(ByteString.copyFrom(payload))).build());
+        ByteBuf out = sender.readOutbound();
+        wire.writeBytes(out);
+        out.release();
+      }
+      Envelope after = Messages.heartbeat(trial, 0);
+      EmbeddedChannel tail = channel(1 << 20);
+      tail.writeOutbound(after);
+      ByteBuf afterBytes = tail.readOutbound();
+      wire.writeBytes(afterBytes);
+      afterBytes.release();
+
+      EmbeddedChannel receiver = new EmbeddedChannel();
+      Framing.install(receiver.pipeline(), 1 << 20, true);
+      while (wire.isReadable()) {
+        receiver.writeInbound(wire.readRetainedSlice(Math.min(wire.readableBytes(), r.nextInt(1, 50_000))));
+      }
+      wire.release();
+      DataFrame d = receiver.readInbound();
+      assertEquals("job-" + trial, d.jobId());
+      assertEquals(trial, d.chunkId());
+      assertEquals(last, d.last());
+      byte[] got = new byte[d.payload().readableBytes()];
+      d.payload().getBytes(d.payload().readerIndex(), got);
+      assertArrayEquals(payload, got);
+      d.release();
+      assertEquals(after, receiver.readInbound(), "other messages still arrive as envelopes");
+      assertFalse(receiver.finish());
+    }
+  }
+
+  @Test
   void aFrameOverTheLimitIsRefusedFromItsLengthAlone() {
     EmbeddedChannel ch = channel(1024);
     ByteBuf header = Unpooled.buffer().writeInt(1025);

@@ -6,6 +6,7 @@ import dev.gleaner.common.workload.Workload;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.protocol.Assign;
 import dev.gleaner.protocol.Piece;
+import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,16 +79,19 @@ final class ChunkRunner implements AutoCloseable {
         run(task, reporter);
       } finally {
         tasks.remove(task.key());
+        task.close();
         pending.decrementAndGet();
       }
     });
   }
 
-  void data(String jobId, long chunkId, ByteBuffer payload) {
+  /** Input for a chunk; takes over one reference to {@code payload}. */
+  void data(String jobId, long chunkId, ByteBuf payload) {
     ChunkTask task = tasks.get(ChunkTask.key(jobId, chunkId));
     if (task != null) {
       task.offer(payload);
     } else {
+      payload.release();
       log.debug("input for chunk {} of job {}, which is not here (cancelled?)", chunkId, jobId);
     }
   }

@@ -1,6 +1,7 @@
 package dev.gleaner.worker;
 
 import dev.gleaner.protocol.Assign;
+import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -21,11 +22,14 @@ final class ChunkTask {
   }
 
   final Assign assign;
-  private final BlockingQueue<ByteBuffer> slices = new LinkedBlockingQueue<>();
+  private final BlockingQueue<ByteBuf> slices = new LinkedBlockingQueue<>();
   private final AtomicLong buffered = new AtomicLong();
   private final FlowControl flow;
   private volatile boolean cancelled;
-  private ByteBuffer head;
+  /** The slice being consumed, and the one handed out last (released on the next call). */
+  private ByteBuf head;
+  private ByteBuf lent;
+  private volatile boolean closed;
 
   ChunkTask(Assign assign, FlowControl flow) {
     this.assign = assign;
@@ -52,10 +56,15 @@ final class ChunkTask {
     return cancelled;
   }
 
-  /** Called on the network thread as input arrives. */
-  void offer(ByteBuffer slice) {
+  /** Called on the network thread as input arrives; takes over one reference to {@code slice}. */
+  void offer(ByteBuf slice) {
+    long size = slice.readableBytes();
     slices.add(slice);
-    if (buffered.addAndGet(slice.remaining()) > HIGH_WATER_BYTES) {
+    if (closed) {
+      releaseQueued();
+      return;
+    }
+    if (buffered.addAndGet(size) > HIGH_WATER_BYTES) {
       flow.pause();
     }
   }
@@ -66,24 +75,50 @@ final class ChunkTask {
    * @throws CancellationException if the chunk is cancelled while waiting
    */
   ByteBuffer next(long max) throws InterruptedException {
-    while (head == null || !head.hasRemaining()) {
+    if (lent != null) {
+      lent.release();
+      lent = null;
+    }
+    while (head == null || !head.isReadable()) {
+      if (head != null) {
+        head.release();
+      }
       head = slices.poll(100, TimeUnit.MILLISECONDS);
       if (cancelled) {
         throw new CancellationException("chunk " + key() + " cancelled");
       }
     }
-    ByteBuffer out;
-    if (head.remaining() <= max) {
-      out = head;
+    int n = (int) Math.min(max, head.readableBytes());
+    ByteBuffer out = head.nioBuffer(head.readerIndex(), n);
+    head.skipBytes(n);
+    if (!head.isReadable()) {
+      lent = head;
       head = null;
-    } else {
-      out = head.duplicate();
-      out.limit(out.position() + (int) max);
-      head.position(head.position() + (int) max);
     }
-    if (buffered.addAndGet(-out.remaining()) < LOW_WATER_BYTES) {
+    if (buffered.addAndGet(-n) < LOW_WATER_BYTES) {
       flow.resume();
     }
     return out;
+  }
+
+  /** The chunk is over (done, failed or cancelled): every buffered slice is released. */
+  void close() {
+    closed = true;
+    if (lent != null) {
+      lent.release();
+      lent = null;
+    }
+    if (head != null) {
+      head.release();
+      head = null;
+    }
+    releaseQueued();
+    flow.resume();
+  }
+
+  private void releaseQueued() {
+    for (ByteBuf b; (b = slices.poll()) != null; ) {
+      b.release();
+    }
   }
 }

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.ChunkFailed;
+import dev.gleaner.protocol.DataFrame;
 import dev.gleaner.protocol.Drain;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
@@ -14,12 +15,12 @@ import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.Speed;
 import dev.gleaner.protocol.SpeedReport;
 import dev.gleaner.protocol.WireException;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,6 +66,17 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
     ctx.writeAndFlush(Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
         config.workloads().names()));
     ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (msg instanceof DataFrame d) {
+      // chunk input, sliced from the frame without a copy; the runner releases it once consumed
+      runner.data(d.jobId(), d.chunkId(), d.payload().retain());
+      d.release();
+      return;
+    }
+    super.channelRead(ctx, msg);
   }
 
   @Override
@@ -123,7 +135,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
         }
       }, this);
       case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
-          ByteBuffer.wrap(msg.getData().getPayload().toByteArray()));
+          Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()));
       case PIECE_ACK -> unacked.decrementAndGet();
       case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
       case DRAIN -> daemon.drainAsync("the master asked: " + msg.getDrain().getReason());

@@ -65,7 +65,7 @@ public final class WorkerDaemon implements AutoCloseable {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            Framing.install(ch.pipeline(), config.maxFrameBytes());
+            Framing.install(ch.pipeline(), config.maxFrameBytes(), true);
             ch.pipeline().addLast("master", new MasterLink(WorkerDaemon.this, config, runner, speeds));
           }
         });
