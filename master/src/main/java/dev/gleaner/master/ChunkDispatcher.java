@@ -380,7 +380,7 @@ final class ChunkDispatcher {
       String strategy = job.spec.getStrategy().isBlank() ? Strategies.DEFAULT : job.spec.getStrategy();
       for (long[] range : job.unplanned) {
         Plan plan = Strategies.byName(strategy).plan(new PlanRequest(range[0], range[1], platform,
-            job.spec.getChunkUnits(), (int) job.spec.getCheckpoints(), align));
+            job.spec.getChunkUnits(), job.spec.getCheckpoints(), align));
         plan.requireCovers(range[0], range[1]);
         job.adopt(plan);
       }

@@ -29,6 +29,8 @@ final class FileSlice extends AbstractReferenceCounted implements FileRegion {
   }
 
   @Override
+  @Deprecated
+  @SuppressWarnings("deprecation")
   public long transfered() {
     return transferred;
   }

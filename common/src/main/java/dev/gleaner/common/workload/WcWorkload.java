@@ -56,7 +56,7 @@ public final class WcWorkload implements Workload {
             }
           }
         } else {
-          byte[] buf = new byte[(int) Math.min(64 * 1024, input.remaining())];
+          byte[] buf = new byte[Math.min(64 * 1024, input.remaining())];
           ByteBuffer view = input.duplicate();
           while (view.hasRemaining()) {
             int len = Math.min(buf.length, view.remaining());
