@@ -63,21 +63,7 @@ public final class GrepWorkload implements Workload {
 
   @Override
   public long align(long position, InputSource input) {
-    ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
-    long at = position - 1;
-    while (true) {
-      buf.clear();
-      int n = input.read(at, buf);
-      if (n <= 0) {
-        return input.size();
-      }
-      for (int i = 0; i < n; i++) {
-        if (buf.get(i) == '\n') {
-          return at + i + 1;
-        }
-      }
-      at += n;
-    }
+    return LineCuts.nextLineStart(position, input);
   }
 
   @Override
