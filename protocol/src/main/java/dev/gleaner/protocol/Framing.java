@@ -1,6 +1,7 @@
 package dev.gleaner.protocol;
 
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.flush.FlushConsolidationHandler;
 
 /** Installs the frame codec; the one place that says how bytes become messages. */
 public final class Framing {
@@ -18,6 +19,8 @@ public final class Framing {
 
   /** Like {@link #install(ChannelPipeline, int)}; with {@code sliceData}, data frames arrive as {@link DataFrame}s. */
   public static void install(ChannelPipeline pipeline, int maxFrameBytes, boolean sliceData) {
+    // many small frames (assignments, pieces, acks) leave in one syscall instead of one each
+    pipeline.addLast("flush-consolidation", new FlushConsolidationHandler(256, true));
     pipeline.addLast("frame-decoder", new FrameDecoder(maxFrameBytes, sliceData));
     pipeline.addLast("frame-encoder", new FrameEncoder(maxFrameBytes));
   }
