@@ -28,11 +28,6 @@ final class Chunk {
     return end - start;
   }
 
-  /** Whether {@code position} is where a piece may end: a checkpoint or the chunk's end. */
-  boolean isPieceEnd(long position) {
-    return position == end || Arrays.binarySearch(checkpoints, position) >= 0;
-  }
-
   /** Checkpoints strictly after {@code from}: those of a remainder that starts there. */
   long[] checkpointsAfter(long from) {
     return Arrays.stream(checkpoints).filter(c -> c > from).toArray();

@@ -3,7 +3,6 @@ package dev.gleaner.master;
 import dev.gleaner.common.plan.Assignment;
 import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.plan.Plan;
-import dev.gleaner.common.workload.InputSource;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.protocol.JobSpec;
 import java.util.ArrayDeque;
@@ -67,10 +66,6 @@ final class JobRun {
     return end - start;
   }
 
-  InputSource inputSource() {
-    return input;
-  }
-
   Chunk newChunk(long from, long to, long[] checkpoints) {
     Chunk c = new Chunk(this, ++nextChunkId, from, to, checkpoints);
     chunks.put(c.id, c);
@@ -108,18 +103,6 @@ final class JobRun {
         pool.addFirst(own.pollLast());
       }
     }
-  }
-
-  boolean hasQueuedWork() {
-    if (!pool.isEmpty()) {
-      return true;
-    }
-    for (Deque<Chunk> q : planned.values()) {
-      if (!q.isEmpty()) {
-        return true;
-      }
-    }
-    return false;
   }
 
   int minWorkers() {

@@ -83,10 +83,6 @@ final class SendPort {
     startMore();
   }
 
-  synchronized int waitingStreams() {
-    return waiting.size();
-  }
-
   private final class Stream {
     final Channel channel;
     final String jobId;

@@ -1,16 +1,14 @@
 package dev.gleaner.master;
 
 /**
- * A worker session's life.
+ * A worker session's life; a session exists once its worker has authenticated.
  * <pre>
- *   HANDSHAKE --authenticated--> READY --drain--> DRAINING --> GONE
- *                                  |                            ^
- *                                  +--closed / silent-----------+  (counted as an interruption)
+ *   (authenticated) READY --drain--> DRAINING --> GONE
+ *                      |                           ^
+ *                      +--closed / silent----------+  (counted as an interruption)
  * </pre>
  */
 enum WorkerState {
-  /** Connected, not yet authenticated. */
-  HANDSHAKE,
   /** Authenticated; takes chunks. */
   READY,
   /** Finishing what it has, takes nothing new. */
