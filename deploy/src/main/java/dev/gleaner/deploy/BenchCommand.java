@@ -26,7 +26,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +33,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,7 +71,7 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.gleaner")).setLevel(ch.qos.logback.classic.Level.WARN);
+    LocalRuns.quietLogs();
     Path dir = Files.createTempDirectory("gleaner-bench-");
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("cores", Runtime.getRuntime().availableProcessors());
@@ -94,9 +92,7 @@ final class BenchCommand implements Callable<Integer> {
         figures.put("streamingVsPlainCopy", stream.get("streamingMBps") / plain);
       }
     } finally {
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      LocalRuns.deleteTree(dir, "bench");
     }
     if (json) {
       spec.commandLine().getOut().println(StatusView.json(figures));
@@ -129,10 +125,7 @@ final class BenchCommand implements Callable<Integer> {
         workers.add(WorkerDaemon.start(WorkerConfig.defaults("127.0.0.1", master.port(), secret(), "rt-" + i,
             Workers.workloads(getClass().getClassLoader(), Set.of())).withCores(1), loop));
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (master.liveWorkers().size() < n && System.nanoTime() < deadline) {
-        TimeUnit.MILLISECONDS.sleep(20);
-      }
+      awaitWorkers(master, n, () -> { });
       long unitsPerChunk = 10;
       JobSpec spec = JobSpec.newBuilder().setWorkload("primes").putParams("from", "1000000")
           .putParams("to", Long.toString(1_000_000 + unitsPerChunk * chunks)).setStrategy("self")
@@ -150,6 +143,15 @@ final class BenchCommand implements Callable<Integer> {
       }
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
       master.close();
+    }
+  }
+
+  /** Waits (at most a minute) until n workers are connected, so that timing starts with all of them. */
+  private static void awaitWorkers(MasterServer master, int n, Runnable check) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (master.liveWorkers().size() < n && System.nanoTime() < deadline) {
+      check.run();
+      TimeUnit.MILLISECONDS.sleep(20);
     }
   }
 
@@ -226,11 +228,7 @@ final class BenchCommand implements Callable<Integer> {
       for (int i = 0; i < streamWorkers; i++) {
         workers.start("stream-" + i, master.port(), secretFile, 1, 1, "256m");
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (master.liveWorkers().size() < streamWorkers && System.nanoTime() < deadline) {
-        workers.requireAlive();
-        TimeUnit.MILLISECONDS.sleep(20);
-      }
+      awaitWorkers(master, streamWorkers, workers::requireAlive);
       // warm the worker JVMs up (JIT) on a small file, so the figure is the steady state
       Path warm = dir.resolve("warm-up.txt");
       writeFile(warm, 256L << 20);

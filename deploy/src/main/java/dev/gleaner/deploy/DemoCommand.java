@@ -7,7 +7,6 @@ import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.WorkerShare;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,11 +14,9 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -61,8 +58,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private int run(Path dir, WorkerProcesses processes, MasterServer[] master) throws Exception {
     if (System.getenv("GLEANER_LOG_LEVEL") == null) {
-      // the in-process master's routine log lines would break the progress bar
-      ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.gleaner")).setLevel(ch.qos.logback.classic.Level.WARN);
+      LocalRuns.quietLogs();
     }
     byte[] secretBytes = new byte[32];
     new SecureRandom().nextBytes(secretBytes);
@@ -138,12 +134,6 @@ final class DemoCommand implements Callable<Integer> {
     if (master != null) {
       master.close();
     }
-    if (dir != null && Files.exists(dir)) {
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      } catch (IOException e) {
-        System.err.println("gleaner demo: could not remove " + dir + ": " + e.getMessage());
-      }
-    }
+    LocalRuns.deleteTree(dir, "demo");
   }
 }

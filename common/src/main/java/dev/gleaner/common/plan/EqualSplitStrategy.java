@@ -1,7 +1,6 @@
 package dev.gleaner.common.plan;
 
 import dev.gleaner.common.model.Worker;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Baseline: every worker gets the same number of units, in one chunk, in platform order. */
