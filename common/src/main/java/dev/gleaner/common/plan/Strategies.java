@@ -50,11 +50,7 @@ public final class Strategies {
           : List.of();
       order.add(new Assignment(workers.get(i).id(), chunks));
     }
-    // alignment may leave more ranges than workers only if sizes were zero; fold them into the pool
-    List<ChunkPlan> pool = new ArrayList<>();
-    for (int i = workers.size(); i < ranges.size(); i++) {
-      pool.add(Cutter.chunk(ranges.get(i)[0], ranges.get(i)[1], checkpoints, request.align()));
-    }
-    return new Plan(name, reason, order, pool);
+    // cut() gives at most one range per size; alignment may leave the last workers without one
+    return new Plan(name, reason, order, List.of());
   }
 }
