@@ -1,0 +1,74 @@
+package dev.gleaner.common.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class OptimalSchemeTest {
+  /** The branch and bound against every one of the (n-1)! regular schemes, ranked by the oracle. */
+  @Test
+  void equalsTheConsecutivelySmallestOfAllSequences() {
+    for (int n = 3; n <= 9; n++) {
+      int[] best = null;
+      int[] perm = IntStream.range(1, n).toArray();
+      do {
+        int[] worst = Brute.worstCase(RecoveryScheme.regular("any", n, perm));
+        if (best == null || Arrays.compare(worst, best) < 0) {
+          best = worst;
+        }
+      } while (nextPermutation(perm));
+      OptimalScheme.Result r = new OptimalScheme().search(n);
+      assertTrue(r.exhaustive());
+      assertArrayEquals(best, Brute.worstCase(r.scheme()), "n = " + n);
+    }
+  }
+
+  @Test
+  void saysWhenTheBudgetEndsTheSearch() {
+    OptimalScheme.Result r = new OptimalScheme(50).search(15);
+    assertFalse(r.exhaustive());
+    // still a valid scheme, at least as good as the generators it started from
+    LoadProfile p = WorstCaseLoad.of(r.scheme());
+    assertTrue(p.optimalUpTo() >= WorstCaseLoad.of(new GolombScheme().build(15)).optimalUpTo());
+  }
+
+  @Test
+  void bestIsConsecutivelySmallestOfTheGenerators() {
+    for (int n = 2; n <= 40; n += 3) {
+      LoadProfile best = Schemes.bestProfile(n);
+      for (SchemeGenerator g : Schemes.generators()) {
+        if (g instanceof OptimalScheme && n > Schemes.BEST_SEARCHES_UP_TO) {
+          continue;
+        }
+        assertFalse(WorstCaseLoad.of(g.build(n)).consecutivelySmallerThan(best), g.name() + " beats best at " + n);
+      }
+    }
+  }
+
+  static boolean nextPermutation(int[] a) {
+    int i = a.length - 2;
+    while (i >= 0 && a[i] >= a[i + 1]) {
+      i--;
+    }
+    if (i < 0) {
+      return false;
+    }
+    int j = a.length - 1;
+    while (a[j] <= a[i]) {
+      j--;
+    }
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int l = i + 1, r = a.length - 1; l < r; l++, r--) {
+      t = a[l];
+      a[l] = a[r];
+      a[r] = t;
+    }
+    return true;
+  }
+}
