@@ -69,6 +69,24 @@ final class StatusView {
       shares.put(s.getWorkerId(), s.getUnits());
     }
     m.put("unitsByWorker", shares);
+    m.put("recoveryScheme", j.getRecoveryScheme());
+    Map<String, List<String>> recovery = new LinkedHashMap<>();
+    for (dev.gleaner.protocol.RecoveryList r : j.getRecoveryList()) {
+      recovery.put(r.getWorkerId(), List.copyOf(r.getListList()));
+    }
+    m.put("recoveryLists", recovery);
+    List<Map<String, Object>> reroutes = new java.util.ArrayList<>();
+    for (dev.gleaner.protocol.Reroute r : j.getReroutesList()) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("from", r.getFromWorker());
+      x.put("origin", r.getOrigin());
+      x.put("to", r.getToWorker());
+      x.put("units", r.getUnits());
+      x.put("chunks", r.getChunks());
+      x.put("atMillis", r.getAtMillis());
+      reroutes.add(x);
+    }
+    m.put("reroutes", reroutes);
     return m;
   }
 
@@ -81,6 +99,18 @@ final class StatusView {
       out.printf(Locale.ROOT, "  %-8s %-8s %-8s %s %6.2f%%  %s units/s  %s%n", j.getJobId(), j.getState(), j.getWorkload(),
           bar(j.getUnitsDone(), j.getUnitsTotal(), 20), percent(j), human(j.getUnitsPerSecond()),
           j.getMessage().isEmpty() ? firstLine(j.getResult()) : j.getMessage());
+      if (j.getRecoveryCount() > 0) {
+        out.printf("    recovery lists (%s scheme):%n", j.getRecoveryScheme());
+        for (dev.gleaner.protocol.RecoveryList r : j.getRecoveryList()) {
+          List<String> l = r.getListList();
+          out.printf("      %-16s -> %s%s%n", r.getWorkerId(), String.join(" ", l.subList(0, Math.min(8, l.size()))),
+              l.size() > 8 ? " ..." : "");
+        }
+      }
+      for (dev.gleaner.protocol.Reroute r : j.getReroutesList()) {
+        out.printf("    rerouted: %d units (%d chunks) of %s's work, lost with %s, to %s%n", r.getUnits(), r.getChunks(),
+            r.getOrigin(), r.getFromWorker(), r.getToWorker().isEmpty() ? "the shared queue" : r.getToWorker());
+      }
     }
     out.println("WORKERS");
     if (reply.getWorkersCount() == 0) {

@@ -12,6 +12,8 @@ final class Chunk {
   ChunkState state = ChunkState.QUEUED;
   /** The session computing it while RUNNING. */
   WorkerSession worker;
+  /** The worker of the plan whose share this is (its recovery list is followed), or null for pool work. */
+  String origin;
   /** End of the last piece received from the worker: the next piece must start here. */
   long received;
 

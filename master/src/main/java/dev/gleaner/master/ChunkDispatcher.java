@@ -118,32 +118,84 @@ final class ChunkDispatcher {
       interrupted &= !wasDraining || !session.running.isEmpty();
       session.state = WorkerState.GONE;
       workers.remove(session.workerId, session);
+      Map<JobRun, List<Chunk>> orphans = new java.util.LinkedHashMap<>();
       for (Chunk c : session.running) {
         if (c.received < c.end && c.state == ChunkState.RUNNING) {
           c.state = ChunkState.REROUTED;
           Chunk rest = c.job.newChunk(c.received, c.end, c.checkpointsAfter(c.received));
-          c.job.pool.addFirst(rest);
-          givenBack += rest.units();
-          chunks++;
+          rest.origin = c.origin != null ? c.origin : session.workerId;
+          orphans.computeIfAbsent(c.job, j -> new ArrayList<>()).add(rest);
         }
       }
-      session.running.clear();
       for (JobRun job : jobs.values()) {
-        job.releasePlanned(session.workerId);
+        List<Chunk> queued = job.takePlanned(session.workerId);
+        if (!queued.isEmpty()) {
+          orphans.computeIfAbsent(job, j -> new ArrayList<>()).addAll(queued);
+        }
       }
+      for (Map.Entry<JobRun, List<Chunk>> e : orphans.entrySet()) {
+        for (Chunk c : e.getValue()) {
+          givenBack += c.units();
+          chunks++;
+        }
+        reroute(e.getKey(), session.workerId, e.getValue());
+      }
+      session.running.clear();
       if (interrupted) {
         interruptions.merge(session.workerId, 1, Integer::sum);
       }
     }
     if (interrupted) {
       metrics.workerFailures.increment();
-      log.warn("worker {} is down: {}; {} units of {} chunks go back to the queue", session.workerId, why, givenBack, chunks);
+      log.warn("worker {} is down: {}; {} units of {} chunks rerouted", session.workerId, why, givenBack, chunks);
     } else {
-      log.info("worker {} left: {}; {} units go back to the queue", session.workerId, why, givenBack);
+      log.info("worker {} left: {}; {} units rerouted", session.workerId, why, givenBack);
     }
     metrics.chunksRerouted.increment(chunks);
     store.submit(Store.workerEvent(session.workerId, System.currentTimeMillis(), interrupted ? "interrupted" : "left", why));
     pump();
+  }
+
+  /**
+   * Sends a lost worker's unfinished chunks along the recovery lists: each goes to the end of the
+   * queue of the first worker on its origin's list that is up (the origin is the worker of the plan
+   * whose share it is, so work that already moved once keeps following its own list). Without a
+   * live worker on the list, or for a worker outside the plan, it goes to the front of the shared
+   * queue. Called under the lock.
+   */
+  private void reroute(JobRun job, String lost, List<Chunk> orphans) {
+    Map<List<String>, long[]> moved = new java.util.LinkedHashMap<>();
+    List<Chunk> toPool = new ArrayList<>();
+    for (Chunk c : orphans) {
+      String origin = c.origin == null ? lost : c.origin;
+      String to = null;
+      for (String candidate : job.recoveryList(origin)) {
+        WorkerSession s = workers.get(candidate);
+        if (s != null && s.state == WorkerState.READY) {
+          to = candidate;
+          break;
+        }
+      }
+      if (to == null) {
+        toPool.add(c);
+      } else {
+        c.origin = origin;
+        job.planned.computeIfAbsent(to, k -> new java.util.ArrayDeque<>()).addLast(c);
+      }
+      long[] m = moved.computeIfAbsent(List.of(origin, to == null ? "" : to), k -> new long[2]);
+      m[0] += c.units();
+      m[1]++;
+    }
+    for (int i = toPool.size() - 1; i >= 0; i--) {
+      job.pool.addFirst(toPool.get(i));
+    }
+    long now = System.currentTimeMillis();
+    for (Map.Entry<List<String>, long[]> e : moved.entrySet()) {
+      String to = e.getKey().get(1);
+      job.reroutes.add(new JobRun.Reroute(lost, e.getKey().get(0), to, e.getValue()[0], (int) e.getValue()[1], now));
+      log.info("job {}: {} units of {}'s work from lost worker {} go to {}", job.id, e.getValue()[0], e.getKey().get(0),
+          lost, to.isEmpty() ? "the shared queue (no live worker on the recovery list)" : to);
+    }
   }
 
   void speeds(WorkerSession session, Map<String, Double> speeds) {
@@ -385,6 +437,11 @@ final class ChunkDispatcher {
         job.adopt(plan);
       }
       job.unplanned = List.of();
+      List<String> members = new ArrayList<>();
+      for (Worker w : eligible) {
+        members.add(w.id());
+      }
+      job.adoptRecovery(members);
       job.state = JobState.RUNNING;
       job.message = "";
       log.info("job {} planned with strategy {} over {} workers: {} chunks", job.id, job.strategy, eligible.size(), job.chunks.size());
@@ -422,7 +479,8 @@ final class ChunkDispatcher {
   // ---- views for status ----
 
   record JobView(String id, String name, String workload, String state, String strategy, String message, long units,
-      long committed, double unitsPerSecond, String result, long submittedAt, long finishedAt, Map<String, Long> shares) {}
+      long committed, double unitsPerSecond, String result, long submittedAt, long finishedAt, Map<String, Long> shares,
+      String recoveryScheme, Map<String, List<String>> recovery, List<JobRun.Reroute> reroutes) {}
 
   record WorkerView(String id, String host, int cores, String state, double speed, long unitsDone, int interruptions,
       String currentChunk, long silentMillis) {}
@@ -436,10 +494,19 @@ final class ChunkDispatcher {
         double seconds = Math.max(1e-3, (end - j.submittedAtMillis) / 1000.0);
         out.add(new JobView(j.id, j.spec.getName(), j.workload.name(), j.state.name(),
             j.strategy == null ? "" : j.strategy, j.message, j.units(), j.committed, j.committed / seconds,
-            j.resultText, j.submittedAtMillis, j.finishedAtMillis, Map.copyOf(j.unitsByWorker)));
+            j.resultText, j.submittedAtMillis, j.finishedAtMillis, Map.copyOf(j.unitsByWorker),
+            j.recoveryScheme == null ? "" : j.recoveryScheme.name(), recoveryLists(j), List.copyOf(j.reroutes)));
       }
       return out;
     }
+  }
+
+  private static Map<String, List<String>> recoveryLists(JobRun j) {
+    Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+    for (String w : j.members) {
+      out.put(w, j.recoveryList(w));
+    }
+    return out;
   }
 
   List<WorkerView> workers() {

@@ -37,6 +37,13 @@ final class JobRun {
   final Map<String, Deque<Chunk>> planned = new HashMap<>();
   final Deque<Chunk> pool = new ArrayDeque<>();
   final Map<String, Long> unitsByWorker = new HashMap<>();
+  /** The plan's workers in recovery-scheme order (computer i of the scheme is members.get(i)). */
+  List<String> members = List.of();
+  dev.gleaner.common.recovery.RecoveryScheme recoveryScheme;
+  final List<Reroute> reroutes = new java.util.ArrayList<>();
+
+  /** Where some of a lost worker's unfinished work went. */
+  record Reroute(String from, String origin, String to, long units, int chunks, long atMillis) {}
   long nextChunkId;
   /** Units in committed pieces. */
   long committed;
@@ -78,7 +85,9 @@ final class JobRun {
     for (Assignment a : plan.order()) {
       Deque<Chunk> q = planned.computeIfAbsent(a.workerId(), k -> new ArrayDeque<>());
       for (ChunkPlan cp : a.chunks()) {
-        q.add(newChunk(cp.start(), cp.end(), cp.checkpoints()));
+        Chunk c = newChunk(cp.start(), cp.end(), cp.checkpoints());
+        c.origin = a.workerId();
+        q.add(c);
       }
     }
     for (ChunkPlan cp : plan.pool()) {
@@ -95,14 +104,29 @@ final class JobRun {
     return pool.poll();
   }
 
-  /** Moves a departed worker's planned, unsent chunks to the front of the shared pool. */
-  void releasePlanned(String workerId) {
-    Deque<Chunk> own = planned.remove(workerId);
-    if (own != null) {
-      while (!own.isEmpty()) {
-        pool.addFirst(own.pollLast());
-      }
+  /** Gives the plan's workers their places in the recovery scheme for their number. */
+  void adoptRecovery(List<String> workerIds) {
+    members = List.copyOf(workerIds);
+    recoveryScheme = members.size() < 2 ? null : RecoveryPlans.forWorkers(members.size());
+  }
+
+  /** The recovery list of a worker of the plan, as worker ids; empty if it is not one. */
+  List<String> recoveryList(String workerId) {
+    int i = members.indexOf(workerId);
+    if (i < 0 || recoveryScheme == null) {
+      return List.of();
     }
+    List<String> out = new java.util.ArrayList<>();
+    for (int c : recoveryScheme.list(i)) {
+      out.add(members.get(c));
+    }
+    return out;
+  }
+
+  /** Takes the departed worker's planned, unsent chunks out of its queue. */
+  List<Chunk> takePlanned(String workerId) {
+    Deque<Chunk> own = planned.remove(workerId);
+    return own == null ? List.of() : new java.util.ArrayList<>(own);
   }
 
   int minWorkers() {

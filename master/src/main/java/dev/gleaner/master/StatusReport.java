@@ -39,6 +39,13 @@ final class StatusReport {
           .setSubmittedAtMillis(j.submittedAt()).setFinishedAtMillis(j.finishedAt());
       j.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
           .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
+      b.setRecoveryScheme(j.recoveryScheme());
+      j.recovery().forEach((w, l) -> b.addRecovery(dev.gleaner.protocol.RecoveryList.newBuilder().setWorkerId(w)
+          .addAllList(l)));
+      for (JobRun.Reroute r : j.reroutes()) {
+        b.addReroutes(dev.gleaner.protocol.Reroute.newBuilder().setFromWorker(r.from()).setOrigin(r.origin())
+            .setToWorker(r.to()).setUnits(r.units()).setChunks(r.chunks()).setAtMillis(r.atMillis()));
+      }
       reply.addJobs(b);
     }
     for (ChunkDispatcher.WorkerView w : dispatcher.workers()) {

@@ -1,0 +1,101 @@
+package dev.gleaner.deploy;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.RecoveryList;
+import dev.gleaner.protocol.Reroute;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Six worker JVMs share a job planned per worker; one is SIGKILLed, then two at once. Each lost
+ * worker's unfinished work must end with the first live worker on its own recovery list, and the
+ * count must stay exact. Every process started here is ended here.
+ */
+class RecoveryReroutingTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void lostWorkFollowsTheRecoveryLists() throws Exception {
+    List<String> ids = List.of("w0", "w1", "w2", "w3", "w4", "w5");
+    try (LocalCluster c = new LocalCluster(dir); WorkerProcesses workers = new WorkerProcesses(dir)) {
+      for (String id : ids) {
+        workers.start(id, c.master.port(), c.secretFile(), 1, 3, "128m");
+      }
+      // pi(10^9) = 50,847,534; equal shares of 4 chunks per worker, each a few seconds here
+      String job = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("to", "1000000000")
+          .setStrategy("equal").setChunkUnits(1_000_000_000L / 24).setCheckpoints(3).setMinWorkers(6).build());
+      try {
+        await().atMost(Duration.ofSeconds(60)).until(() -> c.job(job).getRecoveryCount() == 6);
+        Map<String, List<String>> lists = new HashMap<>();
+        for (RecoveryList r : c.job(job).getRecoveryList()) {
+          lists.put(r.getWorkerId(), r.getListList());
+        }
+        assertEquals(Set.copyOf(ids), lists.keySet());
+
+        // one worker lost: its work goes to the first worker on its list
+        String a = "w0";
+        await().atMost(Duration.ofSeconds(60)).until(() -> c.workerStatus(a).getUnitsDone() > 0);
+        kill(workers, a);
+        await().atMost(Duration.ofSeconds(30)).until(() -> rerouted(c.job(job), a));
+        for (Reroute r : c.job(job).getReroutesList()) {
+          assertEquals(a, r.getOrigin());
+          assertEquals(lists.get(a).get(0), r.getToWorker());
+        }
+
+        // two at once: the one that took a's work, and one more
+        String b = lists.get(a).get(0);
+        String d = ids.stream().filter(x -> !x.equals(a) && !x.equals(b)).findFirst().orElseThrow();
+        kill(workers, b, d);
+        await().atMost(Duration.ofSeconds(30)).until(() -> rerouted(c.job(job), b) && rerouted(c.job(job), d));
+
+        Set<String> down = Set.of(a, b, d);
+        Map<String, String> last = new HashMap<>();
+        for (Reroute r : c.job(job).getReroutesList()) {
+          last.put(r.getOrigin(), r.getToWorker());
+          assertFalse(r.getToWorker().isEmpty(), "three workers are up, so every list has a live one");
+        }
+        for (String origin : List.of(a, b, d)) {
+          if (last.containsKey(origin)) {
+            String expected = lists.get(origin).stream().filter(x -> !down.contains(x)).findFirst().orElseThrow();
+            assertEquals(expected, last.get(origin), "work of " + origin + " must end where its list says");
+          }
+        }
+        assertTrue(last.containsKey(a) && last.containsKey(b), "a's and b's unfinished work was rerouted");
+
+        JobStatus s = c.awaitEnd(job, Duration.ofSeconds(300));
+        assertEquals("DONE", s.getState(), s.getMessage());
+        assertEquals("50847534 primes", s.getResult());
+        assertEquals(1_000_000_000L, s.getUnitsDone());
+      } catch (AssertionError | RuntimeException e) {
+        throw new AssertionError(e.getMessage() + "\nstatus: " + c.job(job) + "\nworker logs:\n" + workers.logs(), e);
+      }
+    }
+  }
+
+  private static boolean rerouted(JobStatus s, String from) {
+    return s.getReroutesList().stream().anyMatch(r -> r.getFromWorker().equals(from));
+  }
+
+  private static void kill(WorkerProcesses workers, String... ids) throws InterruptedException {
+    for (String id : ids) {
+      workers.process(id).destroyForcibly();
+    }
+    for (String id : ids) {
+      assertTrue(workers.process(id).waitFor(10, TimeUnit.SECONDS));
+    }
+  }
+}
