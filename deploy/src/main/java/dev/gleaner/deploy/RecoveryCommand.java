@@ -86,31 +86,30 @@ final class RecoveryCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--n must be at least 2, got " + n);
     }
     Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("n", n);
     RecoveryScheme s;
+    Map<String, Object> search = new LinkedHashMap<>();
     int guaranteed = -1;
+    String summary = "computer 0's list as given, the others its shifts";
     if (list != null) {
       s = RecoveryScheme.regular("list", n, list);
     } else if (scheme.trim().equalsIgnoreCase("optimal")) {
       OptimalScheme.Result r = new OptimalScheme(budget).search(n);
       s = r.scheme();
-      doc.put("exhaustive", r.exhaustive());
-      doc.put("searchNodes", r.nodes());
-    } else if (scheme.trim().equalsIgnoreCase(Schemes.BEST)) {
-      s = Schemes.best(n);
-      guaranteed = s.name().equals("optimal") ? -1 : Schemes.byName(s.name()).guaranteed(n);
+      summary = Schemes.byName("optimal").summary();
+      search.put("exhaustive", r.exhaustive());
+      search.put("searchNodes", r.nodes());
     } else {
-      SchemeGenerator g = Schemes.byName(scheme);
-      s = g.build(n);
-      guaranteed = g.guaranteed(n);
+      s = Schemes.build(scheme, n);
+      SchemeGenerator g = Schemes.byName(s.name());
+      summary = g.summary();
+      guaranteed = g instanceof OptimalScheme ? -1 : g.guaranteed(n);
     }
     s = s.withProcesses(processes);
     LoadProfile p = crashes == null ? WorstCaseLoad.of(s) : WorstCaseLoad.of(s, crashes);
-    Map<String, Object> head = new LinkedHashMap<>();
-    head.put("n", n);
-    head.put("scheme", s.name());
-    head.put("processes", processes);
-    head.putAll(doc);
-    doc = head;
+    doc.put("scheme", s.name());
+    doc.put("processes", processes);
+    doc.putAll(search);
     List<int[]> lists = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < processes; j++) {
@@ -128,7 +127,7 @@ final class RecoveryCommand implements Callable<Integer> {
     if (json) {
       out.println(StatusView.json(doc));
     } else {
-      human(out, s, p, doc);
+      human(out, s, p, doc, summary);
     }
     return 0;
   }
@@ -140,8 +139,9 @@ final class RecoveryCommand implements Callable<Integer> {
     return Arrays.stream(processCounts).mapToDouble(c -> c / (double) processes).toArray();
   }
 
-  private void human(PrintWriter out, RecoveryScheme s, LoadProfile p, Map<String, Object> doc) {
-    out.printf("scheme %s for %d computers%s%n", s.name(), n, processes > 1 ? ", " + processes + " processes each" : "");
+  private void human(PrintWriter out, RecoveryScheme s, LoadProfile p, Map<String, Object> doc, String summary) {
+    out.printf("scheme %s for %d computers%s: %s%n", s.name(), n, processes > 1 ? ", " + processes + " processes each" : "",
+        summary);
     if (doc.containsKey("exhaustive")) {
       out.println((Boolean) doc.get("exhaustive")
           ? "  exhaustive search finished: consecutively optimal"

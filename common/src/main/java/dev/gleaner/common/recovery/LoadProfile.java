@@ -30,11 +30,6 @@ public record LoadProfile(RecoveryScheme scheme, int[] worst, int[] bound, int o
     return optimalUpTo == worst.length && !complete();
   }
 
-  /** L(n,k,R) normalised to one when all computers are up. */
-  public double load(int k) {
-    return worst[k - 1] / (double) scheme.processes();
-  }
-
   @Override
   public int[] worst() {
     return worst.clone();

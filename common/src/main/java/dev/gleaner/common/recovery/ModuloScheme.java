@@ -18,6 +18,8 @@ public final class ModuloScheme implements SchemeGenerator {
   public static final long DEFAULT_BUDGET = 2_000_000;
 
   private final long budget;
+  /** Heads found so far, by n: the search is the costly part and both build and guaranteed need it. */
+  private final java.util.concurrent.ConcurrentHashMap<Integer, int[]> heads = new java.util.concurrent.ConcurrentHashMap<>();
 
   public ModuloScheme() {
     this(DEFAULT_BUDGET);
@@ -68,6 +70,10 @@ public final class ModuloScheme implements SchemeGenerator {
   }
 
   int[] head(int n) {
+    return heads.computeIfAbsent(n, this::search).clone();
+  }
+
+  private int[] search(int n) {
     int[] best = GreedyScheme.head(n);
     for (int target = best.length + 1; target * (target + 1) / 2 <= n - 1; target++) {
       int[] found = new Search(n, target, budget).run();

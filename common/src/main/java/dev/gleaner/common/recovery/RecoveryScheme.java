@@ -106,11 +106,6 @@ public final class RecoveryScheme {
     return new RecoveryScheme(name, n, p, out);
   }
 
-  /** The same lists under another name. */
-  public RecoveryScheme named(String newName) {
-    return new RecoveryScheme(newName, n, processes, lists);
-  }
-
   public String name() {
     return name;
   }
