@@ -11,26 +11,36 @@ import java.util.List;
  * computer (the smallest union of t chains); a consecutively smaller L is a lexicographically larger
  * u. The search builds R entry by entry. A prefix R_0..R_m fixes chains C_1..C_m, and the smallest
  * union of t of them bounds u(t) of every completion from above; it is exact when it is at most
- * m + 1, since every later chain has more than m computers. A prefix is dropped as soon as these
- * values prove every completion lexicographically below the best scheme known. The search starts
- * from the best of the other generators, takes R_1 among the divisors of n (scaling by a unit mod n
- * keeps every union's size), and stops after a budget of nodes, saying whether it finished.
+ * m + 1, since every later chain has more than m computers. No scheme has u(t) above the fewest
+ * crashes k with MV(k) > t, so the bounds are capped there, and where the best scheme known reaches
+ * that cap it cannot be improved. A prefix is dropped as soon as every completion is either
+ * lexicographically below the best, or equal to it up to the last t where the best is below its cap.
+ * The second rule is what makes n = 17..24 take seconds rather than hours. The search starts from
+ * the best of the other generators, takes R_1 among the divisors of n (scaling by a unit mod n keeps
+ * every union's size), and stops after a budget of nodes, saying whether it finished.
  */
 public final class OptimalScheme implements SchemeGenerator {
-  /** Search nodes by default: enough to finish n = 21 (see the README's figures). */
+  /** Search nodes by default: enough to finish every n up to 24 (see the README's figures). */
   public static final long DEFAULT_BUDGET = 2_000_000_000L;
 
   private final long budget;
+  private final boolean capped;
 
   public OptimalScheme() {
     this(DEFAULT_BUDGET);
   }
 
   public OptimalScheme(long nodeBudget) {
+    this(nodeBudget, true);
+  }
+
+  /** With {@code capped} false, the search uses only the first pruning rule (for tests). */
+  OptimalScheme(long nodeBudget, boolean capped) {
     if (nodeBudget < 1) {
       throw new IllegalArgumentException("search budget must be positive, got " + nodeBudget);
     }
     this.budget = nodeBudget;
+    this.capped = capped;
   }
 
   /**
@@ -81,7 +91,7 @@ public final class OptimalScheme implements SchemeGenerator {
     if (n > 63) {
       throw new IllegalArgumentException("the exhaustive search is for n <= 63 computers, got " + n);
     }
-    Search s = new Search(n, bestR, bestU, budget);
+    Search s = new Search(n, bestR, bestU, budget, capped);
     s.run();
     RecoveryScheme scheme = RecoveryScheme.regular(name(), n, Arrays.copyOfRange(s.bestR, 1, n));
     return new Result(scheme, s.bestU.clone(), s.finished, s.nodes);
@@ -113,12 +123,16 @@ public final class OptimalScheme implements SchemeGenerator {
     final boolean[] used;
     final long[] chains;
     final int[][] ub;
+    /** most[t]: no scheme has u(t) above it, because L(k) >= MV(k) for every scheme. */
+    final int[] most;
+    /** The largest t with bestU(t) < most[t]: beyond it the best cannot be improved. */
+    int improvable;
     // forced-union search state
     int found;
     final int[][] marg;
     final boolean[] chosen;
 
-    Search(int n, int[] bestR, int[] bestU, long budget) {
+    Search(int n, int[] bestR, int[] bestU, long budget, boolean capped) {
       this.n = n;
       this.bestR = bestR.clone();
       this.bestU = bestU.clone();
@@ -129,6 +143,15 @@ public final class OptimalScheme implements SchemeGenerator {
       this.ub = new int[n][n];
       this.marg = new int[n][n];
       this.chosen = new boolean[n];
+      this.most = new int[n];
+      for (int t = 1; t < n; t++) {
+        int k = 1;
+        while (k < n - 1 && Bounds.mv(n, k, 1) < t + 1) {
+          k++;
+        }
+        most[t] = capped ? k : n;
+      }
+      updateImprovable();
       used[0] = true;
     }
 
@@ -149,12 +172,22 @@ public final class OptimalScheme implements SchemeGenerator {
       finished = nodes < budget;
     }
 
+    private void updateImprovable() {
+      improvable = 0;
+      for (int t = 1; t < n; t++) {
+        if (bestU[t - 1] < most[t]) {
+          improvable = t;
+        }
+      }
+    }
+
     private void dfs(int m) {
       if (m == n) {
         int[] u = Arrays.copyOfRange(ub[n - 1], 1, n);
         if (Arrays.compare(u, bestU) > 0) {
           bestU = u;
           bestR = r.clone();
+          updateImprovable();
         }
         return;
       }
@@ -183,20 +216,27 @@ public final class OptimalScheme implements SchemeGenerator {
       for (int j = 1; j < m; j++) {
         all |= chains[j];
       }
-      ub[m][m] = Long.bitCount(all);
-      for (int t = 1; t < m; t++) {
+      ub[m][m] = Math.min(Long.bitCount(all), most[m]);
+      // Compare with the best in order of t while equal: a loss is found before the costly unions
+      // of many chains are computed. A branch that survives computes them all for its children.
+      int t = 1;
+      int verdict = 0;
+      for (; t <= m && verdict == 0; t++) {
+        if (t < m) {
+          int parent = ub[m - 1][t];
+          ub[m][t] = Math.min(parent, forcedMin(m, t, parent - 1));
+        }
+        verdict = Integer.compare(ub[m][t], bestU[t - 1]);
+      }
+      if (verdict < 0 || (verdict == 0 && m >= improvable)) {
+        // every completion is below the best, or equal to it wherever the best can still improve
+        return false;
+      }
+      for (; t < m; t++) {
         int parent = ub[m - 1][t];
         ub[m][t] = Math.min(parent, forcedMin(m, t, parent - 1));
       }
-      for (int t = 1; t <= m; t++) {
-        if (ub[m][t] < bestU[t - 1]) {
-          return false; // every completion is lexicographically below the best
-        }
-        if (ub[m][t] > bestU[t - 1]) {
-          return true;
-        }
-      }
-      return m < n - 1; // a complete sequence equal to the best is no improvement
+      return true;
     }
 
     /** The smallest union of C_m with t - 1 of C_1..C_{m-1}, if at most cap; otherwise cap + 1. */
