@@ -1,0 +1,553 @@
+package dev.gleaner.common.plan.distrib;
+
+import java.util.Arrays;
+
+/**
+ * Optimal single-round allocations for workers that differ in speed, bandwidth and risk all at
+ * once (paper 001, Section 5.4), where no closed form is known.
+ *
+ * <p>For a fixed service order the expectation {@code E(w) = sum_k w_k (1 - kappa_k T_k)} is a
+ * quadratic in the amounts, not always concave (the paper lists the cases for two workers). Its
+ * maximum over the feasible set is reached in the relative interior of some face: a set S of
+ * workers that get work, with the budget {@code sum w = W} binding or not. On a face the stationary
+ * conditions {@code dE/dw_m = lambda} (m in S) form a recurrence: with {@code P} the communication
+ * time before worker m and {@code Q} the risk-weighted work from m on,
+ * {@code w_m = (1 - lambda - kappa_m P - c_m Q) / (kappa_m (c_m + 2 d_m))}, {@code c = 1/bw},
+ * {@code d = 1/s}. Carried as affine functions of the two unknowns {@code theta = Q_first} and
+ * {@code lambda}, one pass and a 2x2 system solve a face in O(p). Up to {@value #EXACT_UP_TO}
+ * workers every face is solved and the best feasible point is the exact maximum; above, an active
+ * set method walks from the full face to a KKT point. If a face's quadratic is degenerate the
+ * maximum on it is also reached on a smaller face, so skipping singular faces loses nothing.
+ *
+ * <p>The service order is chosen exhaustively up to {@value #ORDERS_UP_TO} workers; above, by the
+ * paper's Conjecture 1 (non-increasing {@code bw_i kappa_i}), refined by adjacent swaps up to
+ * {@value #LOCAL_SEARCH_UP_TO} workers.
+ *
+ * <p>Two problems: {@link Deploy#ALL} is the paper's DISTRIB(p), which hands out all W units;
+ * {@link Deploy#BEST} may keep some back, which is what maximises the true, clipped expectation
+ * (a worker certain to be interrupted is better given nothing): at that optimum every worker with
+ * work has a nonzero chance to finish, so the quadratic and the true expectation agree there.
+ */
+public final class DistribSolver {
+  /** Up to this many workers every face is solved: the allocation is exact for the order. */
+  public static final int EXACT_UP_TO = 12;
+  /** Up to this many workers every service order is tried. */
+  public static final int ORDERS_UP_TO = 7;
+  /** Up to this many workers the conjectured order is refined by adjacent swaps. */
+  public static final int LOCAL_SEARCH_UP_TO = 64;
+
+  private static final double TOL = 1e-12;
+
+  private DistribSolver() {}
+
+  /** Whether all W units are handed out (the paper's DISTRIB) or only as many as pay. */
+  public enum Deploy {
+    ALL,
+    BEST
+  }
+
+  /**
+   * A solution.
+   *
+   * @param order worker indices in service order (workers with no work included, at the end of
+   *     their place in the order)
+   * @param amounts units per worker, indexed like {@code order}
+   * @param quadratic the papers' expectation of these amounts
+   * @param exact whether it is proven optimal (order and allocation)
+   */
+  public record Result(int[] order, double[] amounts, double quadratic, boolean exact) {
+    public double deployed() {
+      double sum = 0;
+      for (double a : amounts) {
+        sum += a;
+      }
+      return sum;
+    }
+  }
+
+  /** The best order and allocation for the workers (arrays indexed by worker). */
+  public static Result solve(double[] speed, double[] bandwidth, double[] risk, double work, Deploy mode) {
+    int p = check(speed, bandwidth, risk, work);
+    if (p <= ORDERS_UP_TO) {
+      int[] perm = new int[p];
+      for (int i = 0; i < p; i++) {
+        perm[i] = i;
+      }
+      Result best = null;
+      do {
+        Result r = forOrder(speed, bandwidth, risk, perm, work, mode);
+        if (best == null || r.quadratic() > best.quadratic() + TOL * work) {
+          best = r;
+        }
+      } while (nextPermutation(perm));
+      return new Result(best.order(), best.amounts(), best.quadratic(), best.exact());
+    }
+    Integer[] byProduct = new Integer[p];
+    for (int i = 0; i < p; i++) {
+      byProduct[i] = i;
+    }
+    Arrays.sort(byProduct, (a, b) -> {
+      int c = Double.compare(bandwidth[b] * risk[b], bandwidth[a] * risk[a]);
+      return c != 0 ? c : Double.compare(bandwidth[b], bandwidth[a]);
+    });
+    int[] order = new int[p];
+    for (int i = 0; i < p; i++) {
+      order[i] = byProduct[i];
+    }
+    Result best = forOrder(speed, bandwidth, risk, order, work, mode);
+    if (p <= LOCAL_SEARCH_UP_TO) {
+      boolean improved = true;
+      for (int pass = 0; improved && pass < p; pass++) {
+        improved = false;
+        for (int i = 0; i + 1 < p; i++) {
+          int[] swapped = best.order().clone();
+          int t = swapped[i];
+          swapped[i] = swapped[i + 1];
+          swapped[i + 1] = t;
+          Result r = forOrder(speed, bandwidth, risk, swapped, work, mode);
+          if (r.quadratic() > best.quadratic() * (1 + 1e-12) + TOL * work) {
+            best = r;
+            improved = true;
+          }
+        }
+      }
+    }
+    return new Result(best.order(), best.amounts(), best.quadratic(), false);
+  }
+
+  /** The best allocation for a given service order (worker indices). */
+  public static Result forOrder(double[] speed, double[] bandwidth, double[] risk, int[] order, double work,
+      Deploy mode) {
+    return forOrder(speed, bandwidth, risk, order, work, mode, order.length <= EXACT_UP_TO);
+  }
+
+  /** With {@code everyFace} false, the active-set walk whatever the size (for tests). */
+  static Result forOrder(double[] speed, double[] bandwidth, double[] risk, int[] order, double work,
+      Deploy mode, boolean everyFace) {
+    int p = check(speed, bandwidth, risk, work);
+    if (order.length != p) {
+      throw new IllegalArgumentException("the order names " + order.length + " workers, expected " + p);
+    }
+    double[] c = new double[p];
+    double[] d = new double[p];
+    double[] k = new double[p];
+    double[] s = new double[p];
+    double[] bw = new double[p];
+    for (int i = 0; i < p; i++) {
+      int w = order[i];
+      s[i] = speed[w];
+      bw[i] = bandwidth[w];
+      c[i] = 1 / bandwidth[w];
+      d[i] = 1 / speed[w];
+      k[i] = risk[w];
+      if (!(k[i] > 0)) {
+        throw new IllegalArgumentException("the solver needs a positive risk for every worker; worker " + w
+            + " has " + k[i] + " (a risk-free worker should simply get all the work)");
+      }
+    }
+    Face face = new Face(c, d, k, work, mode);
+    double[] best = null;
+    double bestValue = Double.NEGATIVE_INFINITY;
+    if (mode == Deploy.BEST) {
+      best = new double[p];
+      bestValue = 0;
+    }
+    boolean exact = everyFace;
+    if (exact) {
+      boolean[] in = new boolean[p];
+      for (int mask = 1; mask < (1 << p); mask++) {
+        for (int i = 0; i < p; i++) {
+          in[i] = (mask & (1 << i)) != 0;
+        }
+        for (double[] w : face.candidates(in)) {
+          double v = SingleRound.quadratic(s, bw, k, w);
+          if (v > bestValue) {
+            bestValue = v;
+            best = w;
+          }
+        }
+      }
+    } else {
+      // local search from several starts: where E is not concave it has several local maxima
+      double[] equal = new double[p];
+      Arrays.fill(equal, work / p);
+      for (double[] start : Arrays.asList(null, equal)) {
+        double[] w = face.activeSet(start);
+        for (int round = 0; w != null && round < 30 && face.exchange(w); round++) {
+          w = face.activeSet(w);
+        }
+        if (w != null) {
+          double v = SingleRound.quadratic(s, bw, k, w);
+          if (v > bestValue) {
+            bestValue = v;
+            best = w;
+          }
+        }
+      }
+      // the vertices: one worker alone, which the walk from the full face may miss when E is not concave
+      for (int i = 0; i < p; i++) {
+        double[] one = new double[p];
+        double rate = k[i] * (c[i] + d[i]);
+        one[i] = mode == Deploy.ALL ? work : Math.min(work, 1 / (2 * rate));
+        double v = SingleRound.quadratic(s, bw, k, one);
+        if (v > bestValue) {
+          bestValue = v;
+          best = one;
+        }
+      }
+    }
+    return new Result(order.clone(), best, bestValue, exact && p <= ORDERS_UP_TO);
+  }
+
+  private static int check(double[] speed, double[] bandwidth, double[] risk, double work) {
+    int p = speed.length;
+    if (p == 0) {
+      throw new IllegalArgumentException("no workers to plan for");
+    }
+    if (bandwidth.length != p || risk.length != p) {
+      throw new IllegalArgumentException("speed, bandwidth and risk must describe the same workers");
+    }
+    if (!(work > 0) || Double.isInfinite(work)) {
+      throw new IllegalArgumentException("work must be a positive number of units, got " + work);
+    }
+    return p;
+  }
+
+  /** The faces of one ordered instance. Arrays in service order. */
+  private static final class Face {
+    final double[] c;
+    final double[] d;
+    final double[] k;
+    final double work;
+    final Deploy mode;
+    final int p;
+    // affine forms a + b*theta + g*lambda, per worker
+    final double[] wa;
+    final double[] wb;
+    final double[] wg;
+    double lambda;
+
+    Face(double[] c, double[] d, double[] k, double work, Deploy mode) {
+      this.c = c;
+      this.d = d;
+      this.k = k;
+      this.work = work;
+      this.mode = mode;
+      this.p = c.length;
+      this.wa = new double[p];
+      this.wb = new double[p];
+      this.wg = new double[p];
+    }
+
+    /** The feasible stationary points of face {@code in}: budget binding and, for BEST, free. */
+    java.util.List<double[]> candidates(boolean[] in) {
+      java.util.List<double[]> out = new java.util.ArrayList<>(2);
+      double[] bound = solve(in, true);
+      if (bound != null && feasible(bound, in) && (mode == Deploy.ALL || lambda >= -TOL)) {
+        out.add(scaleTo(bound, work));
+      }
+      if (mode == Deploy.BEST) {
+        double[] free = solve(in, false);
+        if (free != null && feasible(free, in) && sum(free) <= work * (1 + 1e-9)) {
+          out.add(sum(free) > work ? scaleTo(free, work) : free);
+        }
+      }
+      return out;
+    }
+
+    /**
+     * The stationary point of the face with the budget binding (or lambda = 0), or null when the
+     * face's system is singular. Sets {@link #lambda}.
+     */
+    double[] solve(boolean[] in, boolean binding) {
+      double pa = 0, pb = 0, pg = 0; // communication time before m
+      double qa = 0, qb = 1, qg = 0; // sum_{j >= m} kappa_j w_j, starting at theta
+      double sa = 0, sb = 0, sg = 0; // units so far
+      for (int m = 0; m < p; m++) {
+        if (!in[m]) {
+          wa[m] = wb[m] = wg[m] = 0;
+          continue;
+        }
+        double den = k[m] * (c[m] + 2 * d[m]);
+        double a = (1 - k[m] * pa - c[m] * qa) / den;
+        double b = (-k[m] * pb - c[m] * qb) / den;
+        double g = (-1 - k[m] * pg - c[m] * qg) / den;
+        wa[m] = a;
+        wb[m] = b;
+        wg[m] = g;
+        pa += c[m] * a;
+        pb += c[m] * b;
+        pg += c[m] * g;
+        qa -= k[m] * a;
+        qb -= k[m] * b;
+        qg -= k[m] * g;
+        sa += a;
+        sb += b;
+        sg += g;
+      }
+      double theta;
+      if (binding) {
+        // qa + qb theta + qg lambda = 0 ; sa + sb theta + sg lambda = work
+        double det = qb * sg - qg * sb;
+        double scale = Math.abs(qb * sg) + Math.abs(qg * sb);
+        if (!(Math.abs(det) > 1e-13 * scale) || scale == 0) {
+          return null;
+        }
+        theta = (-qa * sg - qg * (work - sa)) / det;
+        lambda = (qb * (work - sa) + qa * sb) / det;
+      } else {
+        if (!(Math.abs(qb) > 1e-300)) {
+          return null;
+        }
+        lambda = 0;
+        theta = -qa / qb;
+      }
+      double[] w = new double[p];
+      for (int m = 0; m < p; m++) {
+        if (in[m]) {
+          w[m] = wa[m] + wb[m] * theta + wg[m] * lambda;
+        }
+      }
+      return w;
+    }
+
+    private boolean feasible(double[] w, boolean[] in) {
+      for (int m = 0; m < p; m++) {
+        if (in[m]) {
+          if (!(w[m] >= -TOL * work)) {
+            return false;
+          }
+          w[m] = Math.max(0, w[m]);
+        }
+      }
+      return true;
+    }
+
+    /**
+     * A primal active-set method: from a feasible point, move toward the stationary point of the
+     * current face, stop at the first bound that blocks (which joins the working set), and at a face
+     * optimum release the bound whose multiplier says the expectation still grows past it. Finite
+     * and exact when E is concave; otherwise a KKT point, compared by the caller with the vertices.
+     * Null if a face's system is singular before any point is reached.
+     */
+    double[] activeSet(double[] start) {
+      boolean[] in = new boolean[p];
+      double[] w = new double[p];
+      boolean binding = mode == Deploy.ALL;
+      if (start != null) {
+        w = start.clone();
+        for (int m = 0; m < p; m++) {
+          in[m] = w[m] > 0;
+        }
+        binding |= sum(w) >= work * (1 - 1e-12);
+      } else if (binding) {
+        Arrays.fill(in, true);
+        Arrays.fill(w, work / p);
+      }
+      double multiplier = 0;
+      for (int iter = 0; iter < 10 * p + 50; iter++) {
+        boolean any = false;
+        for (boolean b : in) {
+          any |= b;
+        }
+        boolean atTarget = true;
+        if (any) {
+          double[] target = solve(in, binding);
+          if (target == null) {
+            return w;
+          }
+          multiplier = binding ? lambda : 0;
+          double step = 1;
+          int blocking = -1;
+          for (int m = 0; m < p; m++) {
+            if (in[m] && target[m] < 0 && target[m] < w[m]) {
+              double a = w[m] / (w[m] - target[m]);
+              if (a < step) {
+                step = a;
+                blocking = m;
+              }
+            }
+          }
+          boolean budgetBlocks = false;
+          if (!binding) {
+            double now = sum(w);
+            double then = sum(target);
+            if (then > work && (work - now) / (then - now) < step) {
+              step = (work - now) / (then - now);
+              budgetBlocks = true;
+              blocking = -1;
+            }
+          }
+          for (int m = 0; m < p; m++) {
+            if (in[m]) {
+              w[m] += step * (target[m] - w[m]);
+            }
+          }
+          if (blocking >= 0) {
+            in[blocking] = false;
+            w[blocking] = 0;
+            atTarget = false;
+          } else if (budgetBlocks) {
+            binding = true;
+            atTarget = false;
+          }
+        }
+        if (!atTarget) {
+          continue;
+        }
+        // at the face's optimum: is there a bound to release?
+        if (binding && mode == Deploy.BEST && multiplier < -TOL) {
+          binding = false;
+          continue;
+        }
+        double sent = 0;
+        double later = 0;
+        for (int m = 0; m < p; m++) {
+          later += k[m] * w[m];
+        }
+        int release = -1;
+        double most = TOL;
+        for (int m = 0; m < p; m++) {
+          if (!in[m]) {
+            double grad = 1 - k[m] * sent - c[m] * later;
+            if (grad - multiplier > most) {
+              most = grad - multiplier;
+              release = m;
+            }
+          }
+          sent += c[m] * w[m];
+          later -= k[m] * w[m];
+        }
+        if (release < 0) {
+          break;
+        }
+        in[release] = true;
+      }
+      for (int m = 0; m < p; m++) {
+        w[m] = Math.max(0, w[m]);
+      }
+      if (sum(w) > work || mode == Deploy.ALL) {
+        scaleTo(w, work);
+      }
+      return w;
+    }
+
+    /**
+     * Moves work between two workers (or, for BEST, between a worker and the undeployed rest), each
+     * move the exact best on its segment, while one gains. Where E is not concave this leaves the
+     * saddle points an active-set walk can stop at. Returns whether anything was gained.
+     */
+    boolean exchange(double[] w) {
+      double[] g = new double[p];
+      gradient(w, g);
+      boolean gainedAny = false;
+      for (int moves = 0; moves < 10 * p; moves++) {
+        double bestGain = 1e-15 * work;
+        int bi = -1;
+        int bj = -1;
+        double bt = 0;
+        double rest = work - sum(w);
+        for (int i = 0; i < p; i++) {
+          double mii = k[i] * (c[i] + d[i]);
+          if (mode == Deploy.BEST) {
+            double t = clampedStep(g[i], mii, -w[i], rest);
+            double gain = t * g[i] - t * t * mii;
+            if (gain > bestGain) {
+              bestGain = gain;
+              bi = i;
+              bj = -1;
+              bt = t;
+            }
+          }
+          for (int j = i + 1; j < p; j++) {
+            double mjj = k[j] * (c[j] + d[j]);
+            double q = mii + mjj - k[j] * c[i];
+            double slope = g[i] - g[j];
+            double t = clampedStep(slope, q, -w[i], w[j]);
+            double gain = t * slope - t * t * q;
+            if (gain > bestGain) {
+              bestGain = gain;
+              bi = i;
+              bj = j;
+              bt = t;
+            }
+          }
+        }
+        if (bi < 0) {
+          break;
+        }
+        w[bi] = Math.max(0, w[bi] + bt);
+        if (bj >= 0) {
+          w[bj] = Math.max(0, w[bj] - bt);
+        }
+        gradient(w, g);
+        gainedAny = true;
+      }
+      return gainedAny;
+    }
+
+    /** The t in [lo, hi] that maximises t slope - t^2 curve. */
+    private static double clampedStep(double slope, double curve, double lo, double hi) {
+      if (curve > 0) {
+        return Math.max(lo, Math.min(hi, slope / (2 * curve)));
+      }
+      double atLo = lo * slope - lo * lo * curve;
+      double atHi = hi * slope - hi * hi * curve;
+      return atHi >= atLo ? hi : lo;
+    }
+
+    /** dE/dw_m for every m. */
+    private void gradient(double[] w, double[] g) {
+      double sent = 0;
+      double later = 0;
+      for (int m = 0; m < p; m++) {
+        later += k[m] * w[m];
+      }
+      for (int m = 0; m < p; m++) {
+        later -= k[m] * w[m];
+        g[m] = 1 - k[m] * sent - 2 * k[m] * (c[m] + d[m]) * w[m] - c[m] * later;
+        sent += c[m] * w[m];
+      }
+    }
+
+    /** Removes the rounding error of a solve: the amounts sum to exactly {@code total}. */
+    private static double[] scaleTo(double[] w, double total) {
+      double f = total / sum(w);
+      for (int m = 0; m < w.length; m++) {
+        w[m] *= f;
+      }
+      return w;
+    }
+
+    private static double sum(double[] w) {
+      double s = 0;
+      for (double x : w) {
+        s += x;
+      }
+      return s;
+    }
+  }
+
+  static boolean nextPermutation(int[] a) {
+    int i = a.length - 2;
+    while (i >= 0 && a[i] >= a[i + 1]) {
+      i--;
+    }
+    if (i < 0) {
+      return false;
+    }
+    int j = a.length - 1;
+    while (a[j] <= a[i]) {
+      j--;
+    }
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int l = i + 1, r = a.length - 1; l < r; l++, r--) {
+      t = a[l];
+      a[l] = a[r];
+      a[r] = t;
+    }
+    return true;
+  }
+}
