@@ -15,7 +15,8 @@ public final class Strategies {
   private static final Map<String, PlanStrategy> BY_NAME = new TreeMap<>();
 
   static {
-    for (PlanStrategy s : List.of(new EqualSplitStrategy(), new ProportionalStrategy(), new SelfSchedulingStrategy())) {
+    for (PlanStrategy s : List.of(new EqualSplitStrategy(), new ProportionalStrategy(), new SelfSchedulingStrategy(),
+        new DistribStrategy())) {
       BY_NAME.put(s.name(), s);
     }
   }

@@ -1,0 +1,130 @@
+package dev.gleaner.common.plan;
+
+import dev.gleaner.common.model.Worker;
+import dev.gleaner.common.plan.distrib.DistribSolver;
+import dev.gleaner.common.plan.distrib.SingleRound;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * DISTRIB (paper 001): one chunk per worker, sized and ordered to maximise the expected work done
+ * when each worker may be interrupted with linear risk while the master serves them one at a time.
+ *
+ * <p>It hands out all units (the paper's problem) while every worker can still finish its share;
+ * past that point it gives each worker what maximises the true expectation and leaves the rest in
+ * the shared pool, where whichever worker is still up takes it. Workers with no known risk (0) are
+ * never interrupted in the model, so they take all the work, shared in proportion to speed.
+ */
+final class DistribStrategy implements PlanStrategy {
+  @Override
+  public String name() {
+    return "distrib";
+  }
+
+  @Override
+  public Plan plan(PlanRequest request) {
+    List<Worker> workers = request.platform().workers();
+    int p = workers.size();
+    int checkpoints = request.checkpoints() > 0 ? request.checkpoints() : EqualSplitStrategy.DEFAULT_CHECKPOINTS;
+    List<Worker> safe = workers.stream().filter(w -> w.risk() == 0).toList();
+    if (!safe.isEmpty()) {
+      double total = safe.stream().mapToDouble(Worker::speed).sum();
+      double[] amounts = safe.stream().mapToDouble(w -> request.units() * w.speed() / total).toArray();
+      return build(request, safe, round(amounts, request.units()), checkpoints,
+          safe.size() == p
+              ? "no worker has a known risk: shares in proportion to speed"
+              : safe.size() + " of " + p + " workers have no known risk and take all the work, in proportion to speed");
+    }
+    double[] s = new double[p];
+    double[] bw = new double[p];
+    double[] k = new double[p];
+    for (int i = 0; i < p; i++) {
+      s[i] = workers.get(i).speed();
+      bw[i] = workers.get(i).bandwidth();
+      k[i] = workers.get(i).risk();
+    }
+    double work = request.units();
+    DistribSolver.Result all = DistribSolver.solve(s, bw, k, work, DistribSolver.Deploy.ALL);
+    DistribSolver.Result r = all;
+    String reason;
+    if (SingleRound.valid(permute(s, all.order()), permute(bw, all.order()), permute(k, all.order()), all.amounts())) {
+      reason = String.format(Locale.ROOT, "DISTRIB: all %d units, expected work %.6g", request.units(), all.quadratic());
+    } else {
+      r = DistribSolver.solve(s, bw, k, work, DistribSolver.Deploy.BEST);
+      reason = String.format(Locale.ROOT,
+          "DISTRIB beyond its validity bound: %.6g units deployed for expected work %.6g, the rest left to the pool",
+          r.deployed(), r.quadratic());
+    }
+    List<Worker> ordered = new ArrayList<>();
+    for (int i : r.order()) {
+      ordered.add(workers.get(i));
+    }
+    long deployed = Math.min(request.units(), Math.round(r.deployed()));
+    return build(request, ordered, round(r.amounts(), deployed), checkpoints,
+        reason + (r.exact() ? "" : " (order by Conjecture 1, not proven optimal)"));
+  }
+
+  /** Worker i gets the next sizes[i] units in one chunk; what is left goes to the pool in one chunk per worker. */
+  private static Plan build(PlanRequest request, List<Worker> workers, long[] sizes, int checkpoints, String reason) {
+    List<Assignment> order = new ArrayList<>();
+    long at = request.start();
+    for (int i = 0; i < workers.size(); i++) {
+      List<ChunkPlan> chunks = List.of();
+      if (sizes[i] > 0 && at < request.end()) {
+        long cut = Math.min(request.end(), at + sizes[i]);
+        if (cut < request.end()) {
+          cut = Math.min(request.end(), request.align().applyAsLong(cut));
+        }
+        chunks = List.of(Cutter.chunk(at, cut, checkpoints, request.align()));
+        at = cut;
+      }
+      order.add(new Assignment(workers.get(i).id(), chunks));
+    }
+    List<ChunkPlan> pool = new ArrayList<>();
+    if (at < request.end()) {
+      long[] rest = Cutter.even(request.end() - at, (int) Math.min(request.end() - at, workers.size()));
+      for (long[] range : Cutter.cut(at, request.end(), rest, request.align())) {
+        pool.add(Cutter.chunk(range[0], range[1], checkpoints, request.align()));
+      }
+    }
+    return new Plan("distrib", reason, order, pool);
+  }
+
+  /** Whole units summing to {@code total}, each within one of its share (largest remainders first). */
+  static long[] round(double[] amounts, long total) {
+    double sum = 0;
+    for (double a : amounts) {
+      sum += a;
+    }
+    long[] out = new long[amounts.length];
+    double[] frac = new double[amounts.length];
+    long given = 0;
+    for (int i = 0; i < amounts.length; i++) {
+      double share = sum > 0 ? amounts[i] * total / sum : 0;
+      out[i] = (long) Math.floor(share);
+      frac[i] = share - out[i];
+      given += out[i];
+    }
+    while (given < total) {
+      int best = 0;
+      for (int i = 1; i < frac.length; i++) {
+        if (frac[i] > frac[best]) {
+          best = i;
+        }
+      }
+      out[best]++;
+      frac[best] = -1;
+      given++;
+    }
+    return out;
+  }
+
+  private static double[] permute(double[] v, int[] order) {
+    double[] out = new double[order.length];
+    for (int i = 0; i < order.length; i++) {
+      out[i] = v[order[i]];
+    }
+    return out;
+  }
+}
