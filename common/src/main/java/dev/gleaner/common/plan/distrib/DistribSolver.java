@@ -80,7 +80,7 @@ public final class DistribSolver {
           best = r;
         }
       } while (nextPermutation(perm));
-      return new Result(best.order(), best.amounts(), best.quadratic(), best.exact());
+      return best;
     }
     Integer[] byProduct = new Integer[p];
     for (int i = 0; i < p; i++) {
