@@ -2,7 +2,6 @@ package dev.gleaner.common.plan;
 
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.distrib.DistribSolver;
-import dev.gleaner.common.plan.distrib.SingleRound;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,7 +47,7 @@ final class DistribStrategy implements PlanStrategy {
     DistribSolver.Result all = DistribSolver.solve(s, bw, k, work, DistribSolver.Deploy.ALL);
     DistribSolver.Result r = all;
     String reason;
-    if (SingleRound.valid(permute(s, all.order()), permute(bw, all.order()), permute(k, all.order()), all.amounts())) {
+    if (all.valid()) {
       reason = String.format(Locale.ROOT, "DISTRIB: all %d units, expected work %.6g", request.units(), all.quadratic());
     } else {
       r = DistribSolver.solve(s, bw, k, work, DistribSolver.Deploy.BEST);
@@ -116,14 +115,6 @@ final class DistribStrategy implements PlanStrategy {
       out[best]++;
       frac[best] = -1;
       given++;
-    }
-    return out;
-  }
-
-  private static double[] permute(double[] v, int[] order) {
-    double[] out = new double[order.length];
-    for (int i = 0; i < order.length; i++) {
-      out[i] = v[order[i]];
     }
     return out;
   }

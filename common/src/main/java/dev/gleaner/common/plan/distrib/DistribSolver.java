@@ -54,8 +54,10 @@ public final class DistribSolver {
    * @param amounts units per worker, indexed like {@code order}
    * @param quadratic the papers' expectation of these amounts
    * @param exact whether it is proven optimal (order and allocation)
+   * @param valid whether every worker with work can finish it (kappa T < 1), so that the quadratic
+   *     is the true expectation
    */
-  public record Result(int[] order, double[] amounts, double quadratic, boolean exact) {
+  public record Result(int[] order, double[] amounts, double quadratic, boolean exact, boolean valid) {
     public double deployed() {
       double sum = 0;
       for (double a : amounts) {
@@ -112,7 +114,7 @@ public final class DistribSolver {
         }
       }
     }
-    return new Result(best.order(), best.amounts(), best.quadratic(), false);
+    return new Result(best.order(), best.amounts(), best.quadratic(), false, best.valid());
   }
 
   /** The best allocation for a given service order (worker indices). */
@@ -196,7 +198,7 @@ public final class DistribSolver {
         }
       }
     }
-    return new Result(order.clone(), best, bestValue, exact && p <= ORDERS_UP_TO);
+    return new Result(order.clone(), best, bestValue, exact && p <= ORDERS_UP_TO, SingleRound.valid(s, bw, k, best));
   }
 
   private static int check(double[] speed, double[] bandwidth, double[] risk, double work) {
