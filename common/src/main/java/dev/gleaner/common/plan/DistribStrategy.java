@@ -26,11 +26,12 @@ final class DistribStrategy implements PlanStrategy {
     List<Worker> workers = request.platform().workers();
     int p = workers.size();
     int checkpoints = request.checkpoints() > 0 ? request.checkpoints() : EqualSplitStrategy.DEFAULT_CHECKPOINTS;
+    int maxChunks = request.checkpoints() > 0 || request.eps() == 0 ? checkpoints + 1 : Checkpointing.MAX_CHUNKS;
     List<Worker> safe = workers.stream().filter(w -> w.risk() == 0).toList();
     if (!safe.isEmpty()) {
       double total = safe.stream().mapToDouble(Worker::speed).sum();
       double[] amounts = safe.stream().mapToDouble(w -> request.units() * w.speed() / total).toArray();
-      return build(request, safe, round(amounts, request.units()), checkpoints,
+      return build(request, safe, round(amounts, request.units()), checkpoints, maxChunks,
           safe.size() == p
               ? "no worker has a known risk: shares in proportion to speed"
               : safe.size() + " of " + p + " workers have no known risk and take all the work, in proportion to speed");
@@ -60,25 +61,43 @@ final class DistribStrategy implements PlanStrategy {
       ordered.add(workers.get(i));
     }
     long deployed = Math.min(request.units(), Math.round(r.deployed()));
-    return build(request, ordered, round(r.amounts(), deployed), checkpoints,
+    return build(request, ordered, round(r.amounts(), deployed), checkpoints, maxChunks,
         reason + (r.exact() ? "" : " (order by Conjecture 1, not proven optimal)"));
   }
 
-  /** Worker i gets the next sizes[i] units in one chunk; what is left goes to the pool in one chunk per worker. */
-  private static Plan build(PlanRequest request, List<Worker> workers, long[] sizes, int checkpoints, String reason) {
+  /**
+   * Worker i gets the next sizes[i] units in one chunk, with checkpoints where paper 000's
+   * Theorems 2-3 put them for the time it starts; what is left goes to the pool in one chunk per
+   * worker. Risk-free workers checkpoint evenly.
+   */
+  private static Plan build(PlanRequest request, List<Worker> workers, long[] sizes, int checkpoints, int maxChunks,
+      String reason) {
     List<Assignment> order = new ArrayList<>();
     long at = request.start();
+    double sent = 0;
     for (int i = 0; i < workers.size(); i++) {
+      Worker w = workers.get(i);
       List<ChunkPlan> chunks = List.of();
       if (sizes[i] > 0 && at < request.end()) {
         long cut = Math.min(request.end(), at + sizes[i]);
         if (cut < request.end()) {
           cut = Math.min(request.end(), request.align().applyAsLong(cut));
         }
-        chunks = List.of(Cutter.chunk(at, cut, checkpoints, request.align()));
+        sent += (cut - at) / w.bandwidth();
+        if (w.risk() > 0) {
+          Checkpointing.Chunks c = Checkpointing.forAllocation((cut - at) / w.speed(), 1 / w.risk() - sent,
+              request.eps(), (int) Math.min(maxChunks, cut - at));
+          double[] units = c.sizes().clone();
+          for (int k = 0; k < units.length; k++) {
+            units[k] *= w.speed();
+          }
+          chunks = List.of(Checkpointing.chunk(at, cut, units, request.align()));
+        } else {
+          chunks = List.of(Cutter.chunk(at, cut, checkpoints, request.align()));
+        }
         at = cut;
       }
-      order.add(new Assignment(workers.get(i).id(), chunks));
+      order.add(new Assignment(w.id(), chunks));
     }
     List<ChunkPlan> pool = new ArrayList<>();
     if (at < request.end()) {
@@ -87,7 +106,8 @@ final class DistribStrategy implements PlanStrategy {
         pool.add(Cutter.chunk(range[0], range[1], checkpoints, request.align()));
       }
     }
-    return new Plan("distrib", reason, order, pool);
+    return Plan.of("distrib", reason, order, pool, Timelines.singleRound(request.platform(), order, request.eps()),
+        request);
   }
 
   /** Whole units summing to {@code total}, each within one of its share (largest remainders first). */

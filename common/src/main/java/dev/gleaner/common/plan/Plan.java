@@ -13,11 +13,44 @@ import java.util.List;
  * @param reason one sentence on why this plan, for people
  * @param order assignments in service order
  * @param pool chunks for whoever is free, in order
+ * @param timeline when each worker receives and saves its work, as the strategy's model predicts
+ * @param expectedWork the expected number of units saved under the request's risk model, computed
+ *     exactly from the timeline
  */
-public record Plan(String strategy, String reason, List<Assignment> order, List<ChunkPlan> pool) {
+public record Plan(String strategy, String reason, List<Assignment> order, List<ChunkPlan> pool, Timeline timeline,
+    double expectedWork) {
   public Plan {
     order = List.copyOf(order);
     pool = List.copyOf(pool);
+  }
+
+  /** A plan whose expected work is that of its timeline under the request's risk model. */
+  static Plan of(String strategy, String reason, List<Assignment> order, List<ChunkPlan> pool, Timeline timeline,
+      PlanRequest request) {
+    return new Plan(strategy, reason, order, pool, timeline,
+        timeline.expectedWork(request.platform(), request.risk()));
+  }
+
+  /** Whether some units are handed to more than one worker (replicas). */
+  public boolean replicated() {
+    List<ChunkPlan> all = allChunks();
+    for (int i = 1; i < all.size(); i++) {
+      if (all.get(i).start() < all.get(i - 1).end()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Units handed to some worker in the plan's order (the pool excluded), each counted once. */
+  public long deployed() {
+    List<long[]> ranges = new ArrayList<>();
+    for (Assignment a : order) {
+      for (ChunkPlan c : a.chunks()) {
+        ranges.add(new long[] {c.start(), c.end()});
+      }
+    }
+    return ranges.isEmpty() ? 0 : Timeline.unionLength(ranges);
   }
 
   /** All chunks of the plan sorted by start; used to check coverage. */
@@ -31,13 +64,19 @@ public record Plan(String strategy, String reason, List<Assignment> order, List<
   }
 
   /**
-   * Checks that the chunks tile {@code [start, end)} exactly: no gap, no overlap.
+   * Checks that the chunks tile {@code [start, end)} exactly: no gap, no overlap (replicas, the
+   * same range given to several workers, count once).
    *
    * @throws IllegalStateException naming the first gap or overlap
    */
   public void requireCovers(long start, long end) {
     long at = start;
+    ChunkPlan previous = null;
     for (ChunkPlan c : allChunks()) {
+      if (previous != null && c.start() == previous.start() && c.end() == previous.end()) {
+        continue;
+      }
+      previous = c;
       if (c.start() != at) {
         throw new IllegalStateException("plan " + strategy + " leaves a " + (c.start() > at ? "gap" : "overlap")
             + " at unit " + at + " (next chunk " + c + ")");

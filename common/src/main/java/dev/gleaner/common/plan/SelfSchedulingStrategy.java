@@ -30,7 +30,8 @@ final class SelfSchedulingStrategy implements PlanStrategy {
     for (long[] r : Cutter.cut(request.start(), request.end(), sizes, request.align())) {
       pool.add(Cutter.chunk(r[0], r[1], request.checkpoints(), request.align()));
     }
-    return new Plan(name(), "fixed chunks of " + size + " units taken by whoever is free", List.of(), pool);
+    return Plan.of(name(), "fixed chunks of " + size + " units taken by whoever is free", List.of(), pool,
+        Timelines.demandDriven(request.platform(), pool, request.eps()), request);
   }
 
   private static long ceilDiv(long a, long b) {

@@ -1,0 +1,167 @@
+package dev.gleaner.common.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * Where one computer should checkpoint under linear risk (paper 000, Section 3). Time is measured
+ * in the computer's own computing seconds; {@code x} is how long it may still be up (1/kappa
+ * minus the time it starts), and {@code eps} the cost of each chunk (starting it or saving it).
+ *
+ * <p>For chunks c_1..c_m the expected work saved, given the computer is up when it starts, is
+ * sum_j c_j (1 - (c_1 + ... + c_j + j eps) / x), clipped at 0 per chunk.
+ */
+public final class Checkpointing {
+  /** A cap on the number of chunks when nothing else bounds it. */
+  static final int MAX_CHUNKS = 10_000;
+
+  private Checkpointing() {}
+
+  /**
+   * Chunk sizes and their expectation.
+   *
+   * @param sizes chunk sizes in order (their sum is what is deployed)
+   * @param expected expected work saved
+   */
+  public record Chunks(double[] sizes, double expected) {
+    public double total() {
+      double sum = 0;
+      for (double s : sizes) {
+        sum += s;
+      }
+      return sum;
+    }
+  }
+
+  /**
+   * Theorem 2 (free initiation): at most n chunks for w units of work; all of size Z/n with
+   * Z = min(w, n x / (n + 1)), expecting Z - (n + 1) Z^2 / (2 n x).
+   */
+  public static Chunks theorem2(double w, double x, int n) {
+    double z = Math.min(w, n * x / (n + 1));
+    double[] sizes = new double[n];
+    java.util.Arrays.fill(sizes, z / n);
+    return new Chunks(sizes, z - (n + 1) * z * z / (2 * n * x));
+  }
+
+  /**
+   * Theorem 3 (charged initiation, eps > 0): at most n chunks for w units. With m chunks the best
+   * sizes decrease by eps from c_1 = Z/m + (m - 1) eps / 2, where Z = min(w, m x/(m + 1) - m eps / 2),
+   * and the expectation is Z - (m + 1) Z^2 / (2 m x) - (m + 1) eps Z / (2 x) + (m - 1) m (m + 1)
+   * eps^2 / (24 x). The number of chunks is m = min(n, n1, n2): n1, the most chunks w can fill
+   * (m (m - 1) eps / 2 < w), and n2, the most a lifetime x can use (m (m + 1) eps / 2 < x).
+   *
+   * @throws IllegalArgumentException if eps is not positive or x <= eps (no chunk can pay)
+   */
+  public static Chunks theorem3(double w, double x, double eps, int n) {
+    if (!(eps > 0) || !(x > eps)) {
+      throw new IllegalArgumentException("Theorem 3 needs 0 < eps < x, got eps " + eps + ", x " + x);
+    }
+    int m = Math.min(n, Math.min(mostChunks(w, eps, -1), mostChunks(x, eps, 1)));
+    return charged(w, x, eps, m);
+  }
+
+  /** The largest m >= 1 with m (m + sign) eps / 2 < v. */
+  static int mostChunks(double v, double eps, int sign) {
+    int m = (int) Math.max(1, Math.floor(Math.sqrt(2 * v / eps + 0.25) - sign * 0.5));
+    while (m > 1 && m * (m + (double) sign) * eps / 2 >= v) {
+      m--;
+    }
+    while ((m + 1) * (m + 1.0 + sign) * eps / 2 < v && m < MAX_CHUNKS) {
+      m++;
+    }
+    return m;
+  }
+
+  /** The best m-chunk schedule of Theorem 3's shape (sizes decreasing by eps). */
+  static Chunks charged(double w, double x, double eps, int m) {
+    double z = Math.max(0, Math.min(w, m * x / (m + 1) - m * eps / 2));
+    double[] sizes = new double[m];
+    for (int i = 0; i < m; i++) {
+      sizes[i] = z / m + (m - 1) * eps / 2 - i * eps;
+    }
+    double e = z - (m + 1) * z * z / (2 * m * x) - (m + 1) * eps * z / (2 * x)
+        + (m - 1) * (double) m * (m + 1) * eps * eps / (24 * x);
+    return new Chunks(sizes, e);
+  }
+
+  /** The expectation of chunks computed in order, each paying eps, on a computer up for at most x. */
+  public static double expected(double[] sizes, double x, double eps) {
+    double done = 0;
+    double e = 0;
+    for (double c : sizes) {
+      done += c + eps;
+      e += c * Math.max(0, 1 - done / x);
+    }
+    return e;
+  }
+
+  /**
+   * Checkpoints for an allocation the computer must compute in full (its data is already there):
+   * the best of Theorem 2 or 3's schedules over Z <= w for every chunk count up to {@code maxChunks},
+   * with what is left past Z computed last as one more chunk. Risk-free computers (x infinite) and
+   * allocations that cannot pay one chunk's overhead get a single chunk.
+   *
+   * @return chunk sizes summing to w
+   */
+  public static Chunks forAllocation(double w, double x, double eps, int maxChunks) {
+    if (!(w > 0) || Double.isInfinite(x) || !(x > eps)) {
+      return new Chunks(new double[] {Math.max(0, w)}, expected(new double[] {Math.max(0, w)}, x, eps));
+    }
+    int limit = eps > 0 ? Math.min(maxChunks, mostChunks(x, eps, 1)) : maxChunks;
+    Chunks best = null;
+    for (int m = 1; m <= limit; m++) {
+      Chunks c = eps > 0 ? charged(w, x, eps, m) : theorem2(w, x, m);
+      double[] sizes = withTail(c.sizes(), w);
+      if (sizes == null) {
+        continue;
+      }
+      double e = expected(sizes, x, eps);
+      if (best == null || e > best.expected()) {
+        best = new Chunks(sizes, e);
+      }
+    }
+    return best != null ? best : new Chunks(new double[] {w}, expected(new double[] {w}, x, eps));
+  }
+
+  /** Positive sizes, with the remainder to w appended; null if some size is not positive. */
+  private static double[] withTail(double[] sizes, double w) {
+    double sum = 0;
+    for (double s : sizes) {
+      if (!(s > 0)) {
+        return null;
+      }
+      sum += s;
+    }
+    if (w - sum > 1e-9 * w) {
+      double[] out = java.util.Arrays.copyOf(sizes, sizes.length + 1);
+      out[sizes.length] = w - sum;
+      return out;
+    }
+    return sizes;
+  }
+
+  /**
+   * A chunk over {@code [start, end)} whose checkpoints fall at the given sizes (in units, summing
+   * to about end - start), each moved to a legal cut; checkpoints that collapse are dropped.
+   */
+  static ChunkPlan chunk(long start, long end, double[] sizes, LongUnaryOperator align) {
+    List<Long> cps = new ArrayList<>();
+    double at = start;
+    long previous = start;
+    for (int i = 0; i < sizes.length - 1; i++) {
+      at += sizes[i];
+      long cut = Math.round(at);
+      if (cut <= previous || cut >= end) {
+        continue;
+      }
+      cut = Math.min(end, align.applyAsLong(cut));
+      if (cut > previous && cut < end) {
+        cps.add(cut);
+        previous = cut;
+      }
+    }
+    return new ChunkPlan(start, end, cps.stream().mapToLong(Long::longValue).toArray());
+  }
+}

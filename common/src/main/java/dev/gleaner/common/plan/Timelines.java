@@ -1,0 +1,99 @@
+package dev.gleaner.common.plan;
+
+import dev.gleaner.common.model.Platform;
+import dev.gleaner.common.model.Worker;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Builds the timelines of the common ways of handing out work, under the one-port model. */
+final class Timelines {
+  private Timelines() {}
+
+  /**
+   * Single round, one port: the master sends each assignment whole, in order, one worker at a time
+   * (units / bandwidth seconds); the worker then computes its chunks in order, and saves at each
+   * checkpoint and at each chunk's end, paying {@code eps} seconds each time.
+   */
+  static Timeline singleRound(Platform platform, List<Assignment> order, double eps) {
+    Map<String, Worker> byId = byId(platform);
+    List<Timeline.Lane> lanes = new ArrayList<>();
+    double port = 0;
+    for (Assignment a : order) {
+      if (a.chunks().isEmpty()) {
+        continue;
+      }
+      Worker w = byId.get(a.workerId());
+      double sent = port + a.units() / w.bandwidth();
+      List<Timeline.Piece> pieces = new ArrayList<>();
+      double t = sent;
+      for (ChunkPlan c : a.chunks()) {
+        t = compute(w, c, eps, t, pieces);
+      }
+      lanes.add(new Timeline.Lane(w.id(), List.of(new Timeline.Interval(port, sent)), pieces));
+      port = sent;
+    }
+    return new Timeline(lanes);
+  }
+
+  /**
+   * Demand-driven, one port: each chunk of the pool, in order, goes to the worker that asks first
+   * (the one free earliest; ties to platform order); the master sends one chunk at a time.
+   */
+  static Timeline demandDriven(Platform platform, List<ChunkPlan> pool, double eps) {
+    List<Worker> workers = platform.workers();
+    int p = workers.size();
+    double[] free = new double[p];
+    List<List<Timeline.Interval>> receiving = new ArrayList<>();
+    List<List<Timeline.Piece>> pieces = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      receiving.add(new ArrayList<>());
+      pieces.add(new ArrayList<>());
+    }
+    double port = 0;
+    for (ChunkPlan c : pool) {
+      int next = 0;
+      for (int i = 1; i < p; i++) {
+        if (free[i] < free[next]) {
+          next = i;
+        }
+      }
+      Worker w = workers.get(next);
+      double begin = Math.max(port, free[next]);
+      double sent = begin + c.units() / w.bandwidth();
+      receiving.get(next).add(new Timeline.Interval(begin, sent));
+      port = sent;
+      free[next] = compute(w, c, eps, sent, pieces.get(next));
+    }
+    List<Timeline.Lane> lanes = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      if (!pieces.get(i).isEmpty()) {
+        lanes.add(new Timeline.Lane(workers.get(i).id(), receiving.get(i), pieces.get(i)));
+      }
+    }
+    return new Timeline(lanes);
+  }
+
+  /** Appends the pieces of chunk c computed by w from time t; returns when the last is saved. */
+  static double compute(Worker w, ChunkPlan c, double eps, double t, List<Timeline.Piece> out) {
+    long from = c.start();
+    long[] cps = c.checkpoints();
+    for (int k = 0; k <= cps.length; k++) {
+      long to = k < cps.length ? cps[k] : c.end();
+      double saved = t + (to - from) / w.speed() + eps;
+      out.add(new Timeline.Piece(from, to, t, saved));
+      t = saved;
+      from = to;
+    }
+    return t;
+  }
+
+  static Map<String, Worker> byId(Platform platform) {
+    Map<String, Worker> byId = new HashMap<>();
+    for (Worker w : platform.workers()) {
+      byId.put(w.id(), w);
+    }
+    return byId;
+  }
+}
