@@ -39,7 +39,7 @@ final class JobService {
    */
   CompletableFuture<String> submit(JobSpec spec) {
     Workload workload = workloads.get(spec.getWorkload());
-    Strategies.byName(spec.getStrategy());
+    Strategies.requireRunnable(spec.getStrategy());
     if (spec.getMinWorkers() > 100_000) {
       throw new IllegalArgumentException("min-workers " + spec.getMinWorkers() + " is not a sensible number of workers");
     }

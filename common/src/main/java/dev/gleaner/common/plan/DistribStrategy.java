@@ -46,16 +46,27 @@ final class DistribStrategy implements PlanStrategy {
     }
     double work = request.units();
     DistribSolver.Result all = DistribSolver.solve(s, bw, k, work, DistribSolver.Deploy.ALL);
-    DistribSolver.Result r = all;
-    String reason;
+    Plan whole = fromResult(request, workers, all, checkpoints, maxChunks, String.format(Locale.ROOT,
+        "DISTRIB: all %d units in one round, order and sizes maximising the expected work", request.units()));
     if (all.valid()) {
-      reason = String.format(Locale.ROOT, "DISTRIB: all %d units, expected work %.6g", request.units(), all.quadratic());
-    } else {
-      r = DistribSolver.solve(s, bw, k, work, DistribSolver.Deploy.BEST);
-      reason = String.format(Locale.ROOT,
-          "DISTRIB beyond its validity bound: %.6g units deployed for expected work %.6g, the rest left to the pool",
-          r.deployed(), r.quadratic());
+      return whole;
     }
+    // some worker is sure to be interrupted before it finishes: the paper's problem no longer
+    // applies; keep back what cannot pay, unless checkpoints make handing out everything better
+    DistribSolver.Result best = DistribSolver.solve(s, bw, k, work, DistribSolver.Deploy.BEST);
+    Plan kept = fromResult(request, workers, best, checkpoints, maxChunks, String.format(Locale.ROOT,
+        "DISTRIB beyond its validity bound: %d of %d units deployed, the rest left to the pool",
+        Math.min(request.units(), Math.round(best.deployed())), request.units()));
+    if (whole.expectedWork() > kept.expectedWork()) {
+      return new Plan(whole.strategy(), "DISTRIB beyond its validity bound: all units handed out, since the"
+          + " checkpoints save more of them than keeping some back would", whole.order(), whole.pool(), whole.timeline(),
+          whole.expectedWork());
+    }
+    return kept;
+  }
+
+  private static Plan fromResult(PlanRequest request, List<Worker> workers, DistribSolver.Result r, int checkpoints,
+      int maxChunks, String reason) {
     List<Worker> ordered = new ArrayList<>();
     for (int i : r.order()) {
       ordered.add(workers.get(i));
