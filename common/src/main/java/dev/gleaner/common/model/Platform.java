@@ -2,12 +2,25 @@ package dev.gleaner.common.model;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-/** The workers available to a job, in no particular order; ids are unique. */
-public record Platform(List<Worker> workers) {
+/**
+ * The workers available to a job, in no particular order; ids are unique.
+ *
+ * @param workers the workers
+ * @param parents for workers reached through another worker (a sub-master), that worker's id; the
+ *     others hang off the master directly. A worker's bandwidth is that of the link from its parent.
+ */
+public record Platform(List<Worker> workers, Map<String, String> parents) {
+  /** Every worker connected to the master directly. */
+  public Platform(List<Worker> workers) {
+    this(workers, Map.of());
+  }
+
   public Platform {
     workers = List.copyOf(workers);
+    parents = Map.copyOf(parents);
     if (workers.isEmpty()) {
       throw new IllegalArgumentException("a platform needs at least one worker");
     }
@@ -17,6 +30,24 @@ public record Platform(List<Worker> workers) {
         throw new IllegalArgumentException("duplicate worker id: " + w.id());
       }
     }
+    for (Map.Entry<String, String> e : parents.entrySet()) {
+      if (!ids.contains(e.getKey()) || !ids.contains(e.getValue())) {
+        throw new IllegalArgumentException("worker " + e.getKey() + " hangs off unknown worker " + e.getValue());
+      }
+      // walking up must reach the master: no cycles
+      String at = e.getValue();
+      for (int steps = 0; at != null; steps++) {
+        if (steps > parents.size()) {
+          throw new IllegalArgumentException("worker " + e.getKey() + " is in a cycle of sub-masters");
+        }
+        at = parents.get(at);
+      }
+    }
+  }
+
+  /** Whether some worker is reached through another. */
+  public boolean isTree() {
+    return !parents.isEmpty();
   }
 
   public int size() {

@@ -14,8 +14,8 @@ import java.util.List;
  * @param order assignments in service order
  * @param pool chunks for whoever is free, in order
  * @param timeline when each worker receives and saves its work, as the strategy's model predicts
- * @param expectedWork the expected number of units saved under the request's risk model, computed
- *     exactly from the timeline
+ * @param expectedWork the expected number of units saved under the request's risk model (by the
+ *     deadline, if any), computed exactly from the timeline
  */
 public record Plan(String strategy, String reason, List<Assignment> order, List<ChunkPlan> pool, Timeline timeline,
     double expectedWork) {
@@ -27,8 +27,8 @@ public record Plan(String strategy, String reason, List<Assignment> order, List<
   /** A plan whose expected work is that of its timeline under the request's risk model. */
   static Plan of(String strategy, String reason, List<Assignment> order, List<ChunkPlan> pool, Timeline timeline,
       PlanRequest request) {
-    return new Plan(strategy, reason, order, pool, timeline,
-        timeline.expectedWork(request.platform(), request.risk()));
+    return new Plan(strategy, reason, order, pool, timeline, timeline.expectedWork(request.platform(), request.risk(),
+        request.hasDeadline() ? request.deadline() : Double.POSITIVE_INFINITY));
   }
 
   /** Whether some units are handed to more than one worker (replicas). */

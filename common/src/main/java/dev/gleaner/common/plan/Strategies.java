@@ -17,7 +17,8 @@ public final class Strategies {
 
   static {
     for (PlanStrategy s : List.of(new EqualSplitStrategy(), new ProportionalStrategy(), new SelfSchedulingStrategy(),
-        new DistribStrategy(), new ReplicateStrategy(), new FifoStrategy())) {
+        new DistribStrategy(), new ReplicateStrategy(), new FifoStrategy(),
+        new BandwidthCentricStrategy(), new AutoStrategy())) {
       BY_NAME.put(s.name(), s);
     }
   }

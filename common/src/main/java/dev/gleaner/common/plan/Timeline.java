@@ -84,7 +84,7 @@ public record Timeline(List<Lane> lanes) {
 
   /** Distinct units that appear in some lane. */
   public long deployed() {
-    return Math.round(measure(null, null, null));
+    return Math.round(measure(null, null, Double.POSITIVE_INFINITY));
   }
 
   /**
@@ -93,11 +93,16 @@ public record Timeline(List<Lane> lanes) {
    * the piece that holds it.
    */
   public double expectedWork(Platform platform, RiskModel risk) {
+    return expectedWork(platform, risk, Double.POSITIVE_INFINITY);
+  }
+
+  /** As {@link #expectedWork(Platform, RiskModel)}, counting only pieces saved by {@code deadline}. */
+  public double expectedWork(Platform platform, RiskModel risk, double deadline) {
     Map<String, Worker> byId = new HashMap<>();
     for (Worker w : platform.workers()) {
       byId.put(w.id(), w);
     }
-    return measure(platform, risk, byId);
+    return measure(risk, byId, deadline);
   }
 
   /**
@@ -135,7 +140,7 @@ public record Timeline(List<Lane> lanes) {
   }
 
   /** Sweep over unit boundaries: sum of length x P(some holder saves it); with risk == null, length. */
-  private double measure(Platform platform, RiskModel risk, Map<String, Worker> byId) {
+  private double measure(RiskModel risk, Map<String, Worker> byId, double deadline) {
     int count = 0;
     for (Lane l : lanes) {
       count += l.pieces().size();
@@ -155,7 +160,7 @@ public record Timeline(List<Lane> lanes) {
         throw new IllegalArgumentException("timeline lane for unknown worker " + l.worker());
       }
       for (Piece p : l.pieces()) {
-        lost[k] = risk == null ? 0 : risk.interrupted(w, p.saved());
+        lost[k] = p.saved() > deadline ? 1 : risk == null ? 0 : risk.interrupted(w, p.saved());
         at[e] = p.from();
         who[e++] = k + 1;
         at[e] = p.to();

@@ -1,0 +1,56 @@
+package dev.gleaner.common.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Picks a strategy for the job and the platform and says why. Each candidate's expected work is
+ * exact under the same model (risk, deadline, one port), so auto plans with every candidate that
+ * fits and keeps the one expecting most; ties go to the earlier candidate.
+ *
+ * <p>Candidates: DISTRIB (the optimum of one round under risk); FIFO when there is a deadline
+ * (paper 003's Cluster-Exploitation); bandwidth-centric when workers hang off sub-masters (it is
+ * the only one that uses the tree); replication when the job allows it and some worker is at risk;
+ * and the baselines.
+ */
+final class AutoStrategy implements PlanStrategy {
+  @Override
+  public String name() {
+    return "auto";
+  }
+
+  @Override
+  public Plan plan(PlanRequest request) {
+    List<String> candidates = new ArrayList<>(List.of("distrib"));
+    boolean risky = request.platform().workers().stream().anyMatch(w -> w.risk() > 0);
+    if (request.hasDeadline()) {
+      candidates.add("fifo");
+    }
+    if (request.platform().isTree()) {
+      candidates.add("bandwidth-centric");
+    }
+    if (request.replication() && risky) {
+      candidates.add("replicate");
+    }
+    candidates.addAll(List.of("proportional", "self", "equal"));
+    if (!request.hasDeadline()) {
+      candidates.add("fifo");
+    }
+    if (!request.platform().isTree()) {
+      candidates.add("bandwidth-centric");
+    }
+    Plan best = null;
+    StringBuilder others = new StringBuilder();
+    for (String name : candidates) {
+      Plan p = Strategies.byName(name).plan(request);
+      if (best == null || p.expectedWork() > best.expectedWork() * (1 + 1e-9)) {
+        best = p;
+      }
+      others.append(String.format(Locale.ROOT, "%s%s %.6g", others.length() == 0 ? "" : ", ", name, p.expectedWork()));
+    }
+    String reason = String.format(Locale.ROOT, "auto picked %s, the most expected work among (%s): %s", best.strategy(),
+        others, best.reason());
+    return new Plan(best.strategy(), reason, best.order(), best.pool(), best.timeline(), best.expectedWork());
+  }
+}
