@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Builds the timelines of the common ways of handing out work, under the one-port model. */
-final class Timelines {
+public final class Timelines {
   private Timelines() {}
 
   /**
@@ -16,7 +16,7 @@ final class Timelines {
    * (units / bandwidth seconds); the worker then computes its chunks in order, and saves at each
    * checkpoint and at each chunk's end, paying {@code eps} seconds each time.
    */
-  static Timeline singleRound(Platform platform, List<Assignment> order, double eps) {
+  public static Timeline singleRound(Platform platform, List<Assignment> order, double eps) {
     Map<String, Worker> byId = byId(platform);
     List<Timeline.Lane> lanes = new ArrayList<>();
     double port = 0;

@@ -1,0 +1,109 @@
+package dev.gleaner.deploy;
+
+import static dev.gleaner.deploy.CommandLineTest.gleaner;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.common.plan.Strategies;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code gleaner plan} and {@code gleaner simulate} answer for every strategy; bad input gets one line. */
+class PlanCommandTest {
+  private static final String LAB = "examples/lab.json";
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void planAnswersForEveryStrategyWithTheContractFields() throws Exception {
+    for (String s : Strategies.names()) {
+      CommandLineTest.Run r = gleaner("plan", "--platform", LAB, "--work", "200000", "--eps", "30", "--strategy", s, "--json");
+      assertEquals(0, r.code(), s + ": " + r.err());
+      JsonNode doc = new ObjectMapper().readTree(r.out());
+      assertTrue(doc.path("strategy").isTextual(), s);
+      assertTrue(doc.path("order").isArray() && doc.path("order").size() > 0, s);
+      long units = 0;
+      for (JsonNode a : doc.path("allocations")) {
+        assertTrue(a.path("worker").isTextual() && a.path("chunks").isArray(), s);
+        units += a.path("units").asLong();
+      }
+      for (JsonNode c : doc.path("pool")) {
+        units += c.path("end").asLong() - c.path("start").asLong();
+      }
+      // without replicas, allocations and pool share out the work exactly
+      if (!doc.path("replicated").asBoolean()) {
+        assertEquals(200000, units, s);
+      }
+      double expected = doc.path("expectedWork").asDouble();
+      assertTrue(expected > 0 && expected <= doc.path("deployed").asLong(), s + ": " + expected);
+    }
+  }
+
+  @Test
+  void svgTimelineHasALinePerWorker() throws Exception {
+    Path svg = dir.resolve("plan.svg");
+    CommandLineTest.Run r = gleaner("plan", "--platform", LAB, "--work", "200000", "--strategy", "distrib", "--svg", svg.toString());
+    assertEquals(0, r.code(), r.err());
+    String text = Files.readString(svg);
+    assertTrue(text.startsWith("<svg") && text.trim().endsWith("</svg>"));
+    for (String id : new String[] {"atlas", "bohr", "curie", "dirac", "euler", "fermi"}) {
+      assertTrue(text.contains(">" + id + "</text>"), id);
+      assertTrue(r.out().contains(id), "the table names " + id);
+    }
+  }
+
+  @Test
+  void simulateReportsTheMeanBesideTheExpectation() throws Exception {
+    CommandLineTest.Run r = gleaner("simulate", "--platform", LAB, "--work", "200000", "--strategy", "distrib", "--eps", "30",
+        "--trials", "4000", "--seed", "3", "--heuristics", "--json");
+    assertEquals(0, r.code(), r.err());
+    JsonNode doc = new ObjectMapper().readTree(r.out());
+    double mean = doc.path("meanWork").asDouble();
+    double se = doc.path("stdErr").asDouble();
+    double expected = doc.path("expectedWork").asDouble();
+    assertTrue(Math.abs(mean - expected) <= 4 * se, mean + " vs " + expected + " +- " + se);
+    assertTrue(doc.path("singleChunkExpectedWork").asDouble() <= expected, "checkpoints never lose expected work");
+    assertEquals(6, doc.path("heuristics").size());
+    double omniscient = doc.path("heuristics").get(5).path("meanWork").asDouble();
+    for (int i = 0; i < 5; i++) {
+      assertTrue(doc.path("heuristics").get(i).path("meanWork").asDouble() <= omniscient, "H6 is the upper limit");
+    }
+  }
+
+  @Test
+  void badInputGetsOneClearLine() throws Exception {
+    Path broken = dir.resolve("broken.json");
+    Files.writeString(broken, "{\"workers\": [ {\"id\": \"a\", \"speed\": ");
+    Path noSpeed = dir.resolve("nospeed.json");
+    Files.writeString(noSpeed, "{\"workers\": [ {\"id\": \"a\"} ]}");
+    Path dup = dir.resolve("dup.json");
+    Files.writeString(dup, "{\"workers\": [ {\"id\": \"a\", \"speed\": 1}, {\"id\": \"a\", \"speed\": 2} ]}");
+    Path negative = dir.resolve("neg.json");
+    Files.writeString(negative, "{\"workers\": [ {\"id\": \"a\", \"speed\": -1} ]}");
+    String[][] cases = {
+        {"plan", "--platform", broken.toString(), "--work", "10"},
+        {"plan", "--platform", noSpeed.toString(), "--work", "10"},
+        {"plan", "--platform", dup.toString(), "--work", "10"},
+        {"plan", "--platform", negative.toString(), "--work", "10"},
+        {"plan", "--platform", dir.resolve("missing.json").toString(), "--work", "10"},
+        {"plan", "--platform", LAB, "--work", "10", "--strategy", "fastest"},
+        {"plan", "--platform", LAB, "--work", "0"},
+        {"plan", "--platform", LAB, "--work", "10", "--deadline", "-5"},
+        {"simulate", "--platform", LAB, "--work", "10", "--trials", "1"},
+    };
+    String[] says = {"not valid JSON", "needs a numeric \"speed\"", "duplicate worker id", "speed must be a positive",
+        "does not exist", "unknown strategy", "--work must be at least 1", "deadline must be a positive", "--trials"};
+    for (int i = 0; i < cases.length; i++) {
+      CommandLineTest.Run r = gleaner(cases[i]);
+      assertEquals(1, r.code(), String.join(" ", cases[i]));
+      assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+      assertTrue(r.err().contains(says[i]), r.err());
+      assertEquals("", r.out());
+    }
+  }
+}
