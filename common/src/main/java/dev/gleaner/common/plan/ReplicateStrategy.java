@@ -148,8 +148,11 @@ final class ReplicateStrategy implements PlanStrategy {
     int groups = chart[0].length;
     int n = g * groups;
     long[] cuts = new long[n + 1];
-    for (int c = 0; c <= n; c++) {
-      cuts[c] = from + Math.round((double) (to - from) * c / n);
+    cuts[0] = from;
+    cuts[n] = to;
+    for (int c = 1; c < n; c++) {
+      long cut = from + Math.round((double) (to - from) * c / n);
+      cuts[c] = Math.max(cuts[c - 1], Math.min(to, request.align().applyAsLong(Math.max(cut, from + 1))));
     }
     List<Assignment> out = new ArrayList<>();
     for (int k = 0; k < g; k++) {

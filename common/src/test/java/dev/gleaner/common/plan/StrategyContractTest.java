@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.model.Platform;
+import dev.gleaner.common.model.RiskModel;
 import dev.gleaner.common.model.Worker;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,8 +30,30 @@ class StrategyContractTest {
     long end = start + units;
     // legal cuts every alignEvery units (like line starts), the range end always legal
     LongUnaryOperator align = p -> Math.min(end, ((p + alignEvery - 1) / alignEvery) * alignEvery);
+    check(new PlanRequest(start, end, new Platform(ws), chunkUnits, checkpoints, align));
+  }
+
+  /** The same on workers that differ in speed, bandwidth and risk, with a per-chunk cost and replicas allowed. */
+  @Property(tries = 25)
+  void everyStrategyTilesTheRangeOnRiskyWorkers(@ForAll @LongRange(min = 0, max = 1_000_000) long start,
+      @ForAll @LongRange(min = 1, max = 2_000_000) long units, @ForAll @IntRange(min = 1, max = 12) int workers,
+      @ForAll @IntRange(min = 0, max = 12) int checkpoints, @ForAll @IntRange(min = 1, max = 1000) int alignEvery,
+      @ForAll @IntRange(min = 0, max = 100) int eps) {
+    List<Worker> ws = new ArrayList<>();
+    for (int i = 0; i < workers; i++) {
+      ws.add(new Worker("w" + i, 1 + (i * 7919 % 13), 10 + (i * 104729 % 997), 1e-4 * (1 + i * 31 % 17)));
+    }
+    long end = start + units;
+    LongUnaryOperator align = p -> Math.min(end, ((p + alignEvery - 1) / alignEvery) * alignEvery);
+    check(new PlanRequest(start, end, new Platform(ws), 0, checkpoints, align, eps, RiskModel.LINEAR, Double.NaN, true));
+  }
+
+  private static void check(PlanRequest request) {
+    long start = request.start();
+    long end = request.end();
+    LongUnaryOperator align = request.align();
     for (String name : Strategies.names()) {
-      Plan plan = Strategies.byName(name).plan(new PlanRequest(start, end, new Platform(ws), chunkUnits, checkpoints, align));
+      Plan plan = Strategies.byName(name).plan(request);
       plan.requireCovers(start, end);
       for (ChunkPlan c : plan.allChunks()) {
         assertTrue(c.units() > 0);
@@ -41,7 +64,12 @@ class StrategyContractTest {
           assertEquals(cp, align.applyAsLong(cp), name + ": checkpoint " + cp + " is not a legal cut");
         }
       }
-      assertEquals(name, plan.strategy());
+      if (name.equals("auto")) {
+        assertTrue(Strategies.names().contains(plan.strategy()) && !plan.strategy().equals("auto"), plan.strategy());
+      } else {
+        assertEquals(name, plan.strategy());
+      }
+      assertTrue(plan.expectedWork() >= 0 && plan.expectedWork() <= plan.timeline().deployed() + 1e-6 * end, name);
     }
   }
 
