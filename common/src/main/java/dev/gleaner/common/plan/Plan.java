@@ -42,17 +42,6 @@ public record Plan(String strategy, String reason, List<Assignment> order, List<
     return false;
   }
 
-  /** Units handed to some worker in the plan's order (the pool excluded), each counted once. */
-  public long deployed() {
-    List<long[]> ranges = new ArrayList<>();
-    for (Assignment a : order) {
-      for (ChunkPlan c : a.chunks()) {
-        ranges.add(new long[] {c.start(), c.end()});
-      }
-    }
-    return ranges.isEmpty() ? 0 : Timeline.unionLength(ranges);
-  }
-
   /** All chunks of the plan sorted by start; used to check coverage. */
   public List<ChunkPlan> allChunks() {
     List<ChunkPlan> all = new ArrayList<>(pool);

@@ -90,8 +90,8 @@ final class ReplicateStrategy implements PlanStrategy {
         pool.add(new ChunkPlan(range[0], range[1], new long[0]));
       }
     }
-    String reason = String.format(Locale.ROOT, "%d coteries of %s workers, greedy group schedules of %s chunks; %d units deployed%s",
-        q, sizes(coteries), Arrays.toString(counts), Math.round(deployed),
+    String reason = String.format(Locale.ROOT, "%d %s of %s, greedy group schedules of %s chunks; %d units deployed%s",
+        q, q == 1 ? "coterie" : "coteries", sizes(coteries), Arrays.toString(counts), Math.round(deployed),
         deployed < work ? ", the rest past what the coteries can hold left to the pool" : "");
     return Plan.of(name(), reason, order, pool, Timelines.singleRound(request.platform(), order, request.eps()), request);
   }
@@ -135,7 +135,7 @@ final class ReplicateStrategy implements PlanStrategy {
       min = Math.min(min, c.size());
       max = Math.max(max, c.size());
     }
-    return min == max ? Integer.toString(min) : min + "-" + max;
+    return (min == max ? Integer.toString(min) : min + "-" + max) + (max == 1 ? " worker" : " workers");
   }
 
   /**

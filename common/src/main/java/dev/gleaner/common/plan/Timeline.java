@@ -139,6 +139,44 @@ public record Timeline(List<Lane> lanes) {
     return total + (curTo - curFrom);
   }
 
+  private static Worker worker(Map<String, Worker> byId, Lane l) {
+    Worker w = byId == null ? null : byId.get(l.worker());
+    if (byId != null && w == null) {
+      throw new IllegalArgumentException("timeline lane for unknown worker " + l.worker());
+    }
+    return w;
+  }
+
+  /** P(the piece is not saved): its worker is down first, or it is saved after the deadline. */
+  private static double lost(RiskModel risk, Worker w, Piece p, double deadline) {
+    return p.saved() > deadline ? 1 : risk == null ? 0 : risk.interrupted(w, p.saved());
+  }
+
+  /** Whether no two pieces share a unit: with starts and ends sorted, each start is at or after the previous end. */
+  private boolean disjoint() {
+    int count = 0;
+    for (Lane l : lanes) {
+      count += l.pieces().size();
+    }
+    long[] from = new long[count];
+    long[] to = new long[count];
+    int k = 0;
+    for (Lane l : lanes) {
+      for (Piece p : l.pieces()) {
+        from[k] = p.from();
+        to[k++] = p.to();
+      }
+    }
+    Arrays.sort(from);
+    Arrays.sort(to);
+    for (int i = 1; i < count; i++) {
+      if (from[i] < to[i - 1]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Sweep over unit boundaries: sum of length x P(some holder saves it); with risk == null, length. */
   private double measure(RiskModel risk, Map<String, Worker> byId, double deadline) {
     int count = 0;
@@ -148,6 +186,17 @@ public record Timeline(List<Lane> lanes) {
     if (count == 0) {
       return 0;
     }
+    if (disjoint()) {
+      // no unit is held twice (every plan without replicas): no sweep needed
+      double total = 0;
+      for (Lane l : lanes) {
+        Worker w = worker(byId, l);
+        for (Piece p : l.pieces()) {
+          total += p.units() * (1 - lost(risk, w, p, deadline));
+        }
+      }
+      return total;
+    }
     // events: +piece at from, -piece at to; sorted by unit, removals first
     long[] at = new long[2 * count];
     int[] who = new int[2 * count];
@@ -155,12 +204,9 @@ public record Timeline(List<Lane> lanes) {
     int k = 0;
     int e = 0;
     for (Lane l : lanes) {
-      Worker w = byId == null ? null : byId.get(l.worker());
-      if (byId != null && w == null) {
-        throw new IllegalArgumentException("timeline lane for unknown worker " + l.worker());
-      }
+      Worker w = worker(byId, l);
       for (Piece p : l.pieces()) {
-        lost[k] = p.saved() > deadline ? 1 : risk == null ? 0 : risk.interrupted(w, p.saved());
+        lost[k] = lost(risk, w, p, deadline);
         at[e] = p.from();
         who[e++] = k + 1;
         at[e] = p.to();

@@ -52,19 +52,21 @@ public final class Timelines {
       pieces.add(new ArrayList<>());
     }
     double port = 0;
+    // workers by the time they are free, ties to platform order
+    java.util.PriorityQueue<Integer> idle = new java.util.PriorityQueue<>(
+        (a, b) -> free[a] != free[b] ? Double.compare(free[a], free[b]) : Integer.compare(a, b));
+    for (int i = 0; i < p; i++) {
+      idle.add(i);
+    }
     for (ChunkPlan c : pool) {
-      int next = 0;
-      for (int i = 1; i < p; i++) {
-        if (free[i] < free[next]) {
-          next = i;
-        }
-      }
+      int next = idle.poll();
       Worker w = workers.get(next);
       double begin = Math.max(port, free[next]);
       double sent = begin + c.units() / w.bandwidth();
       receiving.get(next).add(new Timeline.Interval(begin, sent));
       port = sent;
       free[next] = compute(w, c, eps, sent, pieces.get(next));
+      idle.add(next);
     }
     List<Timeline.Lane> lanes = new ArrayList<>();
     for (int i = 0; i < p; i++) {
