@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.common.util.Permutations;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class OptimalSchemeTest {
         if (best == null || Arrays.compare(worst, best) < 0) {
           best = worst;
         }
-      } while (nextPermutation(perm));
+      } while (Permutations.next(perm));
       OptimalScheme.Result r = new OptimalScheme().search(n);
       assertTrue(r.exhaustive());
       assertArrayEquals(best, Brute.worstCase(r.scheme()), "n = " + n);
@@ -50,7 +51,7 @@ class OptimalSchemeTest {
       if (best == null || Arrays.compare(u, best) > 0) {
         best = u;
       }
-    } while (nextPermutation(perm, 1));
+    } while (Permutations.next(perm, 1));
     assertArrayEquals(best, new OptimalScheme().search(10).unions());
   }
 
@@ -77,33 +78,5 @@ class OptimalSchemeTest {
         assertFalse(WorstCaseLoad.of(g.build(n)).consecutivelySmallerThan(best), g.name() + " beats best at " + n);
       }
     }
-  }
-
-  static boolean nextPermutation(int[] a) {
-    return nextPermutation(a, 0);
-  }
-
-  /** The next permutation of a[from..] in lexicographic order; false after the last. */
-  static boolean nextPermutation(int[] a, int from) {
-    int i = a.length - 2;
-    while (i >= from && a[i] >= a[i + 1]) {
-      i--;
-    }
-    if (i < from) {
-      return false;
-    }
-    int j = a.length - 1;
-    while (a[j] <= a[i]) {
-      j--;
-    }
-    int t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-    for (int l = i + 1, r = a.length - 1; l < r; l++, r--) {
-      t = a[l];
-      a[l] = a[r];
-      a[r] = t;
-    }
-    return true;
   }
 }

@@ -1,5 +1,6 @@
 package dev.gleaner.common.plan.distrib;
 
+import dev.gleaner.common.util.Permutations;
 import java.util.Arrays;
 
 /**
@@ -81,7 +82,7 @@ public final class DistribSolver {
         if (best == null || r.quadratic() > best.quadratic() + TOL * work) {
           best = r;
         }
-      } while (nextPermutation(perm));
+      } while (Permutations.next(perm));
       return best;
     }
     Integer[] byProduct = new Integer[p];
@@ -528,28 +529,5 @@ public final class DistribSolver {
       }
       return s;
     }
-  }
-
-  static boolean nextPermutation(int[] a) {
-    int i = a.length - 2;
-    while (i >= 0 && a[i] >= a[i + 1]) {
-      i--;
-    }
-    if (i < 0) {
-      return false;
-    }
-    int j = a.length - 1;
-    while (a[j] <= a[i]) {
-      j--;
-    }
-    int t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-    for (int l = i + 1, r = a.length - 1; l < r; l++, r--) {
-      t = a[l];
-      a[l] = a[r];
-      a[r] = t;
-    }
-    return true;
   }
 }

@@ -1,5 +1,7 @@
 package dev.gleaner.common.plan.distrib;
 
+import dev.gleaner.common.util.Permutations;
+
 /**
  * Test oracles for single-round allocations, written independently of the solver: the
  * expectation's quadratic form as a dense matrix, maximised by (a) pairwise exchange with exact line
@@ -189,7 +191,7 @@ final class BruteForce {
     double best = Double.NEGATIVE_INFINITY;
     do {
       best = Math.max(best, faces(permute(s, perm), permute(bw, perm), permute(k, perm), work, upTo));
-    } while (DistribSolver.nextPermutation(perm));
+    } while (Permutations.next(perm));
     return best;
   }
 

@@ -2,6 +2,7 @@ package dev.gleaner.common.plan.fifo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gleaner.common.util.Permutations;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -94,7 +95,7 @@ class FifoTest {
           sum += v;
         }
         assertEquals(first, sum, 1e-9 * first, "trial " + trial);
-      } while (nextPermutation(order));
+      } while (Permutations.next(order));
     }
   }
 
@@ -110,28 +111,5 @@ class FifoTest {
       o[j] = t;
     }
     return o;
-  }
-
-  private static boolean nextPermutation(int[] a) {
-    int i = a.length - 2;
-    while (i >= 0 && a[i] >= a[i + 1]) {
-      i--;
-    }
-    if (i < 0) {
-      return false;
-    }
-    int j = a.length - 1;
-    while (a[j] <= a[i]) {
-      j--;
-    }
-    int t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-    for (int l = i + 1, r = a.length - 1; l < r; l++, r--) {
-      t = a[l];
-      a[l] = a[r];
-      a[r] = t;
-    }
-    return true;
   }
 }
