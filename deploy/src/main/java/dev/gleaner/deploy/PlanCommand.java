@@ -145,10 +145,7 @@ final class PlanCommand implements Callable<Integer> {
 
   private static void human(PrintWriter out, Plan plan, Platform platform, PlanRequest request) {
     out.printf(Locale.ROOT, "%s: %s%n%n", plan.strategy(), plan.reason());
-    Map<String, Worker> byId = new HashMap<>();
-    for (Worker w : platform.workers()) {
-      byId.put(w.id(), w);
-    }
+    Map<String, Worker> byId = platform.byId();
     Map<String, Timeline.Lane> lanes = lanes(plan);
     out.printf("%-4s %-12s %9s %10s %9s %10s %7s %6s %10s %10s%n", "#", "worker", "speed", "bandwidth", "risk",
         "units", "chunks", "saves", "data by s", "done by s");

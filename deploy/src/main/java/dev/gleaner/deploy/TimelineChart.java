@@ -6,7 +6,6 @@ import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.Plan;
 import dev.gleaner.common.plan.PlanRequest;
 import dev.gleaner.common.plan.Timeline;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -24,10 +23,7 @@ final class TimelineChart {
   private TimelineChart() {}
 
   static String svg(Plan plan, Platform platform, PlanRequest request) {
-    Map<String, Worker> byId = new HashMap<>();
-    for (Worker w : platform.workers()) {
-      byId.put(w.id(), w);
-    }
+    Map<String, Worker> byId = platform.byId();
     double end = Math.max(plan.timeline().makespan(), request.hasDeadline() ? request.deadline() : 0);
     end = end > 0 ? end * 1.04 : 1;
     int rows = plan.timeline().lanes().size();

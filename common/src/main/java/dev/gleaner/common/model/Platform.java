@@ -1,5 +1,6 @@
 package dev.gleaner.common.model;
 
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,15 @@ public record Platform(List<Worker> workers, Map<String, String> parents) {
   /** Whether some worker is reached through another. */
   public boolean isTree() {
     return !parents.isEmpty();
+  }
+
+  /** The workers by id. */
+  public Map<String, Worker> byId() {
+    Map<String, Worker> byId = new HashMap<>();
+    for (Worker w : workers) {
+      byId.put(w.id(), w);
+    }
+    return byId;
   }
 
   public int size() {

@@ -36,7 +36,7 @@ final class BandwidthCentricStrategy implements PlanStrategy {
     SteadyState.Node root = tree(platform, task);
     SteadyState.Result steady = SteadyState.solve(root);
     List<Worker> served = new ArrayList<>();
-    Map<String, Worker> byId = Timelines.byId(platform);
+    Map<String, Worker> byId = platform.byId();
     order(MASTER, steady.priorities(), byId, served);
     double[] rates = new double[served.size()];
     for (int i = 0; i < rates.length; i++) {

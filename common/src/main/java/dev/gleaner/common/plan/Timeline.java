@@ -6,7 +6,6 @@ import dev.gleaner.common.model.Worker;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -98,11 +97,7 @@ public record Timeline(List<Lane> lanes) {
 
   /** As {@link #expectedWork(Platform, RiskModel)}, counting only pieces saved by {@code deadline}. */
   public double expectedWork(Platform platform, RiskModel risk, double deadline) {
-    Map<String, Worker> byId = new HashMap<>();
-    for (Worker w : platform.workers()) {
-      byId.put(w.id(), w);
-    }
-    return measure(risk, byId, deadline);
+    return measure(risk, platform.byId(), deadline);
   }
 
   /**

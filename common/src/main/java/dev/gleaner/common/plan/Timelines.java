@@ -3,7 +3,6 @@ package dev.gleaner.common.plan;
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.Worker;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +16,7 @@ public final class Timelines {
    * checkpoint and at each chunk's end, paying {@code eps} seconds each time.
    */
   public static Timeline singleRound(Platform platform, List<Assignment> order, double eps) {
-    Map<String, Worker> byId = byId(platform);
+    Map<String, Worker> byId = platform.byId();
     List<Timeline.Lane> lanes = new ArrayList<>();
     double port = 0;
     for (Assignment a : order) {
@@ -89,13 +88,5 @@ public final class Timelines {
       from = to;
     }
     return t;
-  }
-
-  static Map<String, Worker> byId(Platform platform) {
-    Map<String, Worker> byId = new HashMap<>();
-    for (Worker w : platform.workers()) {
-      byId.put(w.id(), w);
-    }
-    return byId;
   }
 }
