@@ -107,7 +107,7 @@ final class JobRun {
   /** Gives the plan's workers their places in the recovery scheme for their number. */
   void adoptRecovery(List<String> workerIds) {
     members = List.copyOf(workerIds);
-    recoveryScheme = members.size() < 2 ? null : RecoveryPlans.forWorkers(members.size());
+    recoveryScheme = members.size() < 2 ? null : dev.gleaner.common.recovery.RecoveryPlans.forWorkers(members.size());
   }
 
   /** The recovery list of a worker of the plan, as worker ids; empty if it is not one. */

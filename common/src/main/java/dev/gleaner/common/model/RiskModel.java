@@ -25,6 +25,12 @@ public interface RiskModel {
     public String name() {
       return "linear";
     }
+
+    /** Lifetimes uniform on [0, 1/kappa] have mean 1/(2 kappa). */
+    @Override
+    public double riskForRate(double rate) {
+      return rate / 2;
+    }
   };
 
   /** Memoryless risk: P(down by t) = 1 - exp(-kappa t), so a mean lifetime of 1/kappa. */
@@ -55,6 +61,23 @@ public interface RiskModel {
   double lifetime(Worker w, double u);
 
   String name();
+
+  /**
+   * The risk parameter of a worker observed to be interrupted {@code rate} times per second up: the
+   * one whose mean lifetime is {@code 1/rate} (so {@code rate} itself for the exponential model).
+   */
+  default double riskForRate(double rate) {
+    return rate;
+  }
+
+  /**
+   * The least risk parameter of a worker that is surely gone {@code secondsLeft} from now: under the
+   * linear model, the one that reaches probability 1 then; the others use the same figure (their
+   * lifetimes have no upper end).
+   */
+  default double riskForEnd(double secondsLeft) {
+    return 1 / secondsLeft;
+  }
 
   /**
    * The risk seen in a history: the same distribution of lifetimes for every worker, the

@@ -1,11 +1,9 @@
-package dev.gleaner.master;
+package dev.gleaner.common.recovery;
 
-import dev.gleaner.common.recovery.RecoveryScheme;
-import dev.gleaner.common.recovery.Schemes;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** The recovery scheme a job of n workers uses, computed once per n. */
-final class RecoveryPlans {
+public final class RecoveryPlans {
   /** Above this many workers the trapezium scheme is used as is, without comparing every generator. */
   static final int COMPARE_UP_TO = 64;
 
@@ -13,7 +11,7 @@ final class RecoveryPlans {
 
   private RecoveryPlans() {}
 
-  static RecoveryScheme forWorkers(int n) {
+  public static RecoveryScheme forWorkers(int n) {
     return BY_N.computeIfAbsent(n, k -> k <= COMPARE_UP_TO ? Schemes.best(k) : Schemes.build("trapezium", k));
   }
 }

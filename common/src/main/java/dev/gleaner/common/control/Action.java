@@ -1,0 +1,63 @@
+package dev.gleaner.common.control;
+
+import dev.gleaner.common.util.RangeSet;
+import java.util.Arrays;
+
+/** What the controller decided; its body carries it out. */
+public sealed interface Action {
+  /**
+   * Send worker the units {@code [start, end)} of a job as copy {@code copyId}, checkpointing at
+   * {@code checkpoints}. Copy ids of a job are never reused.
+   *
+   * @param inputBytes bytes of input that will follow as a {@link Stream} (0 for none)
+   */
+  record Assign(String worker, String job, long copyId, long start, long end, long[] checkpoints, long inputBytes)
+      implements Action {
+    public long units() {
+      return end - start;
+    }
+
+    @Override
+    public String toString() {
+      return "Assign[" + worker + " " + job + "#" + copyId + " [" + start + ", " + end + ") cp="
+          + Arrays.toString(checkpoints) + (inputBytes > 0 ? " +" + inputBytes + "B" : "") + "]";
+    }
+  }
+
+  /**
+   * Stream the input of units {@code [start, end)} of a copy to its worker, through the one port.
+   * The port serves streams by increasing {@code rank} (the worker's place in the plan's service
+   * order), then in the order they were asked for, one at a time.
+   */
+  record Stream(String worker, String job, long copyId, long start, long end, int rank) implements Action {}
+
+  /**
+   * The copy now ends at {@code end}: the worker stops there and reports up to it (a worker already
+   * past it stops at its next step); the port stops streaming its input there.
+   */
+  record Truncate(String worker, String job, long copyId, long end) implements Action {}
+
+  /** Stop computing the copy; what it reports from now on is not counted. */
+  record Cancel(String worker, String job, long copyId, String why) implements Action {}
+
+  /**
+   * The job was (re-)planned.
+   *
+   * @param units units planned (the work not yet handed out)
+   * @param expectedWork what the plan expects to save of them
+   * @param replan 0 for the first plan, then 1, 2, ...
+   */
+  record Planned(String job, String strategy, String reason, long units, double expectedWork, int workers, int replan,
+      String why) implements Action {}
+
+  /** A lost worker's unfinished work went to {@code to} (empty: the shared pool), following {@code origin}'s list. */
+  record Rerouted(String job, String from, String origin, String to, long units, int chunks) implements Action {}
+
+  /**
+   * The job ended.
+   *
+   * @param notDone units that will not be computed (at a deadline); empty when DONE
+   * @param message why, for FAILED and DONE_PARTIAL
+   */
+  record Finished(String job, JobPhase phase, RangeSet notDone, String message) implements Action {}
+}

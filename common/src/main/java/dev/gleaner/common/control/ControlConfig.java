@@ -1,0 +1,39 @@
+package dev.gleaner.common.control;
+
+/**
+ * The controller's tuning.
+ *
+ * @param window copies a worker may hold at once (one computing, the rest waiting on it so it never
+ *     waits for a round trip)
+ * @param replanInterval least seconds between two re-plans of a job (joins and losses in a burst
+ *     make one re-plan)
+ * @param drift relative change of a worker's estimated speed or bandwidth, against the figures the
+ *     current plan used, that makes the platform "materially" different
+ * @param splitSeconds a running copy is split (its tail given to an idle worker) only if its holder
+ *     still needs more than this many seconds for it
+ * @param splitMargin seconds of the holder's work left ahead of the cut, so the holder is not
+ *     already past it when told
+ * @param replicateAbove a tail is replicated instead of split when its holder is at least this
+ *     likely to be interrupted before finishing it (0..1)
+ */
+public record ControlConfig(int window, double replanInterval, double drift, double splitSeconds, double splitMargin,
+    double replicateAbove) {
+  public ControlConfig {
+    if (window < 1) {
+      throw new IllegalArgumentException("window must be at least 1, got " + window);
+    }
+    if (!(replanInterval >= 0) || !(drift > 0) || !(splitSeconds >= 0) || !(splitMargin >= 0)
+        || !(replicateAbove >= 0 && replicateAbove <= 1)) {
+      throw new IllegalArgumentException("bad controller settings: " + this);
+    }
+  }
+
+  /** Two copies per worker, re-plans at most every second on a 30% drift, splits above 2 s of work. */
+  public static ControlConfig defaults() {
+    return new ControlConfig(2, 1, 0.3, 2, 0.5, 0.5);
+  }
+
+  public ControlConfig withWindow(int n) {
+    return new ControlConfig(n, replanInterval, drift, splitSeconds, splitMargin, replicateAbove);
+  }
+}

@@ -1,0 +1,63 @@
+package dev.gleaner.common.control;
+
+import java.util.Arrays;
+
+/**
+ * One assignment of a range to a worker: the chunk as it travels on the wire. Several copies of
+ * the same units exist only when they are replicated; the first commit of a range wins.
+ */
+final class Copy {
+  final long id;
+  final JobLedger job;
+  final Member worker;
+  final long start;
+  /** Where the worker stops: the assigned end, or where a truncation moved it. */
+  long end;
+  /** The end it was assigned with (a worker may report up to here if it missed a truncation). */
+  final long assignedEnd;
+  final long[] checkpoints;
+  /** End of the last piece received: the next piece starts here. */
+  long cursor;
+  /** When the worker started computing it (NaN while it waits behind another copy). */
+  double startedAt = Double.NaN;
+  /** When the last piece arrived, or when it started. */
+  double progressAt = Double.NaN;
+  /** Whether another copy holds some of the same units on purpose. */
+  boolean replica;
+
+  Copy(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
+    this.id = id;
+    this.job = job;
+    this.worker = worker;
+    this.start = start;
+    this.end = end;
+    this.assignedEnd = end;
+    this.checkpoints = checkpoints;
+    this.cursor = start;
+  }
+
+  void started(double now) {
+    if (Double.isNaN(startedAt)) {
+      startedAt = now;
+      progressAt = now;
+    }
+  }
+
+  /** Checkpoints strictly inside {@code (from, to)}. */
+  long[] checkpointsWithin(long from, long to) {
+    return Arrays.stream(checkpoints).filter(c -> c > from && c < to).toArray();
+  }
+
+  /** Where the worker probably is now, at {@code speed} units/s. */
+  double position(double now, double speed) {
+    if (Double.isNaN(startedAt) || !(speed > 0)) {
+      return cursor;
+    }
+    return Math.min(end, cursor + speed * Math.max(0, now - progressAt));
+  }
+
+  @Override
+  public String toString() {
+    return job.def.id() + "#" + id + "[" + start + "," + end + ")";
+  }
+}

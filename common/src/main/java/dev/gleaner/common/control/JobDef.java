@@ -1,0 +1,92 @@
+package dev.gleaner.common.control;
+
+import dev.gleaner.common.model.RiskModel;
+import dev.gleaner.common.util.RangeSet;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * A job as the controller runs it.
+ *
+ * @param id the job's id
+ * @param workload the workload's name (a worker takes the job only if it accepts it)
+ * @param start first unit of the job
+ * @param end one past the last unit
+ * @param remaining units still to compute (all of them for a new job; fewer after a restart)
+ * @param strategy the plan strategy's name ({@code auto}, {@code distrib}, ...)
+ * @param chunkUnits chunk size for the strategies that use one; 0 lets them choose
+ * @param checkpoints checkpoints per chunk; 0 lets the strategy choose
+ * @param minWorkers workers to wait for before the first plan
+ * @param deadline when the job ends, in controller time; {@link Double#POSITIVE_INFINITY} for none
+ * @param replication whether the plan may give the same units to several workers
+ * @param bytesPerUnit input bytes per unit streamed to workers; 0 when the job has no input
+ * @param align the workload's legal cuts (see {@link dev.gleaner.common.plan.PlanRequest#align()})
+ * @param risk the risk model plans are made under
+ * @param firstCopyId the first copy id to use (ids are never reused, also across restarts)
+ */
+public record JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
+    long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
+    LongUnaryOperator align, RiskModel risk, long firstCopyId) {
+  public JobDef {
+    if (end <= start) {
+      throw new IllegalArgumentException("job " + id + " has no units: [" + start + ", " + end + ")");
+    }
+    remaining = remaining.copy();
+    if (!remaining.isEmpty() && (remaining.ranges().get(0)[0] < start
+        || remaining.ranges().get(remaining.rangeCount() - 1)[1] > end)) {
+      throw new IllegalArgumentException("job " + id + ": remaining units " + remaining + " outside [" + start + ", " + end + ")");
+    }
+  }
+
+  /** A new job over {@code [start, end)} with the strategy's defaults, no deadline, no input. */
+  public static JobDef of(String id, String workload, long start, long end, String strategy) {
+    return new JobDef(id, workload, start, end, RangeSet.of(start, end), strategy, 0, 0, 1, Double.POSITIVE_INFINITY,
+        false, 0, x -> x, RiskModel.LINEAR, 1);
+  }
+
+  public JobDef withChunking(long chunkUnits, int checkpoints) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
+        replication, bytesPerUnit, align, risk, firstCopyId);
+  }
+
+  public JobDef withMinWorkers(int n) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, n, deadline,
+        replication, bytesPerUnit, align, risk, firstCopyId);
+  }
+
+  public JobDef withDeadline(double at) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, at,
+        replication, bytesPerUnit, align, risk, firstCopyId);
+  }
+
+  public JobDef withReplication(boolean allowed) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
+        allowed, bytesPerUnit, align, risk, firstCopyId);
+  }
+
+  public JobDef withInput(double bytesPerUnit, LongUnaryOperator align) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
+        replication, bytesPerUnit, align, risk, firstCopyId);
+  }
+
+  public JobDef withRemaining(RangeSet remaining, long firstCopyId) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
+        replication, bytesPerUnit, align, risk, firstCopyId);
+  }
+
+  public JobDef withRisk(RiskModel model) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
+        replication, bytesPerUnit, align, model, firstCopyId);
+  }
+
+  public long units() {
+    return end - start;
+  }
+
+  public boolean hasInput() {
+    return bytesPerUnit > 0;
+  }
+
+  public boolean hasDeadline() {
+    return Double.isFinite(deadline);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.gleaner.common.control;
+
+/**
+ * A job's life in the controller.
+ *
+ * <pre>
+ *   WAITING --enough workers--> RUNNING --every unit committed--> DONE
+ *                                  |  \--deadline--> ENDING --pending commits durable--> DONE_PARTIAL
+ *                                  \--a chunk failed--> FAILED
+ * </pre>
+ */
+public enum JobPhase {
+  /** Fewer workers than the job asks for; nothing planned. */
+  WAITING,
+  /** Planned and handed out. */
+  RUNNING,
+  /** Its deadline has passed: copies are cancelled, pieces already received are being made durable. */
+  ENDING,
+  /** Every unit is committed. */
+  DONE,
+  /** The deadline came first: committed units form the result, the rest is listed as not done. */
+  DONE_PARTIAL,
+  /** A chunk could not be computed, or the job could not be planned. */
+  FAILED;
+
+  public boolean ended() {
+    return this == DONE || this == DONE_PARTIAL || this == FAILED;
+  }
+}

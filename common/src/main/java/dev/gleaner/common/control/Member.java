@@ -1,0 +1,57 @@
+package dev.gleaner.common.control;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** A worker as the controller tracks it, across its sessions. */
+final class Member {
+  /** A worker's state. */
+  enum State {
+    /** Connected and taking work. */
+    UP,
+    /** Finishing what it holds, taking nothing new. */
+    DRAINING,
+    /** Gone (lost or left); may come back. */
+    DOWN
+  }
+
+  final String id;
+  Set<String> workloads;
+  int cores;
+  double availableUntil;
+  State state = State.UP;
+  double upSince;
+  /** Copies it holds, in the order it computes them. */
+  final List<Copy> copies = new ArrayList<>();
+  long unitsDone;
+  /** Sessions so far (1 for the first). */
+  int sessions;
+
+  Member(WorkerInfo info, double now) {
+    this.id = info.id();
+    update(info, now);
+  }
+
+  void update(WorkerInfo info, double now) {
+    workloads = info.workloads();
+    cores = info.cores();
+    availableUntil = info.availableUntil();
+    state = State.UP;
+    upSince = now;
+    sessions++;
+  }
+
+  boolean up() {
+    return state == State.UP;
+  }
+
+  boolean accepts(String workload) {
+    return workloads.contains(workload);
+  }
+
+  @Override
+  public String toString() {
+    return id;
+  }
+}

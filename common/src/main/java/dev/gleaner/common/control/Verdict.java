@@ -1,0 +1,13 @@
+package dev.gleaner.common.control;
+
+/** What to do with a piece a worker reported. */
+public enum Verdict {
+  /** New units: make them durable, then acknowledge and tell the controller they are committed. */
+  COMMIT,
+  /** Units already committed (a retransmission, or another copy's): acknowledge, count nothing. */
+  DUPLICATE,
+  /** Units that cannot count (a copy that was cancelled, a job that ended, a partial overlap): acknowledge, count nothing. */
+  DISCARD,
+  /** Not a piece of a copy this worker holds, or not the next one: a protocol error. */
+  REFUSE
+}

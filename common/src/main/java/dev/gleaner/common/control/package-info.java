@@ -1,0 +1,17 @@
+/**
+ * The controller: every runtime decision of a job, made in one pure, event-driven component.
+ *
+ * <p>Events come in as method calls on {@link dev.gleaner.common.control.Controller} (a job added,
+ * a worker joined, was lost, is draining, input streamed, a piece received and then made durable,
+ * a tick of the clock); decisions come out as {@link dev.gleaner.common.control.Action}s (assign a
+ * range with its checkpoints, stream its input, truncate or cancel a copy, a plan made, work
+ * rerouted, a job finished), collected with {@link dev.gleaner.common.control.Controller#drain()}.
+ * Time is a number of seconds passed in with every event; there is no clock, socket, thread or
+ * disk here. The master runs it on one thread behind Netty and SQLite; {@code common.sim} runs the
+ * very same class on a simulated clock, so what the simulator predicts is what the master does.
+ *
+ * <p>The controller owns each job's ledger: every unit is committed (durable), pending (received,
+ * being made durable), held (in a copy some worker is computing), queued (planned for a worker or in
+ * the shared pool), or, once a deadline has passed, not done.
+ */
+package dev.gleaner.common.control;

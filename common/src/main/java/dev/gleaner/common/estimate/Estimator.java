@@ -1,0 +1,221 @@
+package dev.gleaner.common.estimate;
+
+import dev.gleaner.common.model.RiskModel;
+import dev.gleaner.common.model.Worker;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns observations into the figures the planner uses, per worker and workload.
+ *
+ * <ul>
+ *   <li><b>Speed</b> (units/s on all the worker's cores): committed pieces, units over the
+ *       seconds the worker spent computing them, fading with a half-life of
+ *       {@link #SPEED_HALF_LIFE} seconds of computing; the worker's calibration is a prior worth
+ *       {@link #PRIOR_SECONDS} seconds. Unknown until one of the two exists: such a worker is never
+ *       planned ({@link #worker} returns null).
+ *   <li><b>Bandwidth</b> (bytes/s from the master): input transfers, bytes over seconds on the
+ *       wire. A worker with no transfer yet gets the median of the workers that have one, or
+ *       infinity when none has.
+ *   <li><b>Risk</b>: the hazard rate {@code (k + 1) / (T + 1/r0)} from the worker's k
+ *       interruptions over T seconds up, where {@code r0} is the fleet's rate (all interruptions over
+ *       all time up): a newcomer starts at the fleet's rate and its own history takes over as it
+ *       grows. No interruption anywhere yet means rate 0. The rate becomes the risk model's
+ *       parameter through {@link RiskModel#riskForRate}; a worker that declared when it will be gone
+ *       is at least {@link RiskModel#riskForEnd} for the time left.
+ *   <li><b>eps</b> (seconds): the checkpoint round trip, averaged with the same fading.
+ * </ul>
+ */
+public final class Estimator {
+  /** Seconds of computing after which an observation of speed weighs half. */
+  public static final double SPEED_HALF_LIFE = 60;
+  /** Seconds on the wire after which an observation of bandwidth weighs half. */
+  public static final double BANDWIDTH_HALF_LIFE = 30;
+  /** What a calibration weighs, in seconds of observed computing. */
+  public static final double PRIOR_SECONDS = 1;
+
+  private final Map<String, Figures> workers = new HashMap<>();
+  private final DecayingRate eps = new DecayingRate(60);
+  private long fleetInterruptions;
+  private double fleetExposure;
+
+  /** What is known of one worker. */
+  private static final class Figures {
+    final Map<String, DecayingRate> speed = new HashMap<>();
+    final DecayingRate bandwidth = new DecayingRate(BANDWIDTH_HALF_LIFE);
+    long interruptions;
+    double exposure;
+    /** When the current session started (controller time), or NaN when not up. */
+    double upSince = Double.NaN;
+    double declaredEnd = Double.POSITIVE_INFINITY;
+
+    DecayingRate speed(String workload) {
+      return speed.computeIfAbsent(workload, k -> new DecayingRate(SPEED_HALF_LIFE));
+    }
+  }
+
+  private Figures figures(String worker) {
+    return workers.computeIfAbsent(worker, k -> new Figures());
+  }
+
+  /** The worker's own calibration for a workload: a prior only. */
+  public void calibrated(String worker, String workload, double unitsPerSecond) {
+    figures(worker).speed(workload).prior(unitsPerSecond, PRIOR_SECONDS);
+  }
+
+  /** The worker computed {@code units} of a workload in {@code seconds}. */
+  public void computed(String worker, String workload, long units, double seconds) {
+    figures(worker).speed(workload).observe(units, seconds);
+  }
+
+  /** {@code bytes} went to the worker in {@code seconds} on the wire. */
+  public void transferred(String worker, long bytes, double seconds) {
+    figures(worker).bandwidth.observe(bytes, seconds);
+  }
+
+  /**
+   * The worker's past as the store knows it (replaces what was known of its past sessions).
+   *
+   * @param interruptions sessions that ended in an interruption
+   * @param exposureSeconds seconds up over all past sessions
+   */
+  public void history(String worker, long interruptions, double exposureSeconds) {
+    Figures f = figures(worker);
+    fleetInterruptions += interruptions - f.interruptions;
+    fleetExposure += exposureSeconds - f.exposure;
+    f.interruptions = interruptions;
+    f.exposure = exposureSeconds;
+  }
+
+  /**
+   * A session starts at {@code now}.
+   *
+   * @param declaredEnd when the worker says it will surely be gone (controller time), or infinity
+   */
+  public void up(String worker, double now, double declaredEnd) {
+    Figures f = figures(worker);
+    f.upSince = now;
+    f.declaredEnd = declaredEnd;
+  }
+
+  /** The session ends at {@code now}, interrupted or not (a drain, a goodbye). */
+  public void down(String worker, double now, boolean interrupted) {
+    Figures f = figures(worker);
+    if (!Double.isNaN(f.upSince)) {
+      double up = Math.max(0, now - f.upSince);
+      f.exposure += up;
+      fleetExposure += up;
+    }
+    if (interrupted) {
+      f.interruptions++;
+      fleetInterruptions++;
+    }
+    f.upSince = Double.NaN;
+    f.declaredEnd = Double.POSITIVE_INFINITY;
+  }
+
+  /** A checkpoint round trip took {@code seconds}. */
+  public void overhead(double seconds) {
+    eps.observe(seconds, 1);
+  }
+
+  public Estimate speed(String worker, String workload) {
+    Figures f = workers.get(worker);
+    DecayingRate r = f == null ? null : f.speed.get(workload);
+    return r == null ? Estimate.UNKNOWN : r.estimate();
+  }
+
+  /** Measured bandwidth in bytes/s, or unknown. */
+  public Estimate bandwidth(String worker) {
+    Figures f = workers.get(worker);
+    return f == null ? Estimate.UNKNOWN : f.bandwidth.estimate();
+  }
+
+  /** Bandwidth for planning: measured, else the median of measured workers, else infinite. */
+  public double plannedBandwidth(String worker) {
+    Estimate own = bandwidth(worker);
+    if (own.known()) {
+      return own.value();
+    }
+    List<Double> known = new ArrayList<>();
+    for (Figures f : workers.values()) {
+      Estimate e = f.bandwidth.estimate();
+      if (e.known()) {
+        known.add(e.value());
+      }
+    }
+    if (known.isEmpty()) {
+      return Double.POSITIVE_INFINITY;
+    }
+    Collections.sort(known);
+    return known.get(known.size() / 2);
+  }
+
+  /**
+   * The worker's risk.
+   *
+   * @param rate interruptions per second up (0: none known)
+   * @param interruptions interruptions it rests on
+   * @param exposureSeconds seconds up it rests on (the current session included)
+   * @param declaredEnd when the worker said it will be gone (controller time), or infinity
+   */
+  public record Risk(double rate, long interruptions, double exposureSeconds, double declaredEnd) {}
+
+  public Risk risk(String worker, double now) {
+    Figures f = workers.get(worker);
+    if (f == null) {
+      return new Risk(fleetRate(), 0, 0, Double.POSITIVE_INFINITY);
+    }
+    double live = Double.isNaN(f.upSince) ? 0 : Math.max(0, now - f.upSince);
+    double exposure = f.exposure + live;
+    double fleet = fleetRate(live);
+    double rate = fleet == 0 ? 0 : (f.interruptions + 1) / (exposure + 1 / fleet);
+    return new Risk(rate, f.interruptions, exposure, f.declaredEnd);
+  }
+
+  private double fleetRate() {
+    return fleetRate(0);
+  }
+
+  private double fleetRate(double extraExposure) {
+    double t = fleetExposure + extraExposure;
+    if (fleetInterruptions == 0) {
+      return 0;
+    }
+    return t > 0 ? fleetInterruptions / t : Double.POSITIVE_INFINITY;
+  }
+
+  /** Measured eps in seconds, or unknown. */
+  public Estimate eps() {
+    return eps.estimate();
+  }
+
+  /**
+   * The worker as the planner sees it at {@code now}, or null when its speed for the workload is
+   * unknown or its declared end has passed (it is then not planned).
+   *
+   * @param withInput whether the workload streams input (otherwise bandwidth is infinite)
+   * @param bytesPerUnit input bytes per unit, for a bandwidth in units/s
+   */
+  public Worker worker(String id, String workload, boolean withInput, double bytesPerUnit, RiskModel model,
+      double now) {
+    Estimate s = speed(id, workload);
+    if (!s.known() || !(s.value() > 0)) {
+      return null;
+    }
+    double bw = withInput ? plannedBandwidth(id) / bytesPerUnit : Double.POSITIVE_INFINITY;
+    Risk r = risk(id, now);
+    double kappa = r.rate() > 0 ? model.riskForRate(r.rate()) : 0;
+    if (Double.isFinite(r.declaredEnd())) {
+      double left = r.declaredEnd() - now;
+      if (!(left > 0)) {
+        return null;
+      }
+      kappa = Math.max(kappa, model.riskForEnd(left));
+    }
+    return new Worker(id, s.value(), bw, kappa);
+  }
+}

@@ -1,0 +1,292 @@
+package dev.gleaner.common.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.common.util.RangeSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** The controller on scripted event sequences: no socket, no clock but the numbers passed in. */
+class ControllerTest {
+  private final Controller c = new Controller();
+  private final List<Action> log = new ArrayList<>();
+
+  private List<Action> drain() {
+    List<Action> a = c.drain();
+    log.addAll(a);
+    return a;
+  }
+
+  private static <T extends Action> List<T> only(List<Action> actions, Class<T> type) {
+    return actions.stream().filter(type::isInstance).map(type::cast).collect(Collectors.toList());
+  }
+
+  private static WorkerInfo unknownSpeed(String id) {
+    return new WorkerInfo(id, Set.of("primes"), 1, Map.of(), Double.POSITIVE_INFINITY, 0, 0);
+  }
+
+  /** Reports every piece of a copy and commits it; returns the verdicts. */
+  private List<Verdict> complete(Action.Assign a, double now) {
+    List<Verdict> verdicts = new ArrayList<>();
+    long at = a.start();
+    List<Long> bounds = new ArrayList<>();
+    for (long k : a.checkpoints()) {
+      bounds.add(k);
+    }
+    bounds.add(a.end());
+    for (long b : bounds) {
+      Verdict v = c.piece(a.worker(), a.job(), a.copyId(), at, b, now);
+      verdicts.add(v);
+      if (v == Verdict.COMMIT) {
+        c.committed(a.worker(), a.job(), a.copyId(), at, b, 1, now);
+      }
+      at = b;
+    }
+    return verdicts;
+  }
+
+  @Test
+  void theWorkerWhoseArrivalStartsTheJobIsPlannedWithItsOwnSpeed() {
+    // the old runtime planned the last joiner with 1 unit/s per core: the fastest got 37 of 2e9 units
+    c.addJob(JobDef.of("j", "primes", 0, 2_000_000_000L, "proportional").withMinWorkers(3), 0);
+    c.workerJoined(WorkerInfo.of("slow", "primes", 1e6), 0);
+    c.workerJoined(WorkerInfo.of("mid", "primes", 2e6), 0);
+    assertTrue(only(drain(), Action.Assign.class).isEmpty(), "min-workers 3: nothing before the third");
+    c.workerJoined(WorkerInfo.of("fast", "primes", 1e8), 0);
+    Map<String, Long> units = only(drain(), Action.Assign.class).stream()
+        .collect(Collectors.groupingBy(Action.Assign::worker, Collectors.summingLong(Action.Assign::units)));
+    assertTrue(units.get("fast") > 1_900_000_000L, "the fastest gets ~97% of the work: " + units);
+  }
+
+  @Test
+  void aWorkerOfUnknownSpeedIsNeverPlannedOnlyProbed() {
+    c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "distrib").withMinWorkers(2), 0);
+    c.workerJoined(WorkerInfo.of("known", "primes", 1000), 0);
+    c.workerJoined(unknownSpeed("unknown"), 0);
+    List<Action> first = drain();
+    Action.Planned plan = only(first, Action.Planned.class).get(0);
+    assertEquals(1, plan.workers(), "only the worker of known speed is planned");
+    List<Action.Assign> toUnknown = only(first, Action.Assign.class).stream()
+        .filter(a -> a.worker().equals("unknown")).toList();
+    assertEquals(1, toUnknown.size());
+    assertTrue(toUnknown.get(0).units() <= 1_000_000 / 32, "a probe, not a share: " + toUnknown.get(0));
+    // its first piece makes its speed known; on the next tick, it is planned like the others
+    complete(toUnknown.get(0), 2);
+    assertTrue(c.estimator().speed("unknown", "primes").known());
+    assertEquals(1, c.estimator().speed("unknown", "primes").observations());
+  }
+
+  @Test
+  void nobodysSpeedKnownMeansProbeChunksThenAPlan() {
+    c.addJob(JobDef.of("j", "primes", 0, 10_000, "distrib").withChunking(100, 0), 0);
+    c.workerJoined(unknownSpeed("a"), 0);
+    List<Action> first = drain();
+    assertTrue(only(first, Action.Planned.class).get(0).reason().startsWith("no worker's speed is known yet"));
+    Action.Assign a = only(first, Action.Assign.class).get(0);
+    assertEquals(100, a.units());
+    complete(a, 1);
+    c.tick(2);
+    List<Action> next = drain();
+    Action.Planned replan = only(next, Action.Planned.class).get(0);
+    assertEquals("distrib", replan.strategy());
+    assertEquals(1, replan.workers());
+  }
+
+  @Test
+  void aLateJoinerTakesTheTailOfTheCopyThatWouldFinishLast() {
+    c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "equal").withMinWorkers(2).withChunking(0, 9), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 1000), 0);
+    c.workerJoined(WorkerInfo.of("b", "primes", 500), 0);
+    drain();
+    // b needs 1000 s for its 500,000 units, a 500 s; c joins at 100 s
+    c.workerJoined(WorkerInfo.of("c", "primes", 1000), 100);
+    List<Action> split = drain();
+    Action.Truncate t = only(split, Action.Truncate.class).get(0);
+    assertEquals("b", t.worker(), "the copy that would finish last is b's");
+    Action.Assign tail = only(split, Action.Assign.class).stream().filter(x -> x.worker().equals("c")).findFirst()
+        .orElseThrow();
+    assertEquals(t.end(), tail.start());
+    assertEquals(1_000_000, tail.end());
+    // b is at about 550,000 at t=100; it keeps about a third of the rest, c twice that
+    assertTrue(t.end() > 600_000 && t.end() < 720_000, "balanced cut: " + t);
+    assertNull(c.checkLedger("j"));
+  }
+
+  @Test
+  void aHolderPastTheCutReportsAPieceThatCountsOnceAndTheOverlapGoesBackToTheQueue() {
+    c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(1000, 0), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 1), 0);
+    Action.Assign first = only(drain(), Action.Assign.class).get(0);
+    c.workerJoined(WorkerInfo.of("b", "primes", 1), 10);
+    List<Action> split = drain();
+    Action.Truncate t = only(split, Action.Truncate.class).get(0);
+    Action.Assign tail = only(split, Action.Assign.class).get(0);
+    // a missed the truncation and reports past the cut
+    long past = t.end() + 50;
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), 0, past, 20));
+    c.committed("a", "j", first.copyId(), 0, past, 20, 20);
+    // b's first piece overlaps what a committed: discarded, its own rest goes back to the queue
+    assertEquals(Verdict.DISCARD, c.piece("b", "j", tail.copyId(), tail.start(), past + 100, 21));
+    assertNull(c.checkLedger("j"));
+    assertEquals(past, c.job("j").committed());
+    // everything else is still there for someone: b takes it and the job ends exact
+    for (int round = 0; round < 20 && !c.job("j").phase().ended(); round++) {
+      c.tick(30 + round);
+      for (Action.Assign a : only(drain(), Action.Assign.class)) {
+        complete(a, 30 + round);
+      }
+      for (Action.Assign a : only(log, Action.Assign.class)) {
+        if (a.copyId() == tail.copyId()) {
+          // finish b's original copy after the discarded piece
+          Verdict v = c.piece("b", "j", a.copyId(), past + 100, a.end(), 30 + round);
+          if (v == Verdict.COMMIT) {
+            c.committed("b", "j", a.copyId(), past + 100, a.end(), 1, 30 + round);
+          }
+        }
+      }
+    }
+    assertEquals(JobPhase.DONE, c.job("j").phase());
+    assertEquals(1000, c.job("j").committed());
+  }
+
+  @Test
+  void aPieceForACopyNeverAssignedIsRefusedAndARetransmissionIsADuplicate() {
+    c.addJob(JobDef.of("j", "primes", 0, 100, "self").withChunking(100, 1), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 10), 0);
+    c.workerJoined(WorkerInfo.of("b", "primes", 10), 0);
+    Action.Assign a = only(drain(), Action.Assign.class).stream().filter(x -> x.worker().equals("a")).findFirst()
+        .orElseThrow();
+    long cp = a.checkpoints()[0];
+    assertEquals(Verdict.REFUSE, c.piece("b", "j", a.copyId(), a.start(), cp, 1), "not b's copy");
+    assertEquals(Verdict.REFUSE, c.piece("a", "j", 999, 0, 10, 1), "no such copy");
+    assertEquals(Verdict.REFUSE, c.piece("a", "j", a.copyId(), a.start() + 1, cp, 1), "does not start at the cursor");
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", a.copyId(), a.start(), cp, 1));
+    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.copyId(), a.start(), cp, 1));
+  }
+
+  @Test
+  void aLostWorkersUnsavedUnitsFollowItsRecoveryListThenTheJobIsReplanned() {
+    c.addJob(JobDef.of("j", "primes", 0, 600_000, "equal").withMinWorkers(6).withChunking(0, 3), 0);
+    for (String id : List.of("w0", "w1", "w2", "w3", "w4", "w5")) {
+      c.workerJoined(WorkerInfo.of(id, "primes", 100), 0);
+    }
+    List<Action.Assign> first = only(drain(), Action.Assign.class);
+    Action.Assign w0 = first.stream().filter(a -> a.worker().equals("w0")).findFirst().orElseThrow();
+    long cp = w0.checkpoints()[0];
+    assertEquals(Verdict.COMMIT, c.piece("w0", "j", w0.copyId(), w0.start(), cp, 10));
+    c.committed("w0", "j", w0.copyId(), w0.start(), cp, 10, 10);
+    List<String> list = c.job("j").recovery().get("w0");
+    assertEquals(5, list.size());
+    c.workerLost("w0", "test", true, 20);
+    List<Action> after = drain();
+    Action.Rerouted r = only(after, Action.Rerouted.class).get(0);
+    assertEquals("w0", r.origin());
+    assertEquals(list.get(0), r.to(), "to the first live worker on w0's list");
+    assertEquals(w0.end() - cp, r.units(), "only the units after the last checkpoint");
+    assertNull(c.checkLedger("j"));
+    assertEquals(1, c.job("j").reroutes().size());
+    assertEquals(1, c.estimator().risk("w0", 20).interruptions());
+  }
+
+  @Test
+  void atTheDeadlineCopiesAreCancelledAndTheJobEndsWithItsNotDoneRanges() {
+    c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(100, 0).withDeadline(50), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 10), 0);
+    List<Action.Assign> given = only(drain(), Action.Assign.class);
+    Action.Assign first = given.get(0);
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), first.start(), first.end(), 10));
+    c.tick(50);
+    List<Action> end = drain();
+    assertTrue(!only(end, Action.Cancel.class).isEmpty(), "the copy in hand is cancelled");
+    assertEquals(JobPhase.ENDING, c.job("j").phase(), "a piece received before the deadline is still being made durable");
+    c.committed("a", "j", first.copyId(), first.start(), first.end(), 10, 50.001);
+    Action.Finished f = only(drain(), Action.Finished.class).get(0);
+    assertEquals(JobPhase.DONE_PARTIAL, f.phase());
+    RangeSet expected = RangeSet.of(0, 1000);
+    expected.remove(first.start(), first.end());
+    assertEquals(expected, f.notDone());
+    assertEquals(100, c.job("j").committed());
+  }
+
+  @Test
+  void aChunkThatCannotFinishBeforeTheDeadlineIsCutToWhatFits() {
+    c.addJob(JobDef.of("j", "primes", 0, 100_000, "equal").withDeadline(100), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 10), 0);
+    Action.Assign a = only(drain(), Action.Assign.class).get(0);
+    assertTrue(a.units() <= 1000, "10 units/s for 100 s: " + a);
+    assertTrue(a.units() >= 990, a.toString());
+  }
+
+  @Test
+  void aWorkerGoneAtADeclaredTimeGetsOnlyWhatItCanFinishBeforeIt() {
+    c.addJob(JobDef.of("j", "primes", 0, 100_000, "self").withChunking(50_000, 0), 0);
+    c.workerJoined(WorkerInfo.of("leaving", "primes", 10).withAvailableUntil(60), 0);
+    Action.Assign a = only(drain(), Action.Assign.class).get(0);
+    assertTrue(a.units() <= 600, a.toString());
+    assertTrue(c.estimator().worker("leaving", "primes", false, 0, dev.gleaner.common.model.RiskModel.LINEAR, 0)
+        .risk() >= 1.0 / 60, "a declared end is a certain interruption for the planner");
+  }
+
+  @Test
+  void replicasOfOneRangeCountOnceAndTheSlowerCopyIsCancelled() {
+    c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(1000, 3), 0);
+    c.workerJoined(WorkerInfo.of("risky", "primes", 1).withHistory(50, 100), 0);
+    Action.Assign mine = only(drain(), Action.Assign.class).get(0);
+    // the holder has been interrupted 50 times in 100 s: its tail is replicated, not split
+    c.workerJoined(WorkerInfo.of("safe", "primes", 1), 1);
+    List<Action> r = drain();
+    assertTrue(only(r, Action.Truncate.class).isEmpty(), "a replica leaves the holder's range alone");
+    Action.Assign replica = only(r, Action.Assign.class).get(0);
+    assertEquals(1000, replica.end());
+    assertTrue(contains(mine.checkpoints(), replica.start()), "the replica starts at one of the holder's checkpoints");
+    List<Verdict> v = complete(replica, 5);
+    assertTrue(v.stream().allMatch(x -> x == Verdict.COMMIT));
+    drain();
+    // the holder reaches the replica's start: the rest of its copy is saved, so it is cancelled
+    List<Verdict> holder = complete(mine, 6);
+    long[] bounds = java.util.stream.LongStream.concat(java.util.Arrays.stream(mine.checkpoints()),
+        java.util.stream.LongStream.of(mine.end())).toArray();
+    for (int i = 0; i < bounds.length; i++) {
+      assertEquals(bounds[i] <= replica.start() ? Verdict.COMMIT : Verdict.DUPLICATE, holder.get(i),
+          "piece ending at " + bounds[i] + ": " + holder);
+    }
+    assertTrue(only(drain(), Action.Cancel.class).stream().anyMatch(x -> x.copyId() == mine.copyId()),
+        "the slower copy is cancelled once the other saved its units");
+    assertEquals(JobPhase.DONE, c.job("j").phase());
+    assertEquals(1000, c.job("j").committed());
+  }
+
+  private static boolean contains(long[] xs, long x) {
+    for (long k : xs) {
+      if (k == x) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Test
+  void streamsAreRankedInThePlansServiceOrder() {
+    JobDef def = JobDef.of("j", "grep", 0, 1_000_000, "distrib").withInput(1, x -> x).withMinWorkers(3);
+    for (String id : List.of("a", "b", "c")) {
+      c.streamed(id, "earlier", 1, 1000, 1, 0);
+    }
+    c.addJob(def, 0);
+    c.workerJoined(WorkerInfo.of("a", "grep", 100).withHistory(1, 10_000), 0);
+    c.workerJoined(WorkerInfo.of("b", "grep", 100).withHistory(5, 10_000), 0);
+    c.workerJoined(WorkerInfo.of("c", "grep", 100).withHistory(3, 10_000), 0);
+    List<Action.Stream> streams = only(drain(), Action.Stream.class);
+    assertEquals(3, streams.size());
+    // with equal bandwidths DISTRIB serves the riskiest first (paper 001, Theorem 5)
+    assertEquals(List.of("b", "c", "a"), streams.stream().sorted((x, y) -> Integer.compare(x.rank(), y.rank()))
+        .map(Action.Stream::worker).toList());
+    assertNotNull(streams.get(0));
+  }
+}

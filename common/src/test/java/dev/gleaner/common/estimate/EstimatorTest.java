@@ -1,0 +1,102 @@
+package dev.gleaner.common.estimate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.common.model.RiskModel;
+import dev.gleaner.common.model.Worker;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The estimator converges to the true figures on synthetic observations. */
+class EstimatorTest {
+  private final Estimator e = new Estimator();
+  private final SplittableRandom random = new SplittableRandom(7);
+
+  @Test
+  void speedStartsAtTheCalibrationAndConvergesToWhatPiecesMeasure() {
+    e.calibrated("w", "primes", 370);
+    assertEquals(370, e.speed("w", "primes").value(), 1e-9);
+    assertEquals(0, e.speed("w", "primes").observations());
+    // true speed 100 units/s; pieces of 1-3 s with 10% noise on their timing
+    for (int i = 0; i < 20; i++) {
+      double seconds = 1 + 2 * random.nextDouble();
+      e.computed("w", "primes", Math.round(100 * seconds), seconds * (0.9 + 0.2 * random.nextDouble()));
+    }
+    Estimate s = e.speed("w", "primes");
+    assertEquals(20, s.observations());
+    assertEquals(100, s.value(), 8, "a calibration 3.7x off is forgotten after 20 pieces");
+  }
+
+  @Test
+  void speedFollowsAChangeOfTheComputer() {
+    for (int i = 0; i < 50; i++) {
+      e.computed("w", "primes", 200, 2);
+    }
+    for (int i = 0; i < 200; i++) {
+      e.computed("w", "primes", 100, 2);
+    }
+    assertEquals(50, e.speed("w", "primes").value(), 2, "an owner's load halves the speed; the estimate follows");
+  }
+
+  @Test
+  void noSpeedMeansNotPlanned() {
+    assertFalse(e.speed("w", "primes").known());
+    assertNull(e.worker("w", "primes", false, 0, RiskModel.LINEAR, 0));
+  }
+
+  @Test
+  void bandwidthComesFromTransfersAndNewcomersGetTheMedian() {
+    assertEquals(Double.POSITIVE_INFINITY, e.plannedBandwidth("a"), "no transfer anywhere: infinite");
+    for (int i = 0; i < 30; i++) {
+      e.transferred("a", 4_000_000, 4 * (0.95 + 0.1 * random.nextDouble()));
+      e.transferred("b", 1_000_000, 2);
+      e.transferred("c", 3_000_000, 1);
+    }
+    assertEquals(1e6, e.bandwidth("a").value(), 0.03e6);
+    assertEquals(30, e.bandwidth("a").observations());
+    assertEquals(1e6, e.plannedBandwidth("new"), 0.03e6, "the median of a, b, c");
+  }
+
+  @Test
+  void riskConvergesToTheObservedHazardAndANewcomerStartsAtTheFleets() {
+    double lambda = 1.0 / 3600;
+    double t = 0;
+    for (int i = 0; i < 400; i++) {
+      e.up("w", t, Double.POSITIVE_INFINITY);
+      t += -Math.log1p(-random.nextDouble()) / lambda;
+      e.down("w", t, true);
+      t += 60;
+    }
+    Estimator.Risk r = e.risk("w", t);
+    assertEquals(400, r.interruptions());
+    assertEquals(lambda, r.rate(), 0.12 * lambda);
+    assertEquals(lambda, e.risk("newcomer", t).rate(), 0.12 * lambda, "the fleet's rate");
+    Worker linear = e.worker("w", "primes", false, 0, RiskModel.LINEAR, t);
+    assertNull(linear, "no speed known yet");
+    e.calibrated("w", "primes", 10);
+    assertEquals(r.rate() / 2, e.worker("w", "primes", false, 0, RiskModel.LINEAR, t).risk(), 1e-12,
+        "linear risk with the observed mean lifetime");
+    assertEquals(r.rate(), e.worker("w", "primes", false, 0, RiskModel.EXPONENTIAL, t).risk(), 1e-12);
+  }
+
+  @Test
+  void aDeclaredEndIsACertainInterruptionThen() {
+    e.calibrated("w", "primes", 10);
+    e.up("w", 100, 1100);
+    assertEquals(1.0 / 1000, e.worker("w", "primes", false, 0, RiskModel.LINEAR, 100).risk(), 1e-12);
+    assertEquals(1.0 / 100, e.worker("w", "primes", false, 0, RiskModel.LINEAR, 1000).risk(), 1e-12);
+    assertNull(e.worker("w", "primes", false, 0, RiskModel.LINEAR, 1100), "past its end it is not planned");
+  }
+
+  @Test
+  void epsIsTheMeanCheckpointRoundTrip() {
+    for (int i = 0; i < 100; i++) {
+      e.overhead(0.004 + 0.002 * random.nextDouble());
+    }
+    assertEquals(0.005, e.eps().value(), 0.0005);
+    assertTrue(e.eps().observations() == 100);
+  }
+}
