@@ -1,18 +1,20 @@
 package dev.gleaner.master;
 
-import dev.gleaner.common.time.Ticker;
-import dev.gleaner.protocol.Framing;
+import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.master.control.ControlLoop;
+import dev.gleaner.master.control.JobService;
+import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.master.net.MasterChannelInitializer;
+import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.StatusReply;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -22,24 +24,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master daemon: one TCP port for workers and clients, the store, the dispatcher and the
- * heartbeat sweep. {@link #start} binds and resumes stored jobs; {@link #close} stops everything.
+ * The master daemon: one TCP port for workers and clients, the store, the control loop around the
+ * controller, and the heartbeat sweep. {@link #start} binds and resumes stored jobs; {@link #close}
+ * stops everything.
  */
 public final class MasterServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MasterServer.class);
-
-  /** What every connection handler needs. */
-  record Services(MasterConfig config, Ticker ticker, byte[] secret, ChunkDispatcher dispatcher, JobService jobs,
-      SendPort sendPort, MasterMetrics metrics, MeterRegistry registry) {}
+  /** How often the controller's clock ticks (deadlines, drifting estimates, tails to split). */
+  static final long TICK_MILLIS = 250;
 
   private final MasterConfig config;
   private final MeterRegistry registry;
   private Store store;
+  private ControlLoop loop;
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   private Channel server;
   private ScheduledFuture<?> sweeper;
-  private ChunkDispatcher dispatcher;
 
   public MasterServer(MasterConfig config) {
     this(config, new SimpleMeterRegistry());
@@ -54,35 +55,28 @@ public final class MasterServer implements AutoCloseable {
   public MasterServer start() throws InterruptedException {
     store = new Store(config.dataDir());
     MasterMetrics metrics = new MasterMetrics(registry);
-    SendPort sendPort = new SendPort(config.concurrentSends(), metrics);
-    dispatcher = new ChunkDispatcher(store, sendPort, metrics, config.ticker(), config.window());
-    JobService jobs = new JobService(store, dispatcher, config.workloads(), config.ticker());
+    loop = new ControlLoop(store, metrics, config.ticker(), ControlConfig.defaults().withWindow(config.window()));
+    JobService jobs = new JobService(store, loop, config.workloads());
     jobs.resume();
-    Services services = new Services(config, config.ticker(), config.secret(), dispatcher, jobs, sendPort, metrics, registry);
-    HeartbeatMonitor monitor = new HeartbeatMonitor(dispatcher, config.ticker(), config.heartbeatTimeout());
+    MasterChannelInitializer initializer = new MasterChannelInitializer(config, loop, jobs, metrics, registry);
 
     boss = new NioEventLoopGroup(1);
     workers = new NioEventLoopGroup();
     ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            Framing.install(ch.pipeline(), config.maxFrameBytes());
-            ch.pipeline().addLast("connection", new ConnectionHandler(services));
-          }
-        });
+        .childHandler(initializer);
     try {
       server = b.bind(config.bind()).sync().channel();
     } catch (Exception e) {
       close();
       throw new IllegalStateException("cannot listen on " + config.bind() + ": " + e.getMessage(), e);
     }
+    loop.start(TICK_MILLIS);
     long period = Math.max(10, config.heartbeatInterval().toMillis() / 2);
     sweeper = workers.next().scheduleAtFixedRate(() -> {
       try {
-        monitor.sweep();
+        initializer.sweepSilent();
       } catch (RuntimeException e) {
         log.error("heartbeat sweep failed: {}", e.getMessage(), e);
       }
@@ -102,12 +96,12 @@ public final class MasterServer implements AutoCloseable {
 
   /** Jobs (all, or the one with this id) and workers, as {@code gleaner status} shows them. */
   public StatusReply status(String jobId) {
-    return StatusReport.build(dispatcher, registry, jobId == null ? "" : jobId);
+    return loop.status(jobId == null ? "" : jobId, registry).join();
   }
 
   /** Ids of the connected workers. */
   public List<String> liveWorkers() {
-    return dispatcher.liveSessions().stream().map(s -> s.workerId).toList();
+    return loop.liveWorkers().join();
   }
 
   @Override
@@ -123,6 +117,9 @@ public final class MasterServer implements AutoCloseable {
     }
     if (boss != null) {
       boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+    }
+    if (loop != null) {
+      loop.close();
     }
     if (store != null) {
       store.close();

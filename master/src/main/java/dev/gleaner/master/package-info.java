@@ -1,16 +1,16 @@
 /**
- * The master daemon. {@link dev.gleaner.master.MasterServer} listens on one TCP port for workers and
- * clients; {@link dev.gleaner.master.ConnectionHandler} runs the handshake and routes messages;
- * {@link dev.gleaner.master.ChunkDispatcher} executes plans, streams input through
- * {@link dev.gleaner.master.SendPort} and reroutes a failed worker's unfinished units;
- * {@link dev.gleaner.master.Store} keeps jobs, chunks, committed pieces and worker history in
- * SQLite, committing every piece before it is acknowledged.
+ * The master daemon: a thin body around the controller of {@code common.control}.
  *
- * <p>Chunk lifecycle:
- * <pre>
- *   QUEUED --assign--> RUNNING --final piece committed--> DONE
- *      ^                  |
- *      +--worker down-----+   (the un-checkpointed rest becomes a new QUEUED chunk)
- * </pre>
+ * <ul>
+ *   <li>{@link dev.gleaner.master.MasterServer} wires it: the store, the control loop, the port.
+ *   <li>{@code net}: Netty on one TCP port; a worker's frames become control-loop events, the
+ *       loop's actions go out through the worker's session and the one port.
+ *   <li>{@code control}: the control loop runs the controller on one thread, feeds it, and carries
+ *       out its actions; jobs are validated, stored and resumed here.
+ *   <li>{@code store}: SQLite; every piece is durable before it is acknowledged.
+ *   <li>{@code metrics}: Micrometer meters.
+ * </ul>
+ *
+ * <p>Arrows point one way: {@code net -> control -> store, metrics}.
  */
 package dev.gleaner.master;

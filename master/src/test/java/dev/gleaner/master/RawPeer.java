@@ -4,8 +4,10 @@ import com.google.protobuf.ByteString;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.Speed;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -45,7 +47,12 @@ final class RawPeer implements AutoCloseable {
   }
 
   void handshake(byte[] secret, Role role, String id, List<String> workloads) throws IOException {
-    send(Messages.hello(role, id, "test-host", 1, workloads));
+    Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder();
+    for (String w : workloads) {
+      // a calibration, so the master plans this worker like any other
+      hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(1e6));
+    }
+    send(Envelope.newBuilder().setHello(hello).build());
     Envelope challenge = read();
     if (!challenge.hasChallenge()) {
       throw new IOException("expected a challenge, got " + challenge);

@@ -96,6 +96,14 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
+  /** The chunk's tail went to another worker: it stops at {@code end}, or at its next step if already past. */
+  void truncate(String jobId, long chunkId, long end) {
+    ChunkTask task = tasks.get(ChunkTask.key(jobId, chunkId));
+    if (task != null) {
+      task.truncate(end);
+    }
+  }
+
   /** Cancels one chunk, or every chunk of the job when {@code chunkId} is 0. */
   void cancel(String jobId, long chunkId) {
     for (ChunkTask t : tasks.values()) {
@@ -129,12 +137,10 @@ final class ChunkRunner implements AutoCloseable {
     }
     try {
       Workload w = workloads.get(a.getWorkload());
-      List<Long> bounds = new ArrayList<>(a.getCheckpointsList());
-      bounds.add(a.getEnd());
       if (w.splittable() && !task.hasInput()) {
-        runSplittable(task, w, bounds, reporter);
+        runSplittable(task, w, reporter);
       } else {
-        runInOrder(task, w, bounds, reporter);
+        runInOrder(task, w, reporter);
       }
     } catch (CancellationException e) {
       log.debug("chunk {} stopped: {}", task.key(), e.getMessage());
@@ -150,30 +156,45 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
-  private void runSplittable(ChunkTask task, Workload w, List<Long> bounds, Reporter reporter) throws Exception {
+  /** The end of the piece that starts at {@code pos}: the next checkpoint, or where the chunk ends now. */
+  private static long nextBound(ChunkTask task, long pos) {
+    long end = task.end();
+    for (long cp : task.assign.getCheckpointsList()) {
+      if (cp > pos && cp < end) {
+        return cp;
+      }
+    }
+    return end;
+  }
+
+  private void runSplittable(ChunkTask task, Workload w, Reporter reporter) throws Exception {
     Assign a = task.assign;
     double speed = speeds.getOrDefault(w.name(), 0.0);
     long step = speed > 0 ? Math.max(1, (long) (speed * slowdown * 0.25)) : Long.MAX_VALUE;
     long pos = a.getStart();
-    for (long bound : bounds) {
+    while (pos < task.end()) {
       long pieceStart = pos;
+      long bound = nextBound(task, pos);
       byte[] acc = w.empty();
-      while (pos < bound) {
-        long to = bound - pos <= step ? bound : pos + step;
+      long nanos = 0;
+      while (pos < Math.min(bound, task.end())) {
+        long stop = Math.min(bound, task.end());
+        long to = stop - pos <= step ? stop : pos + step;
         long t0 = System.nanoTime();
         acc = w.merge(acc, computeParallel(w, a.getParamsMap(), pos, to, task));
         throttle(System.nanoTime() - t0);
+        nanos += System.nanoTime() - t0;
         pos = to;
         if (task.cancelled()) {
           return;
         }
-        if (draining && pos < bound) {
-          report(reporter, a, pieceStart, pos, acc, false);
+        if (draining && pos < stop) {
+          report(reporter, a, pieceStart, pos, acc, false, nanos);
           return;
         }
       }
-      report(reporter, a, pieceStart, bound, acc, bound == a.getEnd());
-      if (draining && bound < a.getEnd()) {
+      report(reporter, a, pieceStart, pos, acc, pos >= task.end(), nanos);
+      if (draining && pos < task.end()) {
         return;
       }
     }
@@ -208,33 +229,46 @@ final class ChunkRunner implements AutoCloseable {
     return acc;
   }
 
-  private void runInOrder(ChunkTask task, Workload w, List<Long> bounds, Reporter reporter) throws Exception {
+  /**
+   * A workload that consumes its input in order (or cannot be split across threads): one piece per
+   * checkpoint, each up to where the chunk ends now; the time waiting for input is not compute time.
+   */
+  private void runInOrder(ChunkTask task, Workload w, Reporter reporter) throws Exception {
     Assign a = task.assign;
     ChunkComputation.Cancellation cancel = task::cancelled;
     try (ChunkComputation c = w.open(a.getParamsMap(), a.getStart(), a.getEnd())) {
       long pos = a.getStart();
-      for (long bound : bounds) {
+      while (pos < task.end()) {
         long pieceStart = pos;
-        long t0 = System.nanoTime();
+        long bound = nextBound(task, pos);
+        long nanos = 0;
         c.beginPiece(pos, bound);
         if (task.hasInput()) {
-          while (pos < bound) {
-            ByteBuffer slice = task.next(bound - pos);
+          // a truncation may move the end before the bound: the input past it is not coming
+          while (pos < Math.min(bound, task.end())) {
+            ByteBuffer slice = task.next(Math.min(bound, task.end()) - pos);
             int n = slice.remaining();
+            long t0 = System.nanoTime();
             c.compute(pos, pos + n, slice, cancel);
+            nanos += System.nanoTime() - t0;
             pos += n;
           }
         } else {
+          long t0 = System.nanoTime();
           c.compute(pos, bound, null, cancel);
+          nanos += System.nanoTime() - t0;
           pos = bound;
         }
+        long t0 = System.nanoTime();
         byte[] result = c.take();
-        throttle(System.nanoTime() - t0);
+        nanos += System.nanoTime() - t0;
+        throttle(nanos);
+        nanos = (long) (nanos * slowdown);
         if (task.cancelled()) {
           return;
         }
-        report(reporter, a, pieceStart, bound, result, bound == a.getEnd());
-        if (draining && bound < a.getEnd()) {
+        report(reporter, a, pieceStart, pos, result, pos >= task.end(), nanos);
+        if (draining && pos < task.end()) {
           return;
         }
       }
@@ -248,9 +282,10 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
-  private static void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last) {
+  private static void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last,
+      long computeNanos) {
     reporter.piece(Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId()).setStart(from).setEnd(to)
-        .setResult(ByteString.copyFrom(result)).setFinal(last).build());
+        .setResult(ByteString.copyFrom(result)).setFinal(last).setComputeNanos(Math.max(0, computeNanos)).build());
   }
 
   @Override

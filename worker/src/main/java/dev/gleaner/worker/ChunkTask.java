@@ -22,6 +22,8 @@ final class ChunkTask {
   }
 
   final Assign assign;
+  /** Where the chunk ends now: its assigned end, or where the master truncated it. */
+  private volatile long end;
   private final BlockingQueue<ByteBuf> slices = new LinkedBlockingQueue<>();
   private final AtomicLong buffered = new AtomicLong();
   private final FlowControl flow;
@@ -34,6 +36,17 @@ final class ChunkTask {
   ChunkTask(Assign assign, FlowControl flow) {
     this.assign = assign;
     this.flow = flow;
+    this.end = assign.getEnd();
+  }
+
+  /** Where the chunk ends now. */
+  long end() {
+    return end;
+  }
+
+  /** The chunk's tail went to another worker: it ends at {@code newEnd} (never later than before). */
+  void truncate(long newEnd) {
+    end = Math.max(assign.getStart(), Math.min(end, newEnd));
   }
 
   String key() {

@@ -13,7 +13,7 @@ import dev.gleaner.protocol.Piece;
 import dev.gleaner.protocol.ProtocolVersion;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.Speed;
-import dev.gleaner.protocol.SpeedReport;
+import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.WireException;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -63,8 +63,13 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     channel = ctx.channel();
-    ctx.writeAndFlush(Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
-        config.workloads().names()));
+    Hello.Builder hello = Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
+        config.workloads().names()).getHello().toBuilder();
+    speeds.forEach((w, s) -> hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));
+    if (config.availableUntil() != null) {
+      hello.setAvailableUntilMillis(config.availableUntil().toEpochMilli());
+    }
+    ctx.writeAndFlush(Envelope.newBuilder().setHello(hello).build());
     ctx.fireChannelActive();
   }
 
@@ -112,9 +117,6 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
         heartbeats = ctx.executor().scheduleAtFixedRate(
             () -> ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis())),
             interval, interval, TimeUnit.MILLISECONDS);
-        SpeedReport.Builder report = SpeedReport.newBuilder();
-        speeds.forEach((w, s) -> report.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));
-        ctx.writeAndFlush(Envelope.newBuilder().setSpeedReport(report).build());
         daemon.connected(this);
       }
       case READY -> onMessage(ctx, msg);
@@ -138,6 +140,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
           Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()));
       case PIECE_ACK -> unacked.decrementAndGet();
       case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
+      case TRUNCATE -> runner.truncate(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(),
+          msg.getTruncate().getEnd());
       case DRAIN -> daemon.drainAsync("the master asked: " + msg.getDrain().getReason());
       default -> protocolError(ctx, "the master sent an unexpected " + msg.getBodyCase());
     }
@@ -176,6 +180,14 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
     Channel c = channel;
     if (c != null) {
       c.writeAndFlush(Envelope.newBuilder().setDrain(Drain.newBuilder().setReason(reason)).build());
+    }
+  }
+
+  /** Closes the connection abruptly, without a goodbye: to the master, a lost worker. */
+  void drop() {
+    Channel c = channel;
+    if (c != null) {
+      c.close();
     }
   }
 

@@ -1,8 +1,10 @@
 package dev.gleaner.worker;
 
+import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.protocol.Framing;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Everything the worker is configured with.
@@ -14,14 +16,22 @@ import java.time.Duration;
  * @param cores threads used to compute a chunk
  * @param workloads workloads this worker accepts
  * @param slowdown 1 for full speed; k > 1 makes every piece take k times as long (to emulate a
- *     slower computer in demos and tests)
+ *     slower computer in demos, tests and benchmarks)
  * @param backoffInitial first wait before reconnecting
  * @param backoffCap longest wait before reconnecting
  * @param maxFrameBytes hard limit of one frame
  * @param drainTimeout how long a drain waits for the master's acknowledgements
+ * @param availableUntil when this worker will surely be gone (it tells the master, and leaves
+ *     then); null for no end
+ * @param interrupt failure injection: the worker dies without draining at drawn times and comes
+ *     back after drawn downtimes (tests and benchmarks); null for none
+ * @param interruptSeed the seed of those draws
+ * @param receiveBytesPerSecond reads from the master at most this fast, so TCP flow control slows
+ *     the master's sends to it (a thin link on one machine); 0 for no limit
  */
 public record WorkerConfig(String host, int port, byte[] secret, String workerId, int cores, Workloads workloads,
-    double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout) {
+    double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout,
+    Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond) {
 
   public WorkerConfig {
     if (cores < 1) {
@@ -30,22 +40,44 @@ public record WorkerConfig(String host, int port, byte[] secret, String workerId
     if (!(slowdown >= 1)) {
       throw new IllegalArgumentException("slowdown must be at least 1, got " + slowdown);
     }
+    if (receiveBytesPerSecond < 0) {
+      throw new IllegalArgumentException("the receive rate must not be negative, got " + receiveBytesPerSecond);
+    }
   }
 
   public static WorkerConfig defaults(String host, int port, byte[] secret, String workerId, Workloads workloads) {
     return new WorkerConfig(host, port, secret, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
-        Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20));
+        Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20),
+        null, null, 0, 0);
   }
 
   public WorkerConfig withCores(int n) {
-    return new WorkerConfig(host, port, secret, workerId, n, workloads, slowdown, backoffInitial, backoffCap, maxFrameBytes, drainTimeout);
+    return new WorkerConfig(host, port, secret, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond);
   }
 
   public WorkerConfig withSlowdown(double k) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, k, backoffInitial, backoffCap, maxFrameBytes, drainTimeout);
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, k, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond);
   }
 
   public WorkerConfig withBackoff(Duration initial, Duration cap) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, initial, cap, maxFrameBytes, drainTimeout);
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, initial, cap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond);
+  }
+
+  public WorkerConfig withAvailableUntil(Instant at) {
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond);
+  }
+
+  public WorkerConfig withInterruptions(FailureSchedule schedule, long seed) {
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond);
+  }
+
+  public WorkerConfig withReceiveRate(long bytesPerSecond) {
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond);
   }
 }

@@ -11,6 +11,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.traffic.ChannelTrafficShapingHandler;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
@@ -36,6 +37,8 @@ public final class WorkerDaemon implements AutoCloseable {
     CONNECTED,
     /** Reporting what it has and leaving. */
     DRAINING,
+    /** Down on purpose (failure injection): disconnected, computing nothing, until its outage ends. */
+    INTERRUPTED,
     /** Stopped for good. */
     STOPPED
   }
@@ -65,10 +68,18 @@ public final class WorkerDaemon implements AutoCloseable {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            if (config.receiveBytesPerSecond() > 0) {
+              // a thin link: read no faster than this, so TCP flow control slows the master's sends
+              ch.pipeline().addLast("thin-link", new ChannelTrafficShapingHandler(0, config.receiveBytesPerSecond(), 100));
+            }
             Framing.install(ch.pipeline(), config.maxFrameBytes(), true);
             ch.pipeline().addLast("master", new MasterLink(WorkerDaemon.this, config, runner, speeds));
           }
         });
+    if (config.receiveBytesPerSecond() > 0) {
+      // a small kernel buffer, so the limit shows at the master at once instead of after megabytes
+      bootstrap.option(ChannelOption.SO_RCVBUF, 64 * 1024);
+    }
   }
 
   /** Calibrates this computer and starts connecting; returns at once. */
@@ -83,12 +94,58 @@ public final class WorkerDaemon implements AutoCloseable {
   public static WorkerDaemon start(WorkerConfig config, EventLoopGroup shared) {
     Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown());
     WorkerDaemon d = new WorkerDaemon(config, speeds, shared);
+    d.scheduleOwnEnd();
     d.connect();
     return d;
   }
 
+  /** Schedules the injected outages and the declared end of availability, if any. */
+  private void scheduleOwnEnd() {
+    long start = System.nanoTime();
+    if (config.interrupt() != null) {
+      for (double[] o : config.interrupt().outages(config.interruptSeed(), config.workerId(), 30 * 86400.0)) {
+        group.schedule(this::interrupt, delay(start, o[0]), TimeUnit.NANOSECONDS);
+        if (Double.isFinite(o[1])) {
+          group.schedule(this::recover, delay(start, o[1]), TimeUnit.NANOSECONDS);
+        }
+      }
+      log.info("failure injection: {}, seed {}", config.interrupt(), config.interruptSeed());
+    }
+    if (config.availableUntil() != null) {
+      long ms = Math.max(0, config.availableUntil().toEpochMilli() - System.currentTimeMillis());
+      group.schedule(() -> drainAsync("its available time is over"), ms, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private static long delay(long startNanos, double seconds) {
+    return Math.max(0, startNanos + (long) (seconds * 1e9) - System.nanoTime());
+  }
+
+  /** Failure injection: dies without draining (what it had not reported is lost) and stays away. */
+  private void interrupt() {
+    if (state != State.CONNECTED && state != State.CONNECTING) {
+      return;
+    }
+    state = State.INTERRUPTED;
+    log.warn("failure injection: this worker goes down now");
+    runner.cancelAll();
+    MasterLink l = link;
+    if (l != null) {
+      l.drop();
+    }
+  }
+
+  /** Failure injection: the outage is over; connect again. */
+  private void recover() {
+    if (state == State.INTERRUPTED) {
+      log.warn("failure injection: this worker comes back");
+      state = State.CONNECTING;
+      connect();
+    }
+  }
+
   private void connect() {
-    if (state == State.STOPPED || state == State.DRAINING) {
+    if (state == State.STOPPED || state == State.DRAINING || state == State.INTERRUPTED) {
       return;
     }
     state = State.CONNECTING;

@@ -5,13 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /** The registry of plan strategies by name. */
 public final class Strategies {
-  /** The strategy a job gets when it names none. */
-  public static final String DEFAULT = "self";
+  /** The strategy a job gets when it names none: the one expecting most work for the platform. */
+  public static final String DEFAULT = "auto";
 
   private static final Map<String, PlanStrategy> BY_NAME = new TreeMap<>();
 
@@ -37,28 +36,6 @@ public final class Strategies {
       throw new IllegalArgumentException("unknown strategy '" + name + "'; known: " + String.join(", ", BY_NAME.keySet()));
     }
     return s;
-  }
-
-  /** Strategies that plan for `gleaner plan` and `simulate` only: the runtime does not run replicas. */
-  private static final Set<String> PLANNING_ONLY = Set.of("replicate");
-
-  /**
-   * The strategy of that name, if the runtime can run it.
-   *
-   * @throws IllegalArgumentException for unknown names and planning-only strategies
-   */
-  public static PlanStrategy requireRunnable(String name) {
-    PlanStrategy s = byName(name);
-    if (PLANNING_ONLY.contains(s.name())) {
-      throw new IllegalArgumentException("strategy '" + s.name() + "' is for gleaner plan and simulate; jobs run one of: "
-          + String.join(", ", runnableNames()));
-    }
-    return s;
-  }
-
-  /** Names the runtime runs. */
-  public static List<String> runnableNames() {
-    return BY_NAME.keySet().stream().filter(n -> !PLANNING_ONLY.contains(n)).toList();
   }
 
   public static List<String> names() {

@@ -209,6 +209,32 @@ public final class RangeSet {
     return ranges.hashCode();
   }
 
+  /**
+   * Reads what {@link #toString()} writes.
+   *
+   * @throws IllegalArgumentException if the text is not ranges written that way
+   */
+  public static RangeSet parse(String text) {
+    RangeSet s = new RangeSet();
+    String t = text.trim();
+    if (t.isEmpty() || t.equals("{}")) {
+      return s;
+    }
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\[\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*\\)").matcher(t);
+    int at = 0;
+    while (m.find()) {
+      if (!t.substring(at, m.start()).isBlank()) {
+        break;
+      }
+      s.add(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
+      at = m.end();
+    }
+    if (at != t.length()) {
+      throw new IllegalArgumentException("not unit ranges like '[0, 10) [20, 30)': '" + text + "'");
+    }
+    return s;
+  }
+
   /** As people write it: {@code [0, 10) [20, 30)}. */
   @Override
   public String toString() {

@@ -55,8 +55,10 @@ class RangeSetTest {
     assertEquals("[0, 20) [30, 40)", s.toString());
     s.remove(5, 35);
     assertEquals("[0, 5) [35, 40)", s.toString());
+    assertEquals(s, RangeSet.parse(s.toString()));
     s.removeAll(s);
     assertEquals(0, s.size());
+    assertEquals(s, RangeSet.parse(s.toString()));
   }
 
   private static long count(boolean[] ref, int from, int to) {

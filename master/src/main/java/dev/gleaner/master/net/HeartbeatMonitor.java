@@ -1,7 +1,10 @@
-package dev.gleaner.master;
+package dev.gleaner.master.net;
 
 import dev.gleaner.common.time.Ticker;
+import dev.gleaner.master.control.ControlLoop;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,26 +17,36 @@ import org.slf4j.LoggerFactory;
 final class HeartbeatMonitor {
   private static final Logger log = LoggerFactory.getLogger(HeartbeatMonitor.class);
 
-  private final ChunkDispatcher dispatcher;
+  private final Set<WorkerSession> sessions = ConcurrentHashMap.newKeySet();
+  private final ControlLoop loop;
   private final Ticker ticker;
   private final long timeoutNanos;
 
-  HeartbeatMonitor(ChunkDispatcher dispatcher, Ticker ticker, Duration timeout) {
-    this.dispatcher = dispatcher;
+  HeartbeatMonitor(ControlLoop loop, Ticker ticker, Duration timeout) {
+    this.loop = loop;
     this.ticker = ticker;
     this.timeoutNanos = timeout.toNanos();
+  }
+
+  void watch(WorkerSession s) {
+    sessions.add(s);
+  }
+
+  void forget(WorkerSession s) {
+    sessions.remove(s);
   }
 
   /** Ends every session silent for longer than the timeout; returns how many. */
   int sweep() {
     long now = ticker.nanos();
     int down = 0;
-    for (WorkerSession s : dispatcher.liveSessions()) {
+    for (WorkerSession s : sessions) {
       long silent = now - s.lastHeardNanos;
       if (silent > timeoutNanos) {
         String why = "no heartbeat for " + TimeUnit.NANOSECONDS.toMillis(silent) + " ms";
         log.warn("worker {}: {}", s.workerId, why);
-        dispatcher.leave(s, why, true);
+        sessions.remove(s);
+        loop.lost(s, why, true);
         s.channel.close();
         down++;
       }

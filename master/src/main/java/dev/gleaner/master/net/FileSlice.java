@@ -1,4 +1,4 @@
-package dev.gleaner.master;
+package dev.gleaner.master.net;
 
 import io.netty.channel.FileRegion;
 import io.netty.util.AbstractReferenceCounted;

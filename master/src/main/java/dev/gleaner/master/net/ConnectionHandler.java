@@ -1,4 +1,4 @@
-package dev.gleaner.master;
+package dev.gleaner.master.net;
 
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.protocol.Auth;
@@ -9,7 +9,6 @@ import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.ProtocolVersion;
 import dev.gleaner.protocol.Role;
-import dev.gleaner.protocol.Speed;
 import dev.gleaner.protocol.SubmitReply;
 import dev.gleaner.protocol.Welcome;
 import dev.gleaner.protocol.WireException;
@@ -18,8 +17,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -46,7 +43,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     CLOSING
   }
 
-  private final MasterServer.Services services;
+  private final Services services;
   private Phase phase = Phase.AWAIT_HELLO;
   private Hello hello;
   private byte[] nonce;
@@ -54,7 +51,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   private boolean saidGoodbye;
   private long lastHeartbeatNanos;
 
-  ConnectionHandler(MasterServer.Services services) {
+  ConnectionHandler(Services services) {
     this.services = services;
   }
 
@@ -101,6 +98,10 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello needs an id of 1 to 200 characters");
       return;
     }
+    if (h.getWorkloadsCount() > 1000 || h.getSpeedsCount() > 1000) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello may name at most 1000 workloads");
+      return;
+    }
     hello = h;
     nonce = Auth.newNonce();
     phase = Phase.AWAIT_ANSWER;
@@ -124,43 +125,31 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     if (hello.getRole() == Role.WORKER) {
       phase = Phase.WORKER;
       lastHeartbeatNanos = services.ticker().nanos();
-      session = new WorkerSession(hello.getPeerId(), sessionId, hello.getHost(), Math.max(1, hello.getCores()),
-          hello.getWorkloadsList(), ctx.channel(), lastHeartbeatNanos);
-      services.dispatcher().join(session);
+      session = new WorkerSession(hello.getPeerId(), hello.getHost(), Math.max(1, hello.getCores()), ctx.channel(),
+          services.sendPort(), services.loop(), services.ticker());
+      services.monitor().watch(session);
+      services.loop().joined(session, hello);
     } else {
       phase = Phase.CLIENT;
     }
   }
 
   private void onWorkerMessage(ChannelHandlerContext ctx, Envelope msg) {
-    try {
-      switch (msg.getBodyCase()) {
-        case HEARTBEAT -> {
-          long now = services.ticker().nanos();
-          services.metrics().heartbeatLag.record(now - lastHeartbeatNanos, TimeUnit.NANOSECONDS);
-          lastHeartbeatNanos = now;
-        }
-        case SPEED_REPORT -> {
-          Map<String, Double> speeds = new HashMap<>();
-          for (Speed s : msg.getSpeedReport().getSpeedsList()) {
-            if (s.getUnitsPerSecond() > 0 && Double.isFinite(s.getUnitsPerSecond())) {
-              speeds.put(s.getWorkload(), s.getUnitsPerSecond());
-            }
-          }
-          services.dispatcher().speeds(session, speeds);
-        }
-        case PIECE -> services.dispatcher().piece(session, msg.getPiece());
-        case CHUNK_FAILED -> services.dispatcher().chunkFailed(session, msg.getChunkFailed().getJobId(),
-            msg.getChunkFailed().getChunkId(), msg.getChunkFailed().getMessage());
-        case DRAIN -> services.dispatcher().drain(session);
-        case GOODBYE -> {
-          saidGoodbye = true;
-          ctx.close();
-        }
-        default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker may not send " + msg.getBodyCase());
+    switch (msg.getBodyCase()) {
+      case HEARTBEAT -> {
+        long now = services.ticker().nanos();
+        services.metrics().heartbeatLag.record(now - lastHeartbeatNanos, TimeUnit.NANOSECONDS);
+        lastHeartbeatNanos = now;
       }
-    } catch (ChunkDispatcher.Refusal r) {
-      refuse(ctx, r.code, r.getMessage());
+      case SPEED_REPORT -> services.loop().calibrated(session, msg.getSpeedReport().getSpeedsList());
+      case PIECE -> services.loop().piece(session, msg.getPiece());
+      case CHUNK_FAILED -> services.loop().chunkFailed(session, msg.getChunkFailed());
+      case DRAIN -> services.loop().draining(session);
+      case GOODBYE -> {
+        saidGoodbye = true;
+        ctx.close();
+      }
+      default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker may not send " + msg.getBodyCase());
     }
   }
 
@@ -169,9 +158,14 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       case SUBMIT -> {
         try {
           services.jobs().submit(msg.getSubmit().getSpec()).whenComplete((id, err) -> {
-            if (err != null) {
-              log.error("cannot store a job from {}: {}", ctx.channel().remoteAddress(), err.getMessage(), err);
-              ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the job: " + err.getMessage()));
+            Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+                ? err.getCause() : err;
+            if (cause instanceof IllegalArgumentException bad) {
+              log.info("job from {} refused: {}", ctx.channel().remoteAddress(), bad.getMessage());
+              ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, bad.getMessage()));
+            } else if (cause != null) {
+              log.error("cannot store a job from {}: {}", ctx.channel().remoteAddress(), cause.getMessage(), cause);
+              ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the job: " + cause.getMessage()));
             } else {
               ctx.writeAndFlush(Envelope.newBuilder().setSubmitReply(SubmitReply.newBuilder().setJobId(id)).build());
             }
@@ -181,9 +175,15 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, e.getMessage()));
         }
       }
-      case STATUS_REQUEST -> ctx.writeAndFlush(Envelope.newBuilder()
-          .setStatusReply(StatusReport.build(services.dispatcher(), services.registry(),
-              msg.getStatusRequest().getJobId())).build());
+      case STATUS_REQUEST -> services.loop().status(msg.getStatusRequest().getJobId(), services.registry())
+          .whenComplete((reply, err) -> {
+            if (err != null) {
+              log.error("cannot build a status reply: {}", err.toString(), err);
+              ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not build the status: " + err));
+            } else {
+              ctx.writeAndFlush(Envelope.newBuilder().setStatusReply(reply).build());
+            }
+          });
       case HEARTBEAT -> { }
       case GOODBYE -> ctx.close();
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client may not send " + msg.getBodyCase());
@@ -206,7 +206,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     if (session != null) {
-      services.dispatcher().leave(session, saidGoodbye ? "said goodbye" : "connection closed", !saidGoodbye);
+      services.monitor().forget(session);
+      services.loop().lost(session, saidGoodbye ? "said goodbye" : "connection closed", !saidGoodbye);
     }
     ctx.fireChannelInactive();
   }

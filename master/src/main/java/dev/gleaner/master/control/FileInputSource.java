@@ -1,4 +1,4 @@
-package dev.gleaner.master;
+package dev.gleaner.master.control;
 
 import dev.gleaner.common.workload.InputSource;
 import java.io.IOException;
@@ -11,12 +11,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /** A job's input file, read with positional reads (thread-safe, no shared position). */
-final class FileInputSource implements InputSource, AutoCloseable {
+public final class FileInputSource implements InputSource, AutoCloseable {
   private final Path path;
   private final FileChannel channel;
   private final long size;
 
-  FileInputSource(Path path) {
+  public FileInputSource(Path path) {
     this.path = path;
     try {
       if (Files.isDirectory(path)) {
@@ -31,11 +31,11 @@ final class FileInputSource implements InputSource, AutoCloseable {
     }
   }
 
-  Path path() {
+  public Path path() {
     return path;
   }
 
-  FileChannel channel() {
+  public FileChannel channel() {
     return channel;
   }
 

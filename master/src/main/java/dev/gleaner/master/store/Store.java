@@ -1,4 +1,4 @@
-package dev.gleaner.master;
+package dev.gleaner.master.store;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,18 +28,18 @@ import org.slf4j.LoggerFactory;
  * keyed by (job, start, end) and inserted with {@code INSERT OR IGNORE}: a retransmitted piece
  * changes nothing.
  */
-final class Store implements AutoCloseable {
+public final class Store implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Store.class);
   static final int BATCH = 2048;
 
   /** Work done on the store thread inside a transaction. */
   @FunctionalInterface
-  interface Op<T> {
+  public interface Op<T> {
     T run(Tx tx) throws SQLException;
   }
 
   /** The store thread's connection, with prepared statements kept for reuse. */
-  static final class Tx {
+  public static final class Tx {
     private final Connection connection;
     private final java.util.Map<String, PreparedStatement> statements = new java.util.HashMap<>();
 
@@ -71,7 +71,7 @@ final class Store implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closing;
 
-  Store(Path dataDir) {
+  public Store(Path dataDir) {
     try {
       Files.createDirectories(dataDir);
       this.file = dataDir.resolve("gleaner.db");
@@ -90,6 +90,9 @@ final class Store implements AutoCloseable {
         s.execute("CREATE TABLE IF NOT EXISTS workers(id TEXT PRIMARY KEY, host TEXT, cores INTEGER,"
             + " first_seen INTEGER, last_seen INTEGER, interruptions INTEGER DEFAULT 0)");
         s.execute("CREATE TABLE IF NOT EXISTS worker_events(worker_id TEXT, at INTEGER, kind TEXT, detail TEXT)");
+        s.execute("CREATE TABLE IF NOT EXISTS worker_sessions(id INTEGER PRIMARY KEY AUTOINCREMENT, worker_id TEXT,"
+            + " started_at INTEGER, ended_at INTEGER, interrupted INTEGER)");
+        addColumn(s, "jobs", "not_done", "TEXT");
       }
       connection.setAutoCommit(false);
       tx = new Tx(connection);
@@ -101,12 +104,24 @@ final class Store implements AutoCloseable {
     thread.start();
   }
 
-  Path file() {
+  /** Adds a column that an older store lacks. */
+  private static void addColumn(Statement s, String table, String column, String type) throws SQLException {
+    try (ResultSet r = s.executeQuery("PRAGMA table_info(" + table + ")")) {
+      while (r.next()) {
+        if (r.getString("name").equals(column)) {
+          return;
+        }
+      }
+    }
+    s.execute("ALTER TABLE " + table + " ADD COLUMN " + column + " " + type);
+  }
+
+  public Path file() {
     return file;
   }
 
   /** Runs {@code op} in the next transaction; the future completes after the commit. */
-  <T> CompletableFuture<T> submit(Op<T> op) {
+  public <T> CompletableFuture<T> submit(Op<T> op) {
     CompletableFuture<T> f = new CompletableFuture<>();
     if (closing) {
       f.completeExceptionally(new IllegalStateException("the store is closed"));
@@ -122,7 +137,7 @@ final class Store implements AutoCloseable {
   }
 
   /** Runs {@code op} and waits for its commit. */
-  <T> T call(Op<T> op) {
+  public <T> T call(Op<T> op) {
     return submit(op).join();
   }
 
@@ -204,11 +219,11 @@ final class Store implements AutoCloseable {
 
   // ---- operations used by the master; each runs on the store thread ----
 
-  static Op<Void> insertJob(JobRecord job) {
+  public static Op<Void> insertJob(JobRecord job) {
     return c -> {
       {
         PreparedStatement p = c.prepare("INSERT INTO jobs(id, seq, name, workload, spec, state,"
-          + " range_start, range_end, strategy, submitted_at) VALUES (?,?,?,?,?,?,?,?,?,?)");
+          + " range_start, range_end, strategy, submitted_at, not_done) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
         p.setString(1, job.id());
         p.setLong(2, job.seq());
         p.setString(3, job.name());
@@ -219,13 +234,14 @@ final class Store implements AutoCloseable {
         p.setLong(8, job.end());
         p.setString(9, job.strategy());
         p.setLong(10, job.submittedAt());
+        p.setString(11, job.notDone());
         p.executeUpdate();
       }
       return null;
     };
   }
 
-  static Op<Void> updateJob(String id, String state, String strategy, Long finishedAt, byte[] result, String message) {
+  public static Op<Void> updateJob(String id, String state, String strategy, Long finishedAt, byte[] result, String message) {
     return c -> {
       {
         PreparedStatement p = c.prepare("UPDATE jobs SET state=?, strategy=COALESCE(?, strategy),"
@@ -246,7 +262,7 @@ final class Store implements AutoCloseable {
     };
   }
 
-  static Op<Void> upsertChunk(String jobId, long chunkId, long start, long end, String workerId, String state) {
+  public static Op<Void> upsertChunk(String jobId, long chunkId, long start, long end, String workerId, String state) {
     return c -> {
       {
         PreparedStatement p = c.prepare("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state)"
@@ -265,31 +281,40 @@ final class Store implements AutoCloseable {
 
   /**
    * Inserts a piece unless the same range is already committed; returns whether it was new. The
-   * piece that ends its chunk also records the chunk as done.
+   * piece that ends its chunk also records the chunk, so chunk ids are not reused after a restart.
    */
-  static Op<Boolean> commitPiece(String jobId, long chunkId, long chunkStart, long chunkEnd, long start, long end,
+  public static Op<Boolean> commitPiece(String jobId, long chunkId, long start, long end, boolean last,
       String workerId, byte[] result, long at) {
     return c -> {
-      if (end == chunkEnd) {
-        upsertChunk(jobId, chunkId, chunkStart, chunkEnd, workerId, ChunkState.DONE.name()).run(c);
+      if (last) {
+        upsertChunk(jobId, chunkId, start, end, workerId, "DONE").run(c);
       }
-      {
-        PreparedStatement p = c.prepare("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end,"
+      PreparedStatement p = c.prepare("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end,"
           + " worker_id, result, committed_at) VALUES (?,?,?,?,?,?,?)");
-        p.setString(1, jobId);
-        p.setLong(2, chunkId);
-        p.setLong(3, start);
-        p.setLong(4, end);
-        p.setString(5, workerId);
-        p.setBytes(6, result);
-        p.setLong(7, at);
-        return p.executeUpdate() == 1;
-      }
+      p.setString(1, jobId);
+      p.setLong(2, chunkId);
+      p.setLong(3, start);
+      p.setLong(4, end);
+      p.setString(5, workerId);
+      p.setBytes(6, result);
+      p.setLong(7, at);
+      return p.executeUpdate() == 1;
+    };
+  }
+
+  /** Copies another job's committed pieces into a job (a job resuming one that ended at its deadline). */
+  public static Op<Integer> copyPieces(String fromJob, String toJob) {
+    return c -> {
+      PreparedStatement p = c.prepare("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end, worker_id, result,"
+          + " committed_at) SELECT ?, 0, start, end, worker_id, result, committed_at FROM pieces WHERE job_id=?");
+      p.setString(1, toJob);
+      p.setString(2, fromJob);
+      return p.executeUpdate();
     };
   }
 
   /** Committed pieces of a job in unit order. */
-  static Op<List<PieceRecord>> pieces(String jobId) {
+  public static Op<List<PieceRecord>> pieces(String jobId) {
     return c -> {
       List<PieceRecord> out = new ArrayList<>();
       {
@@ -306,28 +331,30 @@ final class Store implements AutoCloseable {
     };
   }
 
-  static Op<List<JobRecord>> jobs() {
+  public static Op<List<JobRecord>> jobs() {
     return c -> {
       List<JobRecord> out = new ArrayList<>();
       try (Statement s = c.statement();
            ResultSet r = s.executeQuery("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy,"
-               + " submitted_at, finished_at, result, message FROM jobs ORDER BY seq")) {
+               + " submitted_at, finished_at, result, message, not_done FROM jobs ORDER BY seq")) {
         while (r.next()) {
           long finished = r.getLong(11);
           out.add(new JobRecord(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5),
               r.getString(6), r.getLong(7), r.getLong(8), r.getString(9), r.getLong(10),
-              r.wasNull() ? 0 : finished, r.getBytes(12), r.getString(13)));
+              r.wasNull() ? 0 : finished, r.getBytes(12), r.getString(13), r.getString(14)));
         }
       }
       return out;
     };
   }
 
-  static Op<Long> maxChunkId(String jobId) {
+  public static Op<Long> maxChunkId(String jobId) {
     return c -> {
       {
-        PreparedStatement p = c.prepare("SELECT COALESCE(MAX(chunk_id), 0) FROM chunks WHERE job_id=?");
+        PreparedStatement p = c.prepare("SELECT MAX((SELECT COALESCE(MAX(chunk_id), 0) FROM chunks WHERE job_id=?),"
+            + " (SELECT COALESCE(MAX(chunk_id), 0) FROM pieces WHERE job_id=?))");
         p.setString(1, jobId);
+        p.setString(2, jobId);
         try (ResultSet r = p.executeQuery()) {
           r.next();
           return r.getLong(1);
@@ -336,7 +363,7 @@ final class Store implements AutoCloseable {
     };
   }
 
-  static Op<Void> workerSeen(String id, String host, int cores, long at) {
+  public static Op<Void> workerSeen(String id, String host, int cores, long at) {
     return c -> {
       {
         PreparedStatement p = c.prepare("INSERT INTO workers(id, host, cores, first_seen, last_seen)"
@@ -354,7 +381,7 @@ final class Store implements AutoCloseable {
   }
 
   /** Records an event in a worker's history; an "interrupted" event also counts in the worker row. */
-  static Op<Void> workerEvent(String id, long at, String kind, String detail) {
+  public static Op<Void> workerEvent(String id, long at, String kind, String detail) {
     return c -> {
       {
         PreparedStatement p = c.prepare("INSERT INTO worker_events(worker_id, at, kind, detail) VALUES (?,?,?,?)");
@@ -375,7 +402,7 @@ final class Store implements AutoCloseable {
     };
   }
 
-  static Op<Integer> interruptions(String id) {
+  public static Op<Integer> interruptions(String id) {
     return c -> {
       {
         PreparedStatement p = c.prepare("SELECT interruptions FROM workers WHERE id=?");
@@ -388,9 +415,81 @@ final class Store implements AutoCloseable {
   }
 
   /** A row of the jobs table. */
-  record JobRecord(String id, long seq, String name, String workload, byte[] spec, String state, long start, long end,
-      String strategy, long submittedAt, long finishedAt, byte[] result, String message) {}
+  public record JobRecord(String id, long seq, String name, String workload, byte[] spec, String state, long start,
+      long end, String strategy, long submittedAt, long finishedAt, byte[] result, String message, String notDone) {}
 
   /** A committed piece. */
-  record PieceRecord(long chunkId, long start, long end, String workerId, byte[] result) {}
+  public record PieceRecord(long chunkId, long start, long end, String workerId, byte[] result) {}
+
+  /** A worker's past: interruptions, and seconds up over its ended sessions. */
+  public record History(long interruptions, double exposureSeconds) {}
+
+  /** A worker session starts; returns its row id. */
+  public static Op<Long> sessionStarted(String workerId, long at) {
+    return c -> {
+      PreparedStatement p = c.prepare("INSERT INTO worker_sessions(worker_id, started_at) VALUES (?,?)");
+      p.setString(1, workerId);
+      p.setLong(2, at);
+      p.executeUpdate();
+      try (Statement st = c.statement(); ResultSet r = st.executeQuery("SELECT last_insert_rowid()")) {
+        r.next();
+        return r.getLong(1);
+      }
+    };
+  }
+
+  /** The session ends, interrupted or not. */
+  public static Op<Void> sessionEnded(long sessionRow, long at, boolean interrupted) {
+    return c -> {
+      PreparedStatement p = c.prepare("UPDATE worker_sessions SET ended_at=?, interrupted=? WHERE id=?");
+      p.setLong(1, at);
+      p.setInt(2, interrupted ? 1 : 0);
+      p.setLong(3, sessionRow);
+      p.executeUpdate();
+      return null;
+    };
+  }
+
+  /**
+   * The worker's history from its ended sessions; a session the master never saw end (it stopped
+   * first) counts up to the worker's last sign of life and not as an interruption.
+   */
+  public static Op<History> history(String workerId) {
+    return c -> {
+      PreparedStatement p = c.prepare("SELECT COALESCE(SUM(interrupted), 0), COALESCE(SUM(ended_at - started_at), 0)"
+          + " FROM worker_sessions WHERE worker_id=? AND ended_at IS NOT NULL");
+      p.setString(1, workerId);
+      try (ResultSet r = p.executeQuery()) {
+        r.next();
+        return new History(r.getLong(1), Math.max(0, r.getLong(2)) / 1000.0);
+      }
+    };
+  }
+
+  /** Every worker's history, as {@link #history} gives it. */
+  public static Op<java.util.Map<String, History>> histories() {
+    return c -> {
+      java.util.Map<String, History> out = new java.util.HashMap<>();
+      try (Statement st = c.statement();
+           ResultSet r = st.executeQuery("SELECT worker_id, COALESCE(SUM(interrupted), 0),"
+               + " COALESCE(SUM(ended_at - started_at), 0) FROM worker_sessions WHERE ended_at IS NOT NULL"
+               + " GROUP BY worker_id")) {
+        while (r.next()) {
+          out.put(r.getString(1), new History(r.getLong(2), Math.max(0, r.getLong(3)) / 1000.0));
+        }
+      }
+      return out;
+    };
+  }
+
+  /** The job ended at its deadline: what was not done, as people write ranges. */
+  public static Op<Void> jobNotDone(String id, String notDone) {
+    return c -> {
+      PreparedStatement p = c.prepare("UPDATE jobs SET not_done=? WHERE id=?");
+      p.setString(1, notDone);
+      p.setString(2, id);
+      p.executeUpdate();
+      return null;
+    };
+  }
 }

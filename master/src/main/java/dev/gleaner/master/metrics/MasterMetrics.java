@@ -1,23 +1,26 @@
-package dev.gleaner.master;
+package dev.gleaner.master.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-/** The master's meters: chunks, units, bytes, failures, heartbeat lag, commit latency. */
-final class MasterMetrics {
-  final Counter chunksAssigned;
-  final Counter chunksCompleted;
-  final Counter chunksRerouted;
-  final Counter unitsCommitted;
-  final Counter piecesDuplicate;
-  final Counter bytesStreamed;
-  final Counter workerFailures;
-  final Counter protocolErrors;
-  final Timer heartbeatLag;
-  final Timer pieceCommit;
+/** The master's meters: chunks, units, bytes, failures, plans, splits, heartbeat lag, commit latency. */
+public final class MasterMetrics {
+  public final Counter chunksAssigned;
+  public final Counter chunksCompleted;
+  public final Counter chunksRerouted;
+  public final Counter unitsCommitted;
+  public final Counter piecesDuplicate;
+  public final Counter bytesStreamed;
+  public final Counter workerFailures;
+  public final Counter protocolErrors;
+  public final Counter plans;
+  public final Counter splits;
+  public final Counter piecesDiscarded;
+  public final Timer heartbeatLag;
+  public final Timer pieceCommit;
 
-  MasterMetrics(MeterRegistry registry) {
+  public MasterMetrics(MeterRegistry registry) {
     chunksAssigned = Counter.builder("gleaner.chunks.assigned").description("chunks handed to workers").register(registry);
     chunksCompleted = Counter.builder("gleaner.chunks.completed").description("chunks fully committed").register(registry);
     chunksRerouted = Counter.builder("gleaner.chunks.rerouted").description("unfinished chunks given back after a worker left").register(registry);
@@ -26,6 +29,9 @@ final class MasterMetrics {
     bytesStreamed = Counter.builder("gleaner.bytes.streamed").baseUnit("bytes").description("input bytes sent to workers").register(registry);
     workerFailures = Counter.builder("gleaner.workers.failures").description("workers declared down").register(registry);
     protocolErrors = Counter.builder("gleaner.protocol.errors").description("connections refused for a protocol error").register(registry);
+    plans = Counter.builder("gleaner.plans").description("plans and re-plans made").register(registry);
+    splits = Counter.builder("gleaner.chunks.split").description("running chunks whose tail went to an idle worker").register(registry);
+    piecesDiscarded = Counter.builder("gleaner.pieces.discarded").description("pieces that could not count (cancelled copy, partial overlap)").register(registry);
     heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("time between heartbeats of a worker").register(registry);
     pieceCommit = Timer.builder("gleaner.piece.commit").description("time from receiving a piece to its durable commit").register(registry);
   }

@@ -1,0 +1,486 @@
+package dev.gleaner.master.control;
+
+import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.Verdict;
+import dev.gleaner.common.control.WorkerInfo;
+import dev.gleaner.common.time.Ticker;
+import dev.gleaner.common.util.RangeSet;
+import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.master.store.Store;
+import dev.gleaner.protocol.Assign;
+import dev.gleaner.protocol.Cancel;
+import dev.gleaner.protocol.ChunkFailed;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.Hello;
+import dev.gleaner.protocol.Piece;
+import dev.gleaner.protocol.PieceAck;
+import dev.gleaner.protocol.Speed;
+import dev.gleaner.protocol.StatusReply;
+import dev.gleaner.protocol.Truncate;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The master's body around the {@link Controller}: runs it on one thread, turns what the network
+ * and the store report into its events, and carries out its actions (frames to workers, input
+ * through the one port, durable writes).
+ *
+ * <p>How: every event is a task on the loop's single thread, so the controller is never touched
+ * concurrently; after each task the loop drains the controller's actions and executes them (sends
+ * are non-blocking; store writes return futures whose completions come back as new tasks). A
+ * piece the controller says to commit is written to SQLite first and acknowledged only after its
+ * commit, then reported to the controller as committed (etcd's raft rhythm: persist, then send).
+ * Controller time is the injected ticker's seconds since the loop started.
+ */
+public final class ControlLoop implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ControlLoop.class);
+
+  private final Controller controller;
+  private final Store store;
+  private final MasterMetrics metrics;
+  private final Ticker ticker;
+  private final long originNanos;
+  private final ScheduledExecutorService thread;
+  /** The current session of each connected worker. */
+  private final Map<String, WorkerLink> links = new HashMap<>();
+  /** Each session's row in the store's history, once written. */
+  private final Map<WorkerLink, CompletableFuture<Long>> sessionRows = new HashMap<>();
+  private final Map<String, MasterJob> jobs = new LinkedHashMap<>();
+  /** Workers' histories from the store, read once at start; the estimator keeps them up to date. */
+  private final Map<String, Store.History> histories;
+
+  public ControlLoop(Store store, MasterMetrics metrics, Ticker ticker, ControlConfig config) {
+    this.histories = store.call(Store.histories());
+    this.controller = new Controller(config);
+    this.store = store;
+    this.metrics = metrics;
+    this.ticker = ticker;
+    this.originNanos = ticker.nanos();
+    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gleaner-control");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Starts the controller's clock ticks. */
+  public void start(long tickMillis) {
+    thread.scheduleAtFixedRate(() -> run(() -> controller.tick(now())), tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Controller time: seconds on the injected ticker since the loop started. */
+  double now() {
+    return (ticker.nanos() - originNanos) / 1e9;
+  }
+
+  /** Wall-clock milliseconds as controller time. */
+  double fromMillis(long epochMillis) {
+    return now() + (epochMillis - System.currentTimeMillis()) / 1000.0;
+  }
+
+  private void post(Runnable task) {
+    try {
+      thread.execute(() -> run(task));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      log.debug("control loop stopped; an event is dropped: {}", e.getMessage());
+    }
+  }
+
+  private void run(Runnable task) {
+    try {
+      task.run();
+      act();
+    } catch (RuntimeException e) {
+      log.error("control loop: {}", e.toString(), e);
+    }
+  }
+
+  <T> CompletableFuture<T> call(java.util.function.Supplier<T> f) {
+    CompletableFuture<T> out = new CompletableFuture<>();
+    post(() -> {
+      try {
+        out.complete(f.get());
+      } catch (RuntimeException e) {
+        out.completeExceptionally(e);
+        throw e;
+      }
+    });
+    return out;
+  }
+
+  // ---------------------------------------------------------------- events from the network
+
+  /** A worker authenticated: it joins the controller with its calibration, its history and its declared end. */
+  public void joined(WorkerLink link, Hello hello) {
+    String id = link.workerId();
+    long at = System.currentTimeMillis();
+    post(() -> {
+      if (!link.isOpen()) {
+        return;
+      }
+      WorkerLink old = links.put(id, link);
+      if (old != null && old != link) {
+        old.refuse(Error.Code.SHUTTING_DOWN, "replaced by a new connection of worker " + id + " from " + link.host());
+        endSession(old, false);
+      }
+      Map<String, Double> speeds = new HashMap<>();
+      for (Speed s : hello.getSpeedsList()) {
+        if (s.getUnitsPerSecond() > 0 && Double.isFinite(s.getUnitsPerSecond())) {
+          speeds.put(s.getWorkload(), s.getUnitsPerSecond());
+        }
+      }
+      double until = hello.getAvailableUntilMillis() > 0 ? fromMillis(hello.getAvailableUntilMillis())
+          : Double.POSITIVE_INFINITY;
+      Store.History h = histories.getOrDefault(id, new Store.History(0, 0));
+      controller.workerJoined(new WorkerInfo(id, java.util.Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds,
+          until, h.interruptions(), h.exposureSeconds()), now());
+      sessionRows.put(link, store.submit(Store.sessionStarted(id, at)));
+      store.submit(Store.workerSeen(id, link.host(), link.cores(), at));
+      log.info("worker {} joined from {} with {} cores{}", id, link.host(), link.cores(),
+          Double.isFinite(until) ? ", available until " + java.time.Instant.ofEpochMilli(hello.getAvailableUntilMillis()) : "");
+    });
+  }
+
+  /** A worker's later calibration: a new prior for its estimator. */
+  public void calibrated(WorkerLink link, List<Speed> speeds) {
+    post(() -> {
+      if (links.get(link.workerId()) == link) {
+        for (Speed s : speeds) {
+          if (s.getUnitsPerSecond() > 0 && Double.isFinite(s.getUnitsPerSecond())) {
+            controller.estimator().calibrated(link.workerId(), s.getWorkload(), s.getUnitsPerSecond());
+          }
+        }
+      }
+    });
+  }
+
+  /** The worker asked to leave: it finishes what it holds and gets nothing new. */
+  public void draining(WorkerLink link) {
+    post(() -> {
+      if (links.get(link.workerId()) == link) {
+        log.info("worker {} is draining", link.workerId());
+        controller.workerDraining(link.workerId(), now());
+      }
+    });
+  }
+
+  /**
+   * The session ended (closed, silent, said goodbye).
+   *
+   * @param interrupted whether it counts in the worker's interruption history
+   */
+  public void lost(WorkerLink link, String why, boolean interrupted) {
+    post(() -> {
+      if (links.get(link.workerId()) != link) {
+        return;
+      }
+      links.remove(link.workerId());
+      Controller.WorkerView before = controller.worker(link.workerId(), now());
+      controller.workerLost(link.workerId(), why, interrupted, now());
+      endSession(link, interrupted);
+      if (interrupted) {
+        metrics.workerFailures.increment();
+        log.warn("worker {} is down: {}{}", link.workerId(), why,
+            before == null || before.copies().isEmpty() ? "" : "; it held " + before.copies());
+      } else {
+        log.info("worker {} left: {}", link.workerId(), why);
+      }
+    });
+  }
+
+  private void endSession(WorkerLink link, boolean interrupted) {
+    CompletableFuture<Long> row = sessionRows.remove(link);
+    long at = System.currentTimeMillis();
+    if (row != null) {
+      row.thenAccept(r -> store.submit(Store.sessionEnded(r, at, interrupted)));
+    }
+    store.submit(Store.workerEvent(link.workerId(), at, interrupted ? "interrupted" : "left", ""));
+  }
+
+  /** A piece arrived: the controller says whether it counts; new units are made durable, then acknowledged. */
+  public void piece(WorkerLink link, Piece p) {
+    post(() -> {
+      String id = link.workerId();
+      if (links.get(id) != link) {
+        return;
+      }
+      Verdict v = controller.piece(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), now());
+      switch (v) {
+        case COMMIT -> commit(link, p);
+        case DUPLICATE -> {
+          metrics.piecesDuplicate.increment();
+          ack(link, p);
+        }
+        case DISCARD -> {
+          metrics.piecesDiscarded.increment();
+          log.info("job {}: piece [{}, {}) of chunk {} from worker {} does not count (its chunk was cancelled,"
+              + " the job ended, or another copy saved part of it first)", p.getJobId(), p.getStart(), p.getEnd(),
+              p.getChunkId(), id);
+          ack(link, p);
+        }
+        case REFUSE -> link.refuse(Error.Code.UNKNOWN_CHUNK, "piece [" + p.getStart() + ", " + p.getEnd()
+            + ") of chunk " + p.getChunkId() + " of job '" + p.getJobId() + "' is not the next piece of a chunk"
+            + " assigned to worker " + id);
+      }
+    });
+  }
+
+  private void commit(WorkerLink link, Piece p) {
+    long t0 = ticker.nanos();
+    String id = link.workerId();
+    store.submit(Store.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), id,
+        p.getResult().toByteArray(), System.currentTimeMillis())).whenComplete((isNew, err) -> post(() -> {
+          if (err != null) {
+            log.error("cannot commit a piece of job {}: {}", p.getJobId(), err.getMessage(), err);
+            controller.fail(p.getJobId(), "the store failed: " + err.getMessage(), now());
+            return;
+          }
+          long nanos = ticker.nanos() - t0;
+          metrics.pieceCommit.record(nanos, TimeUnit.NANOSECONDS);
+          controller.overhead(nanos / 1e9);
+          controller.committed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(),
+              p.getComputeNanos() / 1e9, now());
+          metrics.unitsCommitted.increment(p.getEnd() - p.getStart());
+          if (p.getFinal()) {
+            metrics.chunksCompleted.increment();
+          }
+          ack(link, p);
+        }));
+  }
+
+  private static void ack(WorkerLink link, Piece p) {
+    link.send(Envelope.newBuilder().setPieceAck(PieceAck.newBuilder().setJobId(p.getJobId())
+        .setChunkId(p.getChunkId()).setEnd(p.getEnd())).build());
+  }
+
+  /** The worker cannot compute a chunk: the job fails with its message. */
+  public void chunkFailed(WorkerLink link, ChunkFailed f) {
+    post(() -> {
+      if (links.get(link.workerId()) == link) {
+        controller.chunkFailed(link.workerId(), f.getJobId(), f.getChunkId(), f.getMessage(), now());
+      }
+    });
+  }
+
+  /** The port put a copy's input on the worker's wire. */
+  public void streamed(WorkerLink link, String job, long copyId, long bytes, double seconds) {
+    metrics.bytesStreamed.increment(bytes);
+    post(() -> controller.streamed(link.workerId(), job, copyId, bytes, seconds, now()));
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  /** A job to run (submitted, or resumed after a restart). */
+  void addJob(MasterJob job, JobDef def) {
+    post(() -> {
+      jobs.put(job.id, job);
+      if (job.state == null) {
+        controller.addJob(def, now());
+      }
+    });
+  }
+
+  /** A job that had ended before the master started: for status only. */
+  void addEnded(MasterJob job) {
+    post(() -> jobs.put(job.id, job));
+  }
+
+  /** The master's record of a job, or null. */
+  CompletableFuture<MasterJob> job(String id) {
+    return call(() -> jobs.get(id));
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  private void act() {
+    for (int round = 0; round < 100; round++) {
+      List<Action> actions = controller.drain();
+      if (actions.isEmpty()) {
+        return;
+      }
+      for (Action a : actions) {
+        carryOut(a);
+      }
+    }
+  }
+
+  private void carryOut(Action a) {
+    if (a instanceof Action.Assign x) {
+      WorkerLink link = links.get(x.worker());
+      MasterJob job = jobs.get(x.job());
+      if (link != null && job != null) {
+        Assign.Builder b = job.assignPrototype.toBuilder().setChunkId(x.copyId()).setStart(x.start()).setEnd(x.end())
+            .setDataBytes(x.inputBytes());
+        for (long cp : x.checkpoints()) {
+          b.addCheckpoints(cp);
+        }
+        link.send(Envelope.newBuilder().setAssign(b).build());
+        metrics.chunksAssigned.increment();
+      }
+    } else if (a instanceof Action.Stream x) {
+      WorkerLink link = links.get(x.worker());
+      MasterJob job = jobs.get(x.job());
+      if (link != null && job != null && job.input != null) {
+        link.stream(x.job(), x.copyId(), job.input, x.start(), x.end(), x.rank());
+      }
+    } else if (a instanceof Action.Truncate x) {
+      WorkerLink link = links.get(x.worker());
+      if (link != null) {
+        link.send(Envelope.newBuilder().setTruncate(Truncate.newBuilder().setJobId(x.job()).setChunkId(x.copyId())
+            .setEnd(x.end())).build());
+        link.truncateStream(x.job(), x.copyId(), x.end());
+      }
+      metrics.splits.increment();
+      log.info("job {}: chunk {} of worker {} now ends at unit {}; its tail goes to an idle worker", x.job(),
+          x.copyId(), x.worker(), x.end());
+    } else if (a instanceof Action.Cancel x) {
+      WorkerLink link = links.get(x.worker());
+      if (link != null) {
+        link.send(Envelope.newBuilder().setCancel(Cancel.newBuilder().setJobId(x.job()).setChunkId(x.copyId())).build());
+        link.cancelStream(x.job(), x.copyId());
+      }
+      log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.copyId(), x.worker(), x.why());
+    } else if (a instanceof Action.Planned p) {
+      metrics.plans.increment();
+      log.info("job {} {} with {} over {} workers ({}): {} units, {} expected; {}", p.job(),
+          p.replan() == 0 ? "planned" : "re-planned", p.strategy(), p.workers(), p.why(), p.units(),
+          String.format(java.util.Locale.ROOT, "%.4g", p.expectedWork()), p.reason());
+      if (p.replan() == 0) {
+        store.submit(Store.updateJob(p.job(), "RUNNING", p.strategy(), null, null, null));
+      }
+    } else if (a instanceof Action.Rerouted r) {
+      metrics.chunksRerouted.increment(r.chunks());
+      log.info("job {}: {} units of {}'s work from worker {} go to {}", r.job(), r.units(), r.origin(), r.from(),
+          r.to().isEmpty() ? "the shared queue (no live worker on the recovery list)" : r.to());
+    } else if (a instanceof Action.Finished f) {
+      MasterJob job = jobs.get(f.job());
+      if (job != null) {
+        finish(job, f);
+      }
+    }
+  }
+
+  /** Merges the committed pieces in unit order, checks they tile what was done, stores the result. */
+  private void finish(MasterJob job, Action.Finished f) {
+    if (f.phase() == JobPhase.FAILED) {
+      long now = System.currentTimeMillis();
+      log.error("job {} failed: {}", job.id, f.message());
+      store.submit(Store.updateJob(job.id, "FAILED", null, now, null, f.message()));
+      job.state = "FAILED";
+      job.message = f.message();
+      job.finishedAtMillis = now;
+      closeInput(job);
+      return;
+    }
+    store.submit(Store.pieces(job.id)).whenComplete((pieces, err) -> {
+      if (err != null) {
+        post(() -> fail(job, "cannot read the committed pieces: " + err.getMessage()));
+        return;
+      }
+      RangeSet done = RangeSet.of(job.start, job.end);
+      done.removeAll(f.notDone());
+      byte[] result = job.workload.empty();
+      RangeSet seen = new RangeSet();
+      for (Store.PieceRecord piece : pieces) {
+        if (seen.intersects(piece.start(), piece.end())) {
+          post(() -> fail(job, "committed pieces overlap at unit " + piece.start()));
+          return;
+        }
+        seen.add(piece.start(), piece.end());
+        result = job.workload.merge(result, piece.result());
+      }
+      if (!seen.equals(done)) {
+        String why = "committed pieces " + seen + " do not tile the done units " + done;
+        post(() -> fail(job, why));
+        return;
+      }
+      String text = job.workload.render(result);
+      String state = f.phase().name();
+      String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
+      long now = System.currentTimeMillis();
+      byte[] merged = result;
+      store.submit(Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message()))
+          .thenCompose(x -> store.submit(Store.jobNotDone(job.id, notDone)))
+          .whenComplete((ok, stored) -> post(() -> {
+            if (stored != null) {
+              fail(job, "cannot store the result: " + stored.getMessage());
+              return;
+            }
+            job.resultText = text;
+            job.finishedAtMillis = now;
+            job.message = f.message();
+            job.state = state;
+            closeInput(job);
+            log.info("job {} {} in {} ms: {}", job.id, state.equals("DONE") ? "done" : "ended at its deadline",
+                now - job.submittedAtMillis, text.lines().findFirst().orElse(""));
+          }));
+    });
+  }
+
+  private void fail(MasterJob job, String message) {
+    controller.fail(job.id, message, now());
+    long now = System.currentTimeMillis();
+    log.error("job {} failed: {}", job.id, message);
+    store.submit(Store.updateJob(job.id, "FAILED", null, now, null, message));
+    job.state = "FAILED";
+    job.message = message;
+    job.finishedAtMillis = now;
+    closeInput(job);
+  }
+
+  /** Every unit has arrived or will not be computed: no stream reads the input any more. */
+  private static void closeInput(MasterJob job) {
+    if (job.input != null) {
+      try {
+        job.input.close();
+      } catch (java.io.IOException e) {
+        log.warn("closing the input of job {} failed: {}", job.id, e.getMessage(), e);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- views
+
+  /** The status reply for one job (or all), with the workers and the master's meters. */
+  public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry) {
+    return call(() -> StatusReport.build(controller, jobs, links, registry, jobId, now(), this));
+  }
+
+  /** Ids of the workers with a session. */
+  public CompletableFuture<List<String>> liveWorkers() {
+    return call(() -> new ArrayList<>(links.keySet()));
+  }
+
+  /** Wall-clock milliseconds for a controller time. */
+  long toMillis(double t) {
+    return System.currentTimeMillis() + Math.round((t - now()) * 1000);
+  }
+
+  @Override
+  public void close() {
+    thread.shutdown();
+    try {
+      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
+        thread.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      thread.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,195 @@
+package dev.gleaner.master.control;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.model.RiskModel;
+import dev.gleaner.common.plan.Strategies;
+import dev.gleaner.common.util.RangeSet;
+import dev.gleaner.common.workload.UnitRange;
+import dev.gleaner.common.workload.Workload;
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.store.Store;
+import dev.gleaner.protocol.JobSpec;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Accepts jobs from clients (validated, stored, then handed to the control loop) and resumes
+ * stored jobs when the master starts.
+ */
+public final class JobService {
+  private static final Logger log = LoggerFactory.getLogger(JobService.class);
+
+  private final Store store;
+  private final ControlLoop loop;
+  private final Workloads workloads;
+  private final AtomicLong seq = new AtomicLong();
+
+  public JobService(Store store, ControlLoop loop, Workloads workloads) {
+    this.store = store;
+    this.loop = loop;
+    this.workloads = workloads;
+  }
+
+  /**
+   * Validates and stores a job, then queues it; the future gives its id once it is durable.
+   *
+   * @throws IllegalArgumentException with a sentence for the person who wrote the job file (also as
+   *     the future's failure, for what is checked against the store)
+   */
+  public CompletableFuture<String> submit(JobSpec spec) {
+    Workload workload = workloads.get(spec.getWorkload());
+    Strategies.byName(spec.getStrategy());
+    if (spec.getMinWorkers() > 100_000) {
+      throw new IllegalArgumentException("min-workers " + spec.getMinWorkers() + " is not a sensible number of workers");
+    }
+    if (spec.getDeadlineMillis() != 0 && spec.getDeadlineMillis() <= System.currentTimeMillis()) {
+      throw new IllegalArgumentException("the deadline " + java.time.Instant.ofEpochMilli(spec.getDeadlineMillis())
+          + " has already passed");
+    }
+    if (!spec.getResume().isEmpty()) {
+      return resumeFrom(spec, workload);
+    }
+    FileInputSource input = openInput(workload, spec);
+    UnitRange range;
+    try {
+      range = workload.range(spec.getParamsMap(), input);
+    } catch (RuntimeException e) {
+      closeQuietly(input, e);
+      throw e;
+    }
+    if (range.units() == 0) {
+      closeQuietly(input, null);
+      throw new IllegalArgumentException(workload.name() + ": the job has no units to compute (empty input?)");
+    }
+    return store(spec, workload, input, range.start(), range.end(), RangeSet.of(range.start(), range.end()), null);
+  }
+
+  /** A job that computes only what an earlier job did not finish by its deadline, keeping its pieces. */
+  private CompletableFuture<String> resumeFrom(JobSpec spec, Workload workload) {
+    String from = spec.getResume();
+    return store.submit(Store.jobs()).thenCompose(records -> {
+      Store.JobRecord old = records.stream().filter(r -> r.id().equals(from)).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("--resume: the master knows no job '" + from + "'"));
+      if (!old.state().equals("DONE_PARTIAL")) {
+        throw new IllegalArgumentException("--resume: job " + from + " is " + old.state()
+            + "; only a job that ended at its deadline (DONE_PARTIAL) can be resumed");
+      }
+      if (!old.workload().equals(workload.name())) {
+        throw new IllegalArgumentException("--resume: job " + from + " ran workload '" + old.workload()
+            + "', this job file names '" + workload.name() + "'");
+      }
+      RangeSet remaining = old.notDone() == null ? new RangeSet() : RangeSet.parse(old.notDone());
+      return store(spec, workload, openInput(workload, spec), old.start(), old.end(), remaining, from);
+    });
+  }
+
+  private CompletableFuture<String> store(JobSpec spec, Workload workload, FileInputSource input, long start, long end,
+      RangeSet remaining, String resumes) {
+    long n = seq.incrementAndGet();
+    String id = "job-" + n;
+    long now = System.currentTimeMillis();
+    MasterJob job = new MasterJob(id, spec, workload, input, start, end, now);
+    CompletableFuture<Void> stored = store.submit(Store.insertJob(new Store.JobRecord(id, n, spec.getName(),
+        workload.name(), spec.toByteArray(), "QUEUED", start, end, spec.getStrategy(), now, 0, null, null, null)));
+    if (resumes != null) {
+      stored = stored.thenCompose(x -> store.submit(Store.copyPieces(resumes, id))).thenApply(x -> null);
+    }
+    return stored.thenApply(done -> {
+      log.info("job {} submitted: {} over [{}, {}){}", id, workload.name(), start, end,
+          resumes == null ? "" : ", the " + remaining.size() + " units job " + resumes + " did not finish");
+      loop.addJob(job, definition(job, remaining, 1));
+      return id;
+    });
+  }
+
+  /** The job as the controller runs it. */
+  private JobDef definition(MasterJob job, RangeSet remaining, long firstCopyId) {
+    JobSpec spec = job.spec;
+    LongUnaryOperator align = job.input == null ? LongUnaryOperator.identity() : pos -> job.workload.align(pos, job.input);
+    double deadline = spec.getDeadlineMillis() > 0 ? loop.fromMillis(spec.getDeadlineMillis()) : Double.POSITIVE_INFINITY;
+    String strategy = spec.getStrategy().isBlank() ? Strategies.DEFAULT : spec.getStrategy();
+    return new JobDef(job.id, job.workload.name(), job.start, job.end, remaining, strategy, spec.getChunkUnits(),
+        spec.getCheckpoints(), Math.max(1, spec.getMinWorkers()), deadline, spec.getReplication(),
+        job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstCopyId);
+  }
+
+  private static FileInputSource openInput(Workload workload, JobSpec spec) {
+    String param = workload.inputParam();
+    if (param == null) {
+      return null;
+    }
+    String path = spec.getParamsMap().get(param);
+    if (path == null || path.isBlank()) {
+      if (workload.name().equals("exec")) {
+        return null;
+      }
+      throw new IllegalArgumentException(workload.name() + ": missing parameter '" + param + "' (a file on the master)");
+    }
+    return new FileInputSource(Path.of(path).toAbsolutePath());
+  }
+
+  private static void closeQuietly(FileInputSource input, Exception primary) {
+    if (input != null) {
+      try {
+        input.close();
+      } catch (java.io.IOException e) {
+        if (primary != null) {
+          primary.addSuppressed(e);
+        } else {
+          log.warn("closing input {} failed: {}", input.path(), e.getMessage(), e);
+        }
+      }
+    }
+  }
+
+  /** Loads the stored jobs; unfinished ones resume from their committed pieces. */
+  public void resume() {
+    for (Store.JobRecord r : store.call(Store.jobs())) {
+      seq.accumulateAndGet(r.seq(), Math::max);
+      JobSpec spec;
+      try {
+        spec = JobSpec.parseFrom(r.spec());
+      } catch (InvalidProtocolBufferException e) {
+        log.error("job {} in the store is unreadable and is skipped: {}", r.id(), e.getMessage(), e);
+        continue;
+      }
+      if (!workloads.has(r.workload())) {
+        log.error("job {} needs workload '{}', which is not loaded; it stays as it is in the store", r.id(), r.workload());
+        continue;
+      }
+      Workload workload = workloads.get(r.workload());
+      boolean ended = List.of("DONE", "DONE_PARTIAL", "FAILED").contains(r.state());
+      if (ended) {
+        MasterJob job = new MasterJob(r.id(), spec, workload, null, r.start(), r.end(), r.submittedAt());
+        job.state = r.state();
+        job.finishedAtMillis = r.finishedAt();
+        job.message = r.message() == null ? "" : r.message();
+        job.resultText = r.result() == null ? "" : workload.render(r.result());
+        job.notDone = r.notDone() == null ? new RangeSet() : RangeSet.parse(r.notDone());
+        loop.addEnded(job);
+        continue;
+      }
+      FileInputSource input;
+      try {
+        input = openInput(workload, spec);
+      } catch (IllegalArgumentException e) {
+        log.error("job {} cannot resume: {}", r.id(), e.getMessage());
+        store.call(Store.updateJob(r.id(), "FAILED", null, System.currentTimeMillis(), null, "cannot resume: " + e.getMessage()));
+        continue;
+      }
+      RangeSet remaining = RangeSet.of(r.start(), r.end());
+      for (Store.PieceRecord p : store.call(Store.pieces(r.id()))) {
+        remaining.remove(p.start(), p.end());
+      }
+      MasterJob job = new MasterJob(r.id(), spec, workload, input, r.start(), r.end(), r.submittedAt());
+      log.info("job {} resumes: {} of {} units already committed", r.id(), job.units() - remaining.size(), job.units());
+      loop.addJob(job, definition(job, remaining, store.call(Store.maxChunkId(r.id())) + 1));
+    }
+  }
+}

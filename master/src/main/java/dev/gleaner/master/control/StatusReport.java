@@ -1,0 +1,113 @@
+package dev.gleaner.master.control;
+
+import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.estimate.Estimate;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.RecoveryList;
+import dev.gleaner.protocol.Reroute;
+import dev.gleaner.protocol.StatusReply;
+import dev.gleaner.protocol.UnitRange;
+import dev.gleaner.protocol.WorkerShare;
+import dev.gleaner.protocol.WorkerStatus;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Builds the status reply from the controller's views, the master's job records and its meters. */
+final class StatusReport {
+  private StatusReport() {}
+
+  static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
+      MeterRegistry registry, String jobId, double now, ControlLoop clock) {
+    StatusReply.Builder reply = StatusReply.newBuilder();
+    for (Meter m : registry.getMeters()) {
+      String name = m.getId().getName();
+      if (!name.startsWith("gleaner.")) {
+        continue;
+      }
+      if (m instanceof Counter c) {
+        reply.putMetrics(name, c.count());
+      } else if (m instanceof Timer t) {
+        reply.putMetrics(name + ".count", t.count());
+        reply.putMetrics(name + ".mean_ms", t.mean(TimeUnit.MILLISECONDS));
+      }
+    }
+    reply.setEps(estimate(controller.estimator().eps()));
+    for (MasterJob j : jobs.values()) {
+      if (!jobId.isEmpty() && !jobId.equals(j.id)) {
+        continue;
+      }
+      reply.addJobs(job(j, controller.job(j.id), now));
+    }
+    for (Controller.WorkerView w : controller.workers(now)) {
+      WorkerLink link = links.get(w.id());
+      WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
+          .setState(link == null ? "GONE" : w.state().equals("UP") ? "READY" : w.state())
+          .setUnitsDone(w.unitsDone()).setInterruptions((int) w.risk().interruptions())
+          .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
+          .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
+          .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds());
+      if (Double.isFinite(w.risk().declaredEnd())) {
+        b.setAvailableUntilMillis(clock.toMillis(w.risk().declaredEnd()));
+      }
+      double best = 0;
+      for (Map.Entry<String, Estimate> e : w.speeds().entrySet()) {
+        b.putSpeeds(e.getKey(), estimate(e.getValue()));
+        if (e.getValue().known()) {
+          best = Math.max(best, e.getValue().value());
+        }
+      }
+      b.setUnitsPerSecond(best);
+      if (link != null) {
+        b.setHost(link.host()).setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis());
+      }
+      reply.addWorkers(b);
+    }
+    return reply.build();
+  }
+
+  private static JobStatus job(MasterJob j, Controller.JobView v, double now) {
+    long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : System.currentTimeMillis();
+    double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
+    JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName())
+        .setWorkload(j.workload.name()).setUnitsTotal(j.units()).setResult(j.resultText)
+        .setSubmittedAtMillis(j.submittedAtMillis).setFinishedAtMillis(j.finishedAtMillis)
+        .setDeadlineMillis(j.spec.getDeadlineMillis());
+    if (v == null) {
+      // ended before this master started
+      b.setState(j.state).setMessage(j.message).setStrategy(j.spec.getStrategy()).setExpectedWork(Double.NaN)
+          .setUnitsDone(j.state.equals("DONE") ? j.units() : j.state.equals("DONE_PARTIAL") ? j.units() - j.notDone.size() : 0);
+      for (long[] r : j.notDone.ranges()) {
+        b.addNotDone(UnitRange.newBuilder().setStart(r[0]).setEnd(r[1]));
+      }
+      return b.build();
+    }
+    String state = j.state != null ? j.state : switch (v.phase()) {
+      case WAITING -> "QUEUED";
+      case FAILED -> "FAILED";
+      default -> "RUNNING";
+    };
+    b.setState(state).setMessage(j.message.isEmpty() ? v.message() : j.message).setStrategy(v.strategy())
+        .setPlanReason(v.reason()).setUnitsDone(v.committed()).setUnitsPerSecond(v.committed() / seconds)
+        .setExpectedWork(v.expectedWork()).setReplans(v.replans()).setUnitsQueued(v.queued())
+        .setUnitsHeld(v.held()).setRecoveryScheme(v.scheme());
+    v.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
+    v.recovery().forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder().setWorkerId(w).addAllList(l)));
+    for (var r : v.reroutes()) {
+      b.addReroutes(Reroute.newBuilder().setFromWorker(r.from()).setOrigin(r.origin()).setToWorker(r.to())
+          .setUnits(r.units()).setChunks(r.chunks()));
+    }
+    for (long[] r : v.notDone().ranges()) {
+      b.addNotDone(UnitRange.newBuilder().setStart(r[0]).setEnd(r[1]));
+    }
+    return b.build();
+  }
+
+  private static dev.gleaner.protocol.Estimate estimate(Estimate e) {
+    return dev.gleaner.protocol.Estimate.newBuilder().setValue(e.value()).setObservations(e.observations()).build();
+  }
+}

@@ -1,0 +1,38 @@
+package dev.gleaner.master.net;
+
+import dev.gleaner.master.MasterConfig;
+import dev.gleaner.master.control.ControlLoop;
+import dev.gleaner.master.control.JobService;
+import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.protocol.Framing;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+
+/**
+ * The master's whole pipeline, in one place: length-prefixed frames with a hard maximum, the
+ * protobuf envelope codec (with zero-copy data frames), and the connection handler. Also owns the
+ * one port and the heartbeat monitor that every connection shares.
+ */
+public final class MasterChannelInitializer extends ChannelInitializer<SocketChannel> {
+  private final Services services;
+
+  public MasterChannelInitializer(MasterConfig config, ControlLoop loop, JobService jobs, MasterMetrics metrics,
+      MeterRegistry registry) {
+    this.services = new Services(config, config.ticker(), config.secret(), loop, jobs,
+        new SendPort(config.concurrentSends()), new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),
+        metrics, registry);
+  }
+
+  @Override
+  protected void initChannel(SocketChannel ch) {
+    ch.config().setMessageSizeEstimator(FileRegionSizeEstimator.INSTANCE);
+    Framing.install(ch.pipeline(), services.config().maxFrameBytes());
+    ch.pipeline().addLast("connection", new ConnectionHandler(services));
+  }
+
+  /** Ends every session that has been silent past the heartbeat timeout; returns how many. */
+  public int sweepSilent() {
+    return services.monitor().sweep();
+  }
+}
