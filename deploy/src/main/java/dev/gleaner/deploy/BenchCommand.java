@@ -161,7 +161,7 @@ final class BenchCommand implements Callable<Integer> {
       long deadline = System.nanoTime() + max.toNanos();
       while (System.nanoTime() < deadline) {
         JobStatus s = master.status(id).getJobs(0);
-        if (s.getState().equals("DONE") || s.getState().equals("FAILED")) {
+        if (StatusView.ended(s.getState())) {
           return s;
         }
         TimeUnit.MILLISECONDS.sleep(10);

@@ -111,7 +111,7 @@ final class DemoCommand implements Callable<Integer> {
     while (System.nanoTime() < deadline) {
       processes.requireAlive();
       JobStatus j = client.status(id).getJobs(0);
-      boolean ended = j.getState().equals("DONE") || j.getState().equals("FAILED");
+      boolean ended = StatusView.ended(j.getState());
       String line = String.format(Locale.ROOT, "%s %6.2f%%  %s units/s  %s", StatusView.bar(j.getUnitsDone(),
           j.getUnitsTotal(), 40), StatusView.percent(j), StatusView.human(j.getUnitsPerSecond()), j.getMessage());
       long now = System.nanoTime();

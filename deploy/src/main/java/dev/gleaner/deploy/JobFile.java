@@ -19,15 +19,18 @@ import java.util.Map;
  * name: count-primes        # optional
  * workload: primes          # primes | grep | exec | a plugin's name
  * params: {from: 0, to: 1e9}
- * strategy: self            # equal | proportional | self (default self)
- * chunk-units: 0            # self-scheduling chunk size; 0 = automatic
+ * strategy: auto            # auto | distrib | fifo | replicate | bandwidth-centric | proportional | equal | self
+ * chunk-units: 0            # chunk size for the strategies that use one; 0 = automatic
  * checkpoints: 4            # checkpoints per chunk; 0 = automatic
  * min-workers: 1            # wait for this many workers before planning
+ * deadline: 62h             # or 2026-11-30T08:00, or 08:00: the job ends then with what is saved
+ * replication: false        # let plans give the same units to several workers
  * </pre>
  * An unknown key is an error that names it: a typo must not be silently ignored.
  */
 final class JobFile {
-  static final List<String> KEYS = List.of("name", "workload", "params", "strategy", "chunk-units", "checkpoints", "min-workers");
+  static final List<String> KEYS = List.of("name", "workload", "params", "strategy", "chunk-units", "checkpoints",
+      "min-workers", "deadline", "replication");
 
   private JobFile() {}
 
@@ -67,6 +70,21 @@ final class JobFile {
     spec.setChunkUnits(number(root, "chunk-units", where));
     spec.setCheckpoints((int) number(root, "checkpoints", where));
     spec.setMinWorkers((int) number(root, "min-workers", where));
+    String deadline = text(root, "deadline", where, false);
+    if (!deadline.isEmpty()) {
+      try {
+        spec.setDeadlineMillis(Deadlines.parse(deadline).toEpochMilli());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(where + ": 'deadline': " + e.getMessage(), e);
+      }
+    }
+    JsonNode replication = root.get("replication");
+    if (replication != null && !replication.isNull()) {
+      if (!replication.isBoolean()) {
+        throw new IllegalArgumentException(where + ": 'replication' must be true or false, got " + replication);
+      }
+      spec.setReplication(replication.booleanValue());
+    }
     JsonNode params = root.get("params");
     if (params != null && !params.isNull()) {
       if (!params.isObject()) {

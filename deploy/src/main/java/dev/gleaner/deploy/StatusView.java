@@ -41,11 +41,23 @@ final class StatusView {
       m.put("interruptions", w.getInterruptions());
       m.put("currentChunk", w.getCurrentChunk());
       m.put("silentMillis", w.getLastHeartbeatMillis());
+      Map<String, Object> speeds = new java.util.TreeMap<>();
+      w.getSpeedsMap().forEach((k, v) -> speeds.put(k, estimate(v)));
+      m.put("speeds", speeds);
+      m.put("bandwidth", estimate(w.getBandwidth()));
+      Map<String, Object> risk = new LinkedHashMap<>();
+      risk.put("rate", w.getRiskRate());
+      risk.put("interruptions", w.getRiskInterruptions());
+      risk.put("exposureSeconds", w.getRiskExposureSeconds());
+      m.put("risk", risk);
+      m.put("availableUntilMillis", w.getAvailableUntilMillis() == 0 ? null : w.getAvailableUntilMillis());
+      m.put("sessions", w.getSessions());
       workers.add(m);
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("jobs", jobs);
     m.put("workers", workers);
+    m.put("eps", estimate(reply.getEps()));
     m.put("metrics", new java.util.TreeMap<>(reply.getMetricsMap()));
     return m;
   }
@@ -64,6 +76,17 @@ final class StatusView {
     m.put("message", j.getMessage());
     m.put("submittedAtMillis", j.getSubmittedAtMillis());
     m.put("finishedAtMillis", j.getFinishedAtMillis());
+    m.put("deadlineMillis", j.getDeadlineMillis() == 0 ? null : j.getDeadlineMillis());
+    m.put("expectedWork", number(j.getExpectedWork()));
+    m.put("planReason", j.getPlanReason());
+    m.put("replans", j.getReplans());
+    m.put("unitsQueued", j.getUnitsQueued());
+    m.put("unitsHeld", j.getUnitsHeld());
+    List<long[]> notDone = new ArrayList<>();
+    for (dev.gleaner.protocol.UnitRange r : j.getNotDoneList()) {
+      notDone.add(new long[] {r.getStart(), r.getEnd()});
+    }
+    m.put("notDone", notDone);
     Map<String, Long> shares = new LinkedHashMap<>();
     for (WorkerShare s : j.getSharesList()) {
       shares.put(s.getWorkerId(), s.getUnits());
@@ -83,11 +106,28 @@ final class StatusView {
       x.put("to", r.getToWorker());
       x.put("units", r.getUnits());
       x.put("chunks", r.getChunks());
-      x.put("atMillis", r.getAtMillis());
       reroutes.add(x);
     }
     m.put("reroutes", reroutes);
     return m;
+  }
+
+  /** A figure and its observations; an unknown value is null. */
+  static Map<String, Object> estimate(dev.gleaner.protocol.Estimate e) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("value", number(e.getValue()));
+    m.put("observations", e.getObservations());
+    return m;
+  }
+
+  /** A number for JSON: NaN and infinities are null. */
+  static Double number(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+
+  /** A figure with its observation count, for people: {@code 1.2M (14)}, {@code ?} when unknown. */
+  static String figure(dev.gleaner.protocol.Estimate e) {
+    return Double.isFinite(e.getValue()) ? human(e.getValue()) + " (" + e.getObservations() + ")" : "?";
   }
 
   static void table(StatusReply reply, java.io.PrintWriter out) {
@@ -96,9 +136,18 @@ final class StatusView {
       out.println("  (none)");
     }
     for (JobStatus j : reply.getJobsList()) {
-      out.printf(Locale.ROOT, "  %-8s %-8s %-8s %s %6.2f%%  %s units/s  %s%n", j.getJobId(), j.getState(), j.getWorkload(),
-          bar(j.getUnitsDone(), j.getUnitsTotal(), 20), percent(j), human(j.getUnitsPerSecond()),
+      out.printf(Locale.ROOT, "  %-8s %-12s %-8s %s %6.2f%%  %s units/s  %s%n", j.getJobId(), j.getState(),
+          j.getWorkload(), bar(j.getUnitsDone(), j.getUnitsTotal(), 20), percent(j), human(j.getUnitsPerSecond()),
           j.getMessage().isEmpty() ? firstLine(j.getResult()) : j.getMessage());
+      if (!j.getStrategy().isEmpty()) {
+        out.printf(Locale.ROOT, "    plan: %s%s, %d re-plan(s)%s%n", j.getStrategy(),
+            Double.isFinite(j.getExpectedWork()) ? String.format(Locale.ROOT, ", expects %s of %s units",
+                human(j.getExpectedWork()), human(j.getUnitsTotal())) : "", j.getReplans(),
+            j.getDeadlineMillis() > 0 ? ", deadline " + java.time.Instant.ofEpochMilli(j.getDeadlineMillis()) : "");
+      }
+      if (j.getNotDoneCount() > 0) {
+        out.printf("    not done: %s%n", ranges(j.getNotDoneList()));
+      }
       if (j.getRecoveryCount() > 0) {
         out.printf("    recovery lists (%s scheme):%n", j.getRecoveryScheme());
         for (dev.gleaner.protocol.RecoveryList r : j.getRecoveryList()) {
@@ -116,10 +165,23 @@ final class StatusView {
     if (reply.getWorkersCount() == 0) {
       out.println("  (none)");
     }
+    if (reply.getWorkersCount() > 0) {
+      out.printf(Locale.ROOT, "  %-16s %-9s %-16s %5s %-22s %-14s %-22s %12s  %s%n", "id", "state", "host", "cores",
+          "speed units/s (obs)", "bandwidth B/s", "risk /h (interruptions)", "units", "chunk");
+    }
     for (WorkerStatus w : reply.getWorkersList()) {
-      out.printf(Locale.ROOT, "  %-16s %-9s %-20s cores=%d speed=%s units=%d interruptions=%d %s%n", w.getWorkerId(),
-          w.getState(), w.getHost(), w.getCores(), human(w.getUnitsPerSecond()), w.getUnitsDone(), w.getInterruptions(),
-          w.getCurrentChunk());
+      String speeds = w.getSpeedsMap().entrySet().stream().sorted(Map.Entry.comparingByKey())
+          .map(e -> (w.getSpeedsCount() > 1 ? e.getKey() + ":" : "") + figure(e.getValue()))
+          .collect(java.util.stream.Collectors.joining(" "));
+      String risk = String.format(Locale.ROOT, "%.3g (%d in %.1f h)", w.getRiskRate() * 3600, w.getRiskInterruptions(),
+          w.getRiskExposureSeconds() / 3600);
+      out.printf(Locale.ROOT, "  %-16s %-9s %-16s %5d %-22s %-14s %-22s %12d  %s%s%n", w.getWorkerId(), w.getState(),
+          w.getHost(), w.getCores(), speeds, figure(w.getBandwidth()), risk, w.getUnitsDone(), w.getCurrentChunk(),
+          w.getAvailableUntilMillis() > 0 ? "  until " + java.time.Instant.ofEpochMilli(w.getAvailableUntilMillis()) : "");
+    }
+    if (reply.hasEps() && Double.isFinite(reply.getEps().getValue())) {
+      out.printf(Locale.ROOT, "EPS (checkpoint round trip): %.2f ms (%d)%n", reply.getEps().getValue() * 1000,
+          reply.getEps().getObservations());
     }
     if (reply.getMetricsCount() > 0) {
       out.println("METRICS");
@@ -127,6 +189,24 @@ final class StatusView {
           out.printf(Locale.ROOT, "  %-36s %s%n", k, v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
               : String.format(Locale.ROOT, "%.3f", v)));
     }
+  }
+
+  /** Unit ranges as people write them, the first 8 and a count of the rest. */
+  static String ranges(List<dev.gleaner.protocol.UnitRange> list) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < Math.min(8, list.size()); i++) {
+      sb.append(i == 0 ? "" : " ").append('[').append(list.get(i).getStart()).append(", ").append(list.get(i).getEnd())
+          .append(')');
+    }
+    if (list.size() > 8) {
+      sb.append(" and ").append(list.size() - 8).append(" more");
+    }
+    return sb.toString();
+  }
+
+  /** Whether a job's state is final. */
+  static boolean ended(String state) {
+    return state.equals("DONE") || state.equals("DONE_PARTIAL") || state.equals("FAILED");
   }
 
   static double percent(JobStatus j) {

@@ -14,8 +14,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code gleaner submit JOB.yaml}: submit a job and, unless detached, follow it to its result. */
 @Command(name = "submit", mixinStandardHelpOptions = true,
-    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends.",
-        "Job file keys: workload, params, name, strategy (equal|proportional|self), chunk-units, checkpoints, min-workers."})
+    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan and the",
+        "work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far.",
+        "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication."})
 final class SubmitCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -29,6 +30,10 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--detach", description = "Print the job id and return without waiting.")
   boolean detach;
 
+  @Option(names = "--resume", paramLabel = "JOB",
+      description = "Compute only what JOB (which ended at its deadline) did not finish; its saved pieces are kept.")
+  String resume;
+
   @Option(names = "--json", description = "Print one JSON document (the final job status) on stdout.")
   boolean json;
 
@@ -38,6 +43,9 @@ final class SubmitCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     JobSpec job = JobFile.read(jobFile);
+    if (resume != null) {
+      job = job.toBuilder().setResume(resume).build();
+    }
     try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
       String id = c.submit(job);
       if (detach) {
@@ -51,9 +59,13 @@ final class SubmitCommand implements Callable<Integer> {
       if (json) {
         spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(j)));
       } else {
-        spec.commandLine().getOut().println(j.getState().equals("DONE") ? j.getResult() : j.getState() + ": " + j.getMessage());
+        spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
+        if (j.getState().equals("DONE_PARTIAL")) {
+          System.err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList())
+              + "\n(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes them)");
+        }
       }
-      return j.getState().equals("DONE") ? 0 : 1;
+      return j.getState().equals("FAILED") ? 1 : 0;
     }
   }
 
@@ -61,16 +73,22 @@ final class SubmitCommand implements Callable<Integer> {
   static JobStatus follow(MasterClient c, String id, boolean progress, long pollMs) throws Exception {
     boolean tty = System.console() != null;
     long lastLine = 0;
+    boolean planShown = false;
     while (true) {
       var reply = c.status(id);
       if (reply.getJobsCount() == 0) {
         throw new IllegalStateException("the master does not know job " + id);
       }
       JobStatus j = reply.getJobs(0);
-      boolean ended = j.getState().equals("DONE") || j.getState().equals("FAILED");
+      boolean ended = StatusView.ended(j.getState());
+      if (progress && !planShown && !j.getStrategy().isEmpty()) {
+        planShown = true;
+        System.err.println((tty ? "\r" : "") + planLine(j));
+      }
       if (progress) {
-        String line = String.format(Locale.ROOT, "%s %s %6.2f%%  %s units/s  %s", j.getJobId(),
+        String line = String.format(Locale.ROOT, "%s %s %6.2f%%  saved %s of %s  %s units/s  %s", j.getJobId(),
             StatusView.bar(j.getUnitsDone(), j.getUnitsTotal(), 30), StatusView.percent(j),
+            StatusView.human(j.getUnitsDone()), StatusView.human(j.getUnitsTotal()),
             StatusView.human(j.getUnitsPerSecond()), j.getMessage());
         long now = System.nanoTime();
         if (tty) {
@@ -85,5 +103,16 @@ final class SubmitCommand implements Callable<Integer> {
       }
       TimeUnit.MILLISECONDS.sleep(pollMs);
     }
+  }
+
+  /** What the plan expects, for people: strategy, expected work, deadline. */
+  static String planLine(JobStatus j) {
+    String expects = Double.isFinite(j.getExpectedWork())
+        ? String.format(Locale.ROOT, " expects %s of %s units (%.1f%%)", StatusView.human(j.getExpectedWork()),
+            StatusView.human(j.getUnitsTotal()), 100 * j.getExpectedWork() / Math.max(1, j.getUnitsTotal()))
+        : "";
+    return "plan: " + j.getStrategy() + expects
+        + (j.getDeadlineMillis() > 0 ? " by the deadline " + java.time.Instant.ofEpochMilli(j.getDeadlineMillis()) : "")
+        + (j.getPlanReason().isEmpty() ? "" : "; " + j.getPlanReason());
   }
 }

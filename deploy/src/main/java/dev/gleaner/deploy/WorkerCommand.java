@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.worker.WorkerConfig;
 import dev.gleaner.worker.WorkerDaemon;
 import dev.gleaner.worker.Workers;
@@ -34,9 +35,36 @@ final class WorkerCommand implements Callable<Integer> {
   @Option(names = "--plugins", paramLabel = "DIR", description = "Directory of workload plugin jars.")
   Path plugins;
 
-  @Option(names = "--slowdown", defaultValue = "1", hidden = true,
-      description = "Make every piece take this many times longer (demos and tests of heterogeneous platforms).")
+  @Option(names = "--available-until", paramLabel = "TIME",
+      description = "This computer is surely gone then (2026-11-30T08:00, 08:00, or 62h from now): the master plans"
+          + " with it and the worker drains then.")
+  String availableUntil;
+
+  @Option(names = "--slowdown", defaultValue = "1",
+      description = "Testing: make every piece take this many times longer (a slower computer; default: ${DEFAULT-VALUE}).")
   double slowdown;
+
+  @Option(names = "--recv-rate", paramLabel = "BYTES/s",
+      description = "Testing: read from the master at most this fast (e.g. 2M, 500k), so TCP flow control slows the"
+          + " master's sends to this worker: a thin link on one machine.")
+  String recvRate;
+
+  @Option(names = "--interrupt", paramLabel = "SPEC",
+      description = "Testing: die without draining at drawn times and come back after drawn downtimes; SPEC is"
+          + " linear:KAPPA, exponential:RATE or weibull:SHAPE,SCALE_SECONDS.")
+  String interrupt;
+
+  @Option(names = "--interrupt-trace", paramLabel = "FILE",
+      description = "Testing: die and come back at the times of FILE (lines 'DOWN_SECONDS UP_SECONDS', from the start).")
+  Path interruptTrace;
+
+  @Option(names = "--interrupt-seed", paramLabel = "N", defaultValue = "1",
+      description = "Seed of the drawn interruptions (default: ${DEFAULT-VALUE}); `gleaner simulate` draws the same ones.")
+  long interruptSeed;
+
+  @Option(names = "--downtime", paramLabel = "SECONDS", defaultValue = "30",
+      description = "Mean seconds down after a drawn interruption (default: ${DEFAULT-VALUE}).")
+  double downtime;
 
   @Override
   public Integer call() throws Exception {
@@ -46,6 +74,21 @@ final class WorkerCommand implements Callable<Integer> {
         .withSlowdown(slowdown);
     if (cores != null) {
       config = config.withCores(cores);
+    }
+    if (availableUntil != null) {
+      config = config.withAvailableUntil(Deadlines.parse(availableUntil));
+    }
+    if (recvRate != null) {
+      config = config.withReceiveRate(bytes(recvRate));
+    }
+    if (interrupt != null && interruptTrace != null) {
+      throw new IllegalArgumentException("--interrupt and --interrupt-trace exclude each other");
+    }
+    if (interrupt != null) {
+      config = config.withInterruptions(FailureSchedule.parse(interrupt, downtime), interruptSeed);
+    }
+    if (interruptTrace != null) {
+      config = config.withInterruptions(FailureSchedule.trace(readText(interruptTrace), interruptTrace.toString()), 0);
     }
     WorkerDaemon daemon = WorkerDaemon.start(config);
     Thread hook = new Thread(() -> daemon.drain("the worker was asked to stop"), "gleaner-worker-shutdown");
@@ -58,6 +101,34 @@ final class WorkerCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /** A byte rate like {@code 2M}, {@code 500k} or {@code 123456}. */
+  static long bytes(String text) {
+    String t = text.trim();
+    long unit = 1;
+    char last = t.isEmpty() ? ' ' : Character.toLowerCase(t.charAt(t.length() - 1));
+    if (last == 'k' || last == 'm' || last == 'g') {
+      unit = last == 'k' ? 1_000 : last == 'm' ? 1_000_000 : 1_000_000_000;
+      t = t.substring(0, t.length() - 1);
+    }
+    try {
+      double v = Double.parseDouble(t) * unit;
+      if (!(v >= 1) || Double.isInfinite(v)) {
+        throw new NumberFormatException();
+      }
+      return (long) v;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--recv-rate must be a rate like 2M, 500k or 123456 bytes/s, got '" + text + "'", e);
+    }
+  }
+
+  private static String readText(Path file) {
+    try {
+      return java.nio.file.Files.readString(file);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+    }
   }
 
   private static String hostName() {

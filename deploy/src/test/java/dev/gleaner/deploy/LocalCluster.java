@@ -70,7 +70,7 @@ final class LocalCluster implements AutoCloseable {
   JobStatus awaitEnd(String id, Duration max) {
     await().atMost(max).until(() -> {
       String s = job(id).getState();
-      return s.equals("DONE") || s.equals("FAILED");
+      return s.equals("DONE") || s.equals("DONE_PARTIAL") || s.equals("FAILED");
     });
     return job(id);
   }

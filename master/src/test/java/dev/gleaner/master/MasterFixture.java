@@ -54,7 +54,7 @@ final class MasterFixture implements AutoCloseable {
   JobStatus awaitEnd(String id) {
     await().atMost(Duration.ofSeconds(60)).until(() -> {
       String s = job(id).getState();
-      return s.equals("DONE") || s.equals("FAILED");
+      return s.equals("DONE") || s.equals("DONE_PARTIAL") || s.equals("FAILED");
     });
     return job(id);
   }

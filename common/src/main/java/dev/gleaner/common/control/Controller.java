@@ -43,7 +43,7 @@ import java.util.Set;
  *       declared end is cut to what fits. A worker with nothing in hand takes the back of the
  *       longest other queue, and failing that the tail of the running copy that would finish last
  *       (paper 000's B1: the holder is told to stop where the tail starts); when that holder is
- *       likely to be interrupted first, the tail is replicated instead, from one of its checkpoints.
+ *       likely to be interrupted first, its copy is replicated instead, from the holder's next piece.
  *   <li><b>Commit.</b> A piece counts once: the first commit of a range wins, a range already
  *       saved is a duplicate, and a piece that overlaps saved units only in part is discarded (its
  *       unsaved units go back to the queues). A copy whose rest is all saved by others is cancelled.
@@ -444,7 +444,10 @@ public final class Controller {
       Deque<ChunkPlan> q = j.queue(a.workerId());
       for (ChunkPlan c : a.chunks()) {
         for (ChunkPlan r : v.toReal(c)) {
-          q.add(r);
+          // the plan's pieces (checkpoint to checkpoint) go out one by one: a worker computes and saves
+          // the same pieces, but what it has not started stays here, where a re-plan or an idle worker
+          // can still take it, and its input streams piece by piece
+          q.addAll(pieces(r));
           if (first) {
             j.homes.assign(r.start(), r.end(), a.workerId());
           }
@@ -455,7 +458,9 @@ public final class Controller {
       }
     }
     for (ChunkPlan c : plan.pool()) {
-      j.pool.addAll(v.toReal(c));
+      for (ChunkPlan r : v.toReal(c)) {
+        j.pool.addAll(pieces(r));
+      }
     }
     j.rank = rank;
     j.replicated |= plan.replicated();
@@ -485,6 +490,22 @@ public final class Controller {
     out.add(new Action.Planned(j.def.id(), j.strategy, j.reason, todo.size(), plan.expectedWork(), platform.size(),
         j.replans, j.replanWhy));
     workChanged = true;
+  }
+
+  /** A chunk cut at its checkpoints: one chunk per piece. */
+  private static List<ChunkPlan> pieces(ChunkPlan c) {
+    long[] cps = c.checkpoints();
+    if (cps.length == 0) {
+      return List.of(c);
+    }
+    List<ChunkPlan> out = new ArrayList<>(cps.length + 1);
+    long at = c.start();
+    for (long k : cps) {
+      out.add(new ChunkPlan(at, k, new long[0]));
+      at = k;
+    }
+    out.add(new ChunkPlan(at, c.end(), new long[0]));
+    return out;
   }
 
   /** A worker's estimate moved past the drift threshold against the plan's figures, or null. */
@@ -741,14 +762,12 @@ public final class Controller {
         j.def.risk(), now);
     double lostFirst = holder == null ? 0 : j.def.risk().interrupted(holder, latest);
     if (!waiting && lostFirst >= config.replicateAbove()) {
-      long cut = x;
-      long cp = java.util.Arrays.stream(c.checkpoints).filter(k -> k >= cut && k < c.end).findFirst().orElse(-1);
-      if (cp > 0) {
-        c.replica = true;
-        j.replicated = true;
-        assign(j, m, JobLedger.part(cp, c.end, c.checkpoints), now, true);
-        return true;
-      }
+      // the same units from where the holder's next piece starts, cut at the same checkpoints: the
+      // two copies report identical pieces, and the first commit of each wins
+      c.replica = true;
+      j.replicated = true;
+      assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, true);
+      return true;
     }
     long oldEnd = c.end;
     if (x == c.cursor && waiting) {

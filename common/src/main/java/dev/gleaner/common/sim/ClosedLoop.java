@@ -156,6 +156,9 @@ public final class ClosedLoop {
   private final PriorityQueue<SimStream> port = new PriorityQueue<>((a, b) ->
       a.rank != b.rank ? Integer.compare(a.rank, b.rank) : Long.compare(a.seq, b.seq));
   private SimStream sending;
+  /** Hosts up, and joins still to come: when both are 0 nothing can happen any more. */
+  private int up;
+  private int joinsToCome;
   /** Every range the controller said to commit: none may be said twice. */
   private final dev.gleaner.common.util.RangeSet commits = new dev.gleaner.common.util.RangeSet();
   private long seq;
@@ -189,11 +192,13 @@ public final class ClosedLoop {
     at(0, () -> controller.addJob(job, now));
     for (SimHost h : hosts.values()) {
       Host host = h.host;
+      joinsToCome++;
       at(host.joinAt(), () -> join(h));
       for (double[] o : host.outages()) {
         if (o[0] >= host.joinAt()) {
           at(o[0], () -> down(h, "interrupted", true));
           if (Double.isFinite(o[1])) {
+            joinsToCome++;
             at(o[1], () -> join(h));
           }
         }
@@ -216,7 +221,7 @@ public final class ClosedLoop {
       e.run.run();
       apply();
       observer.after(controller, now);
-      if (controller.job(job.id()).phase().ended()) {
+      if (controller.job(job.id()).phase().ended() || up == 0 && joinsToCome == 0 && now > 0) {
         break;
       }
     }
@@ -237,10 +242,12 @@ public final class ClosedLoop {
   }
 
   private void join(SimHost h) {
+    joinsToCome--;
     if (h.up || now >= h.host.availableUntil()) {
       return;
     }
     h.up = true;
+    up++;
     Map<String, Double> calibrated = Double.isNaN(h.host.calibrated()) ? Map.of() : Map.of(job.workload(), h.host.calibrated());
     controller.workerJoined(new WorkerInfo(h.host.id(), Set.of(job.workload()), 1, calibrated,
         h.host.availableUntil(), h.host.pastInterruptions(), h.host.pastExposure()), now);
@@ -251,6 +258,7 @@ public final class ClosedLoop {
       return;
     }
     h.up = false;
+    up--;
     h.token++;
     for (SimCopy c : h.copies) {
       c.gone = true;

@@ -1,0 +1,74 @@
+package dev.gleaner.deploy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads when something ends, as people write it: a duration from now ({@code 62h}, {@code 90m},
+ * {@code 45s}, {@code 2d}, {@code 1h30m}), a date and time ({@code 2026-11-30T08:00}, in the local
+ * time zone unless it names one), or a time of day ({@code 08:00}: the next one to come).
+ */
+final class Deadlines {
+  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(d|h|m|s)");
+
+  private Deadlines() {}
+
+  /**
+   * The instant meant, from {@code now}.
+   *
+   * @throws IllegalArgumentException with the accepted forms
+   */
+  static Instant parse(String text, ZonedDateTime now) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (t.isEmpty()) {
+      throw new IllegalArgumentException(usage(text));
+    }
+    if (t.matches("(\\d+(\\.\\d+)?\\s*[dhms]\\s*)+")) {
+      Matcher m = DURATION.matcher(t);
+      double seconds = 0;
+      while (m.find()) {
+        double v = Double.parseDouble(m.group(1));
+        seconds += v * switch (m.group(2)) {
+          case "d" -> 86400;
+          case "h" -> 3600;
+          case "m" -> 60;
+          default -> 1;
+        };
+      }
+      if (!(seconds > 0)) {
+        throw new IllegalArgumentException("'" + text + "' is no time at all; " + usage(text));
+      }
+      return now.toInstant().plus(Duration.ofMillis(Math.round(seconds * 1000)));
+    }
+    try {
+      if (t.matches("\\d{1,2}:\\d{2}(:\\d{2})?")) {
+        LocalTime time = LocalTime.parse(t.length() == 4 ? "0" + t : t);
+        ZonedDateTime at = now.with(time);
+        return (at.isAfter(now) ? at : at.plusDays(1)).toInstant();
+      }
+      if (t.endsWith("z") || t.matches(".*[+-]\\d{2}:\\d{2}$")) {
+        return ZonedDateTime.parse(text.trim()).toInstant();
+      }
+      return LocalDateTime.parse(text.trim()).atZone(now.getZone()).toInstant();
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(usage(text), e);
+    }
+  }
+
+  static Instant parse(String text) {
+    return parse(text, ZonedDateTime.now(ZoneId.systemDefault()));
+  }
+
+  private static String usage(String text) {
+    return "cannot read '" + text + "' as a time; write a duration (62h, 90m, 1h30m), a date and time"
+        + " (2026-11-30T08:00) or a time of day (08:00)";
+  }
+}
