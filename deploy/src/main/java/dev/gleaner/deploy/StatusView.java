@@ -170,8 +170,10 @@ final class StatusView {
           "speed units/s (obs)", "bandwidth B/s", "risk /h (interruptions)", "units", "chunk");
     }
     for (WorkerStatus w : reply.getWorkersList()) {
-      String speeds = w.getSpeedsMap().entrySet().stream().sorted(Map.Entry.comparingByKey())
-          .map(e -> (w.getSpeedsCount() > 1 ? e.getKey() + ":" : "") + figure(e.getValue()))
+      List<Map.Entry<String, dev.gleaner.protocol.Estimate>> known = w.getSpeedsMap().entrySet().stream()
+          .filter(e -> Double.isFinite(e.getValue().getValue())).sorted(Map.Entry.comparingByKey()).toList();
+      String speeds = known.isEmpty() ? "?" : known.stream()
+          .map(e -> (known.size() > 1 ? e.getKey() + ":" : "") + figure(e.getValue()))
           .collect(java.util.stream.Collectors.joining(" "));
       String risk = String.format(Locale.ROOT, "%.3g (%d in %.1f h)", w.getRiskRate() * 3600, w.getRiskInterruptions(),
           w.getRiskExposureSeconds() / 3600);

@@ -21,6 +21,12 @@ final class WorkerProcesses implements AutoCloseable {
   /** Starts {@code gleaner worker} in a new JVM with this JVM's class path; output goes to ID.log. */
   synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap)
       throws IOException {
+    return start(id, port, secretFile, cores, slowdown, maxHeap, List.of());
+  }
+
+  /** As above, with more {@code gleaner worker} options ({@code --interrupt ...}, {@code --recv-rate ...}). */
+  synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap,
+      List<String> options) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-cp",
         System.getProperty("java.class.path"), Gleaner.class.getName(), "worker", "--master", "127.0.0.1:" + port,
@@ -28,6 +34,7 @@ final class WorkerProcesses implements AutoCloseable {
     if (slowdown > 1) {
       cmd.addAll(List.of("--slowdown", Double.toString(slowdown)));
     }
+    cmd.addAll(options);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log(id).toFile()).start();
     processes.put(id, p);
     return p;

@@ -37,9 +37,14 @@ final class LocalCluster implements AutoCloseable {
   }
 
   WorkerDaemon worker(String id, int cores, Set<String> allowExec) {
-    WorkerDaemon d = WorkerDaemon.start(WorkerConfig.defaults("127.0.0.1", master.port(), SECRET, id,
+    return worker(id, cores, allowExec, w -> w);
+  }
+
+  /** An in-process worker daemon, its configuration adjusted (slowed, interrupted, ...). */
+  WorkerDaemon worker(String id, int cores, Set<String> allowExec, java.util.function.UnaryOperator<WorkerConfig> tweak) {
+    WorkerDaemon d = WorkerDaemon.start(tweak.apply(WorkerConfig.defaults("127.0.0.1", master.port(), SECRET, id,
             Workers.workloads(getClass().getClassLoader(), allowExec))
-        .withCores(cores).withBackoff(Duration.ofMillis(20), Duration.ofMillis(200)));
+        .withCores(cores).withBackoff(Duration.ofMillis(20), Duration.ofMillis(200))));
     workers.add(d);
     return d;
   }

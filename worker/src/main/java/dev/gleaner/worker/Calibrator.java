@@ -23,11 +23,16 @@ final class Calibrator {
         continue;
       }
       try (ChunkComputation comp = w.open(c.params(), c.start(), c.end())) {
-        comp.compute(c.start(), c.start() + (c.end() - c.start()) / 8, null, ChunkComputation.Cancellation.NEVER);
-        long t0 = System.nanoTime();
-        comp.compute(c.start() + (c.end() - c.start()) / 8, c.end(), null, ChunkComputation.Cancellation.NEVER);
-        double seconds = Math.max(1e-6, (System.nanoTime() - t0) / 1e9);
-        double speed = (c.end() - c.start() - (c.end() - c.start()) / 8) / seconds * cores / slowdown;
+        // repeat the sample for about half a second and keep the last run, once the JIT has warmed up
+        long units = c.end() - c.start();
+        double seconds = Double.NaN;
+        long until = System.nanoTime() + 500_000_000L;
+        for (int run = 0; run < 50 && (run < 2 || System.nanoTime() < until); run++) {
+          long t0 = System.nanoTime();
+          comp.compute(c.start(), c.end(), null, ChunkComputation.Cancellation.NEVER);
+          seconds = Math.max(1e-6, (System.nanoTime() - t0) / 1e9);
+        }
+        double speed = units / seconds * cores / slowdown;
         speeds.put(w.name(), speed);
         log.info("calibrated {}: {} units/s on {} cores", w.name(), String.format("%.3g", speed), cores);
       } catch (Exception e) {

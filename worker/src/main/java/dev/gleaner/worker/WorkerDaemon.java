@@ -109,7 +109,8 @@ public final class WorkerDaemon implements AutoCloseable {
           group.schedule(this::recover, delay(start, o[1]), TimeUnit.NANOSECONDS);
         }
       }
-      log.info("failure injection: {}, seed {}", config.interrupt(), config.interruptSeed());
+      log.info("failure injection: {}, seed {}, clock started at {} ms", config.interrupt(), config.interruptSeed(),
+          System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
     if (config.availableUntil() != null) {
       long ms = Math.max(0, config.availableUntil().toEpochMilli() - System.currentTimeMillis());

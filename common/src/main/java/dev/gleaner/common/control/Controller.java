@@ -522,9 +522,13 @@ public final class Controller {
       if (w != null && p == null) {
         return "the speed of worker " + m.id + " is now known";
       }
-      if (w != null && (moved(w.speed(), p.speed()) || moved(w.bandwidth(), p.bandwidth()))) {
-        return String.format(Locale.ROOT, "worker %s now measures %.4g units/s and %.4g units/s of bandwidth"
-            + " (planned with %.4g and %.4g)", m.id, w.speed(), w.bandwidth(), p.speed(), p.bandwidth());
+      if (w != null && moved(w.speed(), p.speed())) {
+        return String.format(Locale.ROOT, "worker %s now computes %.4g units/s (planned with %.4g)", m.id, w.speed(),
+            p.speed());
+      }
+      if (w != null && moved(w.bandwidth(), p.bandwidth())) {
+        return String.format(Locale.ROOT, "worker %s now receives %.4g units/s (planned with %.4g)", m.id,
+            w.bandwidth(), p.bandwidth());
       }
     }
     return null;
@@ -552,9 +556,9 @@ public final class Controller {
       if (!j.active() || !m.accepts(j.def.workload())) {
         continue;
       }
-      ChunkPlan c = fromQueue(j, j.queues.get(m.id), m, now);
+      ChunkPlan c = fromQueue(j, j.queues.get(m.id), m, now, Long.MAX_VALUE);
       if (c == null) {
-        c = fromQueue(j, j.pool, m, now);
+        c = fromQueue(j, j.pool, m, now, poolCap(j, m, now));
       }
       if (c != null) {
         assign(j, m, c, now, false);
@@ -578,8 +582,36 @@ public final class Controller {
     return false;
   }
 
-  /** The head of a queue, minus what is already saved, cut to what fits the worker; null if none. */
-  private ChunkPlan fromQueue(JobLedger j, Deque<ChunkPlan> q, Member m, double now) {
+  /**
+   * The most units a worker takes at once from the pool or another worker's queue: a sixteenth of
+   * the time the job still needs on all workers (or to its deadline, if sooner), at this worker's
+   * speed; never less than {@code splitSeconds} of work, nor than the job's chunk size. Pieces of
+   * the worker's own plan are taken as planned. (Guided self-scheduling: pieces shrink as the job
+   * nears its end, so the last ones finish together.)
+   */
+  private long poolCap(JobLedger j, Member m, double now) {
+    double sm = speed(m, j);
+    if (!(sm > 0)) {
+      return probeUnits(j, accepting(j));
+    }
+    double total = 0;
+    for (Member w : members.values()) {
+      double s = w.up() && w.accepts(j.def.workload()) ? speed(w, j) : Double.NaN;
+      if (s > 0) {
+        total += s;
+      }
+    }
+    double left = j.units() - j.committed.size() - j.pending.size();
+    double seconds = Math.min(left / Math.max(sm, total), j.def.deadline() - now);
+    double cap = Math.ceil(sm * Math.max(config.splitSeconds(), seconds / 16));
+    return (long) Math.max(Math.max(1, j.def.chunkUnits()), Math.min(Long.MAX_VALUE / 2, cap));
+  }
+
+  /**
+   * The head of a queue, minus what is already saved, at most {@code cap} units, cut to what fits
+   * the worker; null if none.
+   */
+  private ChunkPlan fromQueue(JobLedger j, Deque<ChunkPlan> q, Member m, double now, long cap) {
     while (q != null && !q.isEmpty()) {
       ChunkPlan c = q.peekFirst();
       RangeSet saved = j.savedSet();
@@ -594,6 +626,12 @@ public final class Controller {
       ChunkPlan fit = fit(j, m, c, now);
       if (fit == null) {
         return null;
+      }
+      if (fit.units() > cap) {
+        long cut = Math.min(fit.end(), j.def.align().applyAsLong(fit.start() + cap));
+        if (cut < fit.end()) {
+          fit = JobLedger.part(fit.start(), cut, fit.checkpoints());
+        }
       }
       q.pollFirst();
       if (fit.end() < c.end()) {
@@ -705,7 +743,7 @@ public final class Controller {
     }
     Deque<ChunkPlan> mine = j.queue(m.id);
     mine.addFirst(taken);
-    ChunkPlan c = fromQueue(j, mine, m, now);
+    ChunkPlan c = fromQueue(j, mine, m, now, poolCap(j, m, now));
     if (c == null) {
       // all of it was saved already, or nothing of it fits this worker
       return mine.isEmpty() ? null : Boolean.FALSE;

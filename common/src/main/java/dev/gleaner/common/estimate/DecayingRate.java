@@ -3,8 +3,8 @@ package dev.gleaner.common.estimate;
 /**
  * A rate (amount per second) from observations of an amount done in some seconds, where old
  * observations fade: each new observation of {@code s} seconds multiplies the weight of everything
- * before it by {@code 2^(-s / halfLife)}. A prior counts as an observation of {@code priorSeconds}
- * that fades the same way, so a calibration guides the first plans and real pieces soon outweigh it.
+ * before it by {@code 2^(-s / halfLife)}. A prior (a calibration) stands until the first real
+ * observation, which replaces it.
  *
  * <p>Ratio of decayed sums rather than a mean of ratios: a long piece weighs more than a short
  * one, and a piece of 0 seconds (timer resolution) cannot produce an infinite rate.
@@ -19,7 +19,7 @@ final class DecayingRate {
     this.halfLife = halfLife;
   }
 
-  /** Replaces the prior: a rate as if observed over {@code weightSeconds}; real observations stay. */
+  /** Sets the prior, a rate as if observed over {@code weightSeconds}, unless there are real observations. */
   void prior(double rate, double weightSeconds) {
     if (observations == 0 && rate > 0 && Double.isFinite(rate)) {
       amount = rate * weightSeconds;
@@ -31,7 +31,9 @@ final class DecayingRate {
     if (!(amountDone > 0) || !(secondsTaken > 0) || Double.isInfinite(secondsTaken)) {
       return;
     }
-    double keep = Math.pow(2, -secondsTaken / halfLife);
+    // the first real observation replaces the prior: a piece measured on the job itself beats a
+    // calibration on a sample (which can be off by several times: another range, a cold JIT)
+    double keep = observations == 0 ? 0 : Math.pow(2, -secondsTaken / halfLife);
     amount = amount * keep + amountDone;
     seconds = seconds * keep + secondsTaken;
     observations++;

@@ -30,8 +30,11 @@ import java.util.Map;
  * </ul>
  */
 public final class Estimator {
-  /** Seconds of computing after which an observation of speed weighs half. */
-  public static final double SPEED_HALF_LIFE = 60;
+  /**
+   * Seconds of computing after which an observation of speed weighs half: short enough to follow a
+   * JVM warming up or an owner's load within a few pieces, long enough to smooth one slow piece.
+   */
+  public static final double SPEED_HALF_LIFE = 15;
   /** Seconds on the wire after which an observation of bandwidth weighs half. */
   public static final double BANDWIDTH_HALF_LIFE = 30;
   /** What a calibration weighs, in seconds of observed computing. */

@@ -18,8 +18,9 @@ import java.util.Set;
 /**
  * The simulator's body around the real {@link Controller}: a discrete-event clock, a one-port
  * master that streams input at each worker's bandwidth, workers that compute their copies in
- * order at their true speed and report a piece at every checkpoint, commits that take
- * {@code commitDelay} seconds, and workers that go down and come back on their outage schedules.
+ * order at their true speed and save a piece at every checkpoint (paying {@code commitDelay}
+ * seconds, the per-chunk overhead eps of the papers), and workers that go down and come back on
+ * their outage schedules.
  * Every decision (plans, re-plans, reroutes, splits, replicas, the deadline) is the controller's,
  * exactly as in the master.
  *
@@ -66,7 +67,8 @@ public final class ClosedLoop {
    * How the run goes.
    *
    * @param tick seconds between the controller's ticks
-   * @param commitDelay seconds to make a piece durable (the checkpoint round trip)
+   * @param commitDelay seconds a worker spends saving each piece (eps: the checkpoint round trip),
+   *     after which the piece is committed
    * @param horizon seconds after which the run stops whatever happens
    */
   public record Setup(ControlConfig config, double tick, double commitDelay, double horizon) {
@@ -189,7 +191,6 @@ public final class ClosedLoop {
   }
 
   private Result go() {
-    at(0, () -> controller.addJob(job, now));
     for (SimHost h : hosts.values()) {
       Host host = h.host;
       joinsToCome++;
@@ -207,6 +208,8 @@ public final class ClosedLoop {
         at(host.availableUntil(), () -> down(h, "its available time is over", false));
       }
     }
+    // hosts that are there from the start are connected when the job is submitted, as on a cluster
+    at(0, () -> controller.addJob(job, now));
     at(setup.tick(), this::tick);
     if (job.hasDeadline()) {
       at(job.deadline(), () -> controller.tick(now));
@@ -220,8 +223,11 @@ public final class ClosedLoop {
       now = e.at;
       e.run.run();
       apply();
-      observer.after(controller, now);
-      if (controller.job(job.id()).phase().ended() || up == 0 && joinsToCome == 0 && now > 0) {
+      if (controller.job(job.id()) != null) {
+        observer.after(controller, now);
+      }
+      Controller.JobView v = controller.job(job.id());
+      if (v != null && v.phase().ended() || up == 0 && joinsToCome == 0 && now > 0) {
         break;
       }
     }
@@ -380,7 +386,8 @@ public final class ClosedLoop {
     h.pieceStart = startedAt;
     long token = ++h.token;
     double seconds = (to - from) / h.host.speed();
-    at(startedAt + seconds, () -> {
+    // saving the piece costs the worker eps (the papers' per-chunk overhead) before it goes on
+    at(startedAt + seconds + setup.commitDelay(), () -> {
       if (h.token == token) {
         pieceDone(h, c, from, to, seconds);
       }
@@ -401,11 +408,8 @@ public final class ClosedLoop {
             + " of " + h.host.id() + " at t=" + now + ")");
       }
       commits.add(from, to);
-      String worker = h.host.id();
-      at(now + setup.commitDelay(), () -> {
-        controller.overhead(setup.commitDelay());
-        controller.committed(worker, c.job, c.id, from, to, seconds, now);
-      });
+      controller.overhead(setup.commitDelay());
+      controller.committed(h.host.id(), c.job, c.id, from, to, seconds, now);
     }
     if (c.cursor >= c.end) {
       c.gone = true;
