@@ -3,8 +3,11 @@ package dev.gleaner.common.control;
 /**
  * The controller's tuning.
  *
- * @param window copies a worker may hold at once (one computing, the rest waiting on it so it never
+ * @param window copies a worker holds at once (one computing, the rest waiting on it so it never
  *     waits for a round trip)
+ * @param lead a worker whose copies would all be done within this many seconds gets more, up to
+ *     {@code maxWindow}: tiny chunks keep the pipeline full instead of waiting for round trips
+ * @param maxWindow the most copies a worker ever holds
  * @param replanInterval least seconds between two re-plans of a job (joins and losses in a burst
  *     make one re-plan)
  * @param drift relative change of a worker's estimated speed or bandwidth, against the figures the
@@ -16,24 +19,34 @@ package dev.gleaner.common.control;
  * @param replicateAbove a tail is replicated instead of split when its holder is at least this
  *     likely to be interrupted before finishing it (0..1)
  */
-public record ControlConfig(int window, double replanInterval, double drift, double splitSeconds, double splitMargin,
-    double replicateAbove) {
+public record ControlConfig(int window, double lead, int maxWindow, double replanInterval, double drift,
+    double splitSeconds, double splitMargin, double replicateAbove) {
   public ControlConfig {
-    if (window < 1) {
-      throw new IllegalArgumentException("window must be at least 1, got " + window);
+    if (window < 1 || maxWindow < window) {
+      throw new IllegalArgumentException("window must be at least 1 and at most maxWindow, got " + window + " and "
+          + maxWindow);
     }
-    if (!(replanInterval >= 0) || !(drift > 0) || !(splitSeconds >= 0) || !(splitMargin >= 0)
+    if (!(lead >= 0) || !(replanInterval >= 0) || !(drift > 0) || !(splitSeconds >= 0) || !(splitMargin >= 0)
         || !(replicateAbove >= 0 && replicateAbove <= 1)) {
       throw new IllegalArgumentException("bad controller settings: " + this);
     }
   }
 
-  /** Two copies per worker, re-plans at most every second on a 30% drift, splits above 2 s of work. */
+  /**
+   * Two copies per worker (up to 32 while they would be done within 50 ms), re-plans at most every
+   * second on a 30% drift, splits above 2 s of work.
+   */
   public static ControlConfig defaults() {
-    return new ControlConfig(2, 1, 0.3, 2, 0.5, 0.5);
+    return new ControlConfig(2, 0.05, 32, 1, 0.3, 2, 0.5, 0.5);
   }
 
   public ControlConfig withWindow(int n) {
-    return new ControlConfig(n, replanInterval, drift, splitSeconds, splitMargin, replicateAbove);
+    return new ControlConfig(n, lead, Math.max(n, maxWindow), replanInterval, drift, splitSeconds, splitMargin,
+        replicateAbove);
+  }
+
+  /** A fixed window of n copies, whatever their size. */
+  public ControlConfig withFixedWindow(int n) {
+    return new ControlConfig(n, 0, n, replanInterval, drift, splitSeconds, splitMargin, replicateAbove);
   }
 }

@@ -57,6 +57,9 @@ import java.util.Set;
  * </ol>
  */
 public final class Controller {
+  /** How long a re-plan may keep auto's last pick instead of comparing every strategy again. */
+  static final double AUTO_REVIEW_SECONDS = 60;
+
   private final ControlConfig config;
   private final Estimator estimator = new Estimator();
   private final Map<String, Member> members = new LinkedHashMap<>();
@@ -237,11 +240,10 @@ public final class Controller {
     c.started(now);
     c.cursor = end;
     c.progressAt = now;
-    RangeSet saved = j.savedSet();
     Verdict v;
-    if (saved.containsAll(start, end)) {
+    if (j.saved(start, end)) {
       v = Verdict.DUPLICATE;
-    } else if (saved.intersects(start, end)) {
+    } else if (j.savedAny(start, end)) {
       v = Verdict.DISCARD;
     } else {
       j.pending.add(start, end);
@@ -406,6 +408,12 @@ public final class Controller {
     }
     boolean probe = platform.isEmpty();
     String strategy = j.def.strategy();
+    // auto compares every strategy; a re-plan keeps its last pick while the workers are much the same
+    boolean reuse = strategy.equals("auto") && j.autoPick != null && now - j.autoAt < AUTO_REVIEW_SECONDS
+        && Math.abs(platform.size() - j.autoWorkers) <= 0.2 * j.autoWorkers;
+    if (reuse) {
+      strategy = j.autoPick;
+    }
     long chunkUnits = j.def.chunkUnits();
     if (probe) {
       // nobody's speed is known: fixed chunks in the pool until a piece measures someone
@@ -468,7 +476,13 @@ public final class Controller {
     j.lastPlanAt = now;
     j.strategy = plan.strategy();
     j.reason = probe ? "no worker's speed is known yet: probe chunks of " + chunkUnits
-        + " units to whoever is free, then a plan with " + j.def.strategy() : plan.reason();
+        + " units to whoever is free, then a plan with " + j.def.strategy()
+        : reuse ? "auto's pick for these workers: " + plan.reason() : plan.reason();
+    if (!probe && !reuse && j.def.strategy().equals("auto")) {
+      j.autoPick = plan.strategy();
+      j.autoAt = now;
+      j.autoWorkers = platform.size();
+    }
     j.planned = probe ? Map.of() : new Platform(platform).byId();
     j.expectedWork = j.committed.size() + j.pending.size() + held.size() + plan.expectedWork();
     j.message = "";
@@ -543,12 +557,28 @@ public final class Controller {
 
   /** Gives the worker copies until its window is full or nothing is left for it. */
   private void fill(Member m, double now) {
-    while (m.up() && m.copies.size() < config.window() && take(m, now)) {
+    while (m.up() && wantsMore(m, now) && take(m, now)) {
       // one more copy handed out
     }
-    if (!m.up() || m.copies.size() >= config.window()) {
+    if (!m.up() || !wantsMore(m, now)) {
       hungry.remove(m);
     }
+  }
+
+  /** Below its window, or below the most it may hold while what it holds is done within the lead time. */
+  private boolean wantsMore(Member m, double now) {
+    int held = m.copies.size();
+    return held < config.window() || held < config.maxWindow() && config.lead() > 0 && busySeconds(m, now) < config.lead()
+        && knownSpeed(m);
+  }
+
+  private boolean knownSpeed(Member m) {
+    for (Copy c : m.copies) {
+      if (!(speed(m, c.job) > 0)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private boolean take(Member m, double now) {
@@ -594,13 +624,18 @@ public final class Controller {
     if (!(sm > 0)) {
       return probeUnits(j, accepting(j));
     }
-    double total = 0;
-    for (Member w : members.values()) {
-      double s = w.up() && w.accepts(j.def.workload()) ? speed(w, j) : Double.NaN;
-      if (s > 0) {
-        total += s;
+    if (!(now - j.speedSumAt < 1)) {
+      double total = 0;
+      for (Member w : members.values()) {
+        double s = w.up() && w.accepts(j.def.workload()) ? speed(w, j) : Double.NaN;
+        if (s > 0) {
+          total += s;
+        }
       }
+      j.speedSum = total;
+      j.speedSumAt = now;
     }
+    double total = j.speedSum;
     double left = j.units() - j.committed.size() - j.pending.size();
     double seconds = Math.min(left / Math.max(sm, total), j.def.deadline() - now);
     double cap = Math.ceil(sm * Math.max(config.splitSeconds(), seconds / 16));
@@ -614,10 +649,9 @@ public final class Controller {
   private ChunkPlan fromQueue(JobLedger j, Deque<ChunkPlan> q, Member m, double now, long cap) {
     while (q != null && !q.isEmpty()) {
       ChunkPlan c = q.peekFirst();
-      RangeSet saved = j.savedSet();
-      if (saved.intersects(c.start(), c.end())) {
+      if (j.savedAny(c.start(), c.end())) {
         q.pollFirst();
-        List<long[]> gaps = saved.gaps(c.start(), c.end());
+        List<long[]> gaps = j.unsaved(c.start(), c.end());
         for (int i = gaps.size() - 1; i >= 0; i--) {
           q.addFirst(JobLedger.part(gaps.get(i)[0], gaps.get(i)[1], c.checkpoints()));
         }
@@ -886,9 +920,8 @@ public final class Controller {
 
   /** Cancels every live copy whose units still to come are all saved by another copy. */
   private void cancelCovered(JobLedger j, double now) {
-    RangeSet saved = j.savedSet();
     for (Copy c : List.copyOf(j.copies.values())) {
-      if (c.cursor < c.end && saved.containsAll(c.cursor, c.end)) {
+      if (c.cursor < c.end && j.saved(c.cursor, c.end)) {
         out.add(new Action.Cancel(c.worker.id, j.def.id(), c.id, "another copy saved its units first"));
         removeCopy(c, now);
       }
@@ -897,14 +930,14 @@ public final class Controller {
 
   /** The parts of these chunks that nobody has any more, as chunks keeping their checkpoints. */
   private List<ChunkPlan> orphansOf(JobLedger j, List<ChunkPlan> chunks, String exceptQueue) {
+    RangeSet covered = j.covered(exceptQueue);
     List<ChunkPlan> orphans = new ArrayList<>();
-    RangeSet claimed = new RangeSet();
     for (ChunkPlan c : chunks) {
-      RangeSet o = j.orphaned(c.start(), c.end(), null, exceptQueue);
-      o.removeAll(claimed);
+      RangeSet o = RangeSet.of(c.start(), c.end());
+      o.removeAll(covered);
       for (long[] r : o.ranges()) {
         orphans.add(JobLedger.part(r[0], r[1], c.checkpoints()));
-        claimed.add(r[0], r[1]);
+        covered.add(r[0], r[1]);
       }
     }
     return orphans;

@@ -39,6 +39,9 @@ final class JobLedger {
   long nextCopyId;
   /** Some copies hold the same units on purpose. */
   boolean replicated;
+  /** The speeds of the workers up for it, summed at {@link #speedSumAt} (refreshed each second). */
+  double speedSum;
+  double speedSumAt = Double.NEGATIVE_INFINITY;
 
   // the current plan
   String strategy = "";
@@ -53,6 +56,10 @@ final class JobLedger {
   Map<String, Integer> rank = Map.of();
   boolean replanDue;
   String replanWhy = "";
+  /** For strategy auto: the strategy it picked last, when, and for how many workers. */
+  String autoPick;
+  double autoAt;
+  int autoWorkers;
 
   // the recovery scheme, fixed at the first plan
   List<String> members = List.of();
@@ -74,11 +81,31 @@ final class JobLedger {
     return queues.computeIfAbsent(worker, k -> new ArrayDeque<>());
   }
 
-  /** Whether the units are committed or on their way to it. */
+  /** Whether every unit of {@code [from, to)} is committed or on its way to it. */
   boolean saved(long from, long to) {
-    return savedSet().containsAll(from, to);
+    for (long[] g : committed.gaps(from, to)) {
+      if (!pending.containsAll(g[0], g[1])) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /** Whether some unit of {@code [from, to)} is committed or on its way to it. */
+  boolean savedAny(long from, long to) {
+    return committed.intersects(from, to) || pending.intersects(from, to);
+  }
+
+  /** The parts of {@code [from, to)} neither committed nor pending, in order. */
+  List<long[]> unsaved(long from, long to) {
+    List<long[]> out = new ArrayList<>();
+    for (long[] g : committed.gaps(from, to)) {
+      out.addAll(pending.gaps(g[0], g[1]));
+    }
+    return out;
+  }
+
+  /** Committed and pending units together (a copy: for the rare whole-ledger passes). */
   RangeSet savedSet() {
     if (pending.isEmpty()) {
       return committed;
@@ -89,34 +116,27 @@ final class JobLedger {
   }
 
   /**
-   * The parts of {@code [from, to)} nobody has: not committed or pending, not held by a live copy
-   * other than {@code except}, not queued for a worker other than {@code exceptQueue}, not in the
-   * pool. These are what a release orphans.
+   * Units somebody has: saved, held by a live copy, in the pool or not planned yet, or queued for a
+   * worker other than {@code exceptQueue}. A new set.
    */
-  RangeSet orphaned(long from, long to, Copy except, String exceptQueue) {
-    RangeSet out = RangeSet.of(from, to);
-    out.removeAll(committed);
-    out.removeAll(pending);
-    if (out.isEmpty()) {
-      return out;
-    }
+  RangeSet covered(String exceptQueue) {
+    RangeSet s = committed.copy();
+    s.addAll(pending);
+    s.addAll(unplanned);
     for (Copy c : copies.values()) {
-      if (c != except && c.cursor < c.end) {
-        out.remove(c.cursor, c.end);
-      }
+      s.add(c.cursor, c.end);
     }
     for (Map.Entry<String, Deque<ChunkPlan>> q : queues.entrySet()) {
       if (!q.getKey().equals(exceptQueue)) {
         for (ChunkPlan p : q.getValue()) {
-          out.remove(p.start(), p.end());
+          s.add(p.start(), p.end());
         }
       }
     }
     for (ChunkPlan p : pool) {
-      out.remove(p.start(), p.end());
+      s.add(p.start(), p.end());
     }
-    out.removeAll(unplanned);
-    return out;
+    return s;
   }
 
   /** Units held by live copies (their parts not yet received). */
