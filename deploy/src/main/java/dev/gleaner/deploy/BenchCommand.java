@@ -69,9 +69,35 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the figures as one JSON document on stdout.")
   boolean json;
 
+  @Option(names = "--closed-loop", description = "Instead: run a platform file's computers as worker JVMs made as"
+      + " slow, thin-linked and fragile as it says, grep to a deadline once per strategy and seed, and compare with"
+      + " the simulator.")
+  boolean closedLoop;
+
+  @Option(names = "--platform", paramLabel = "P.json", defaultValue = "deploy/examples/lab-bench.json",
+      description = "Closed loop: the platform (default: ${DEFAULT-VALUE}; speeds and bandwidths in bytes/s).")
+  Path platform;
+
+  @Option(names = "--strategies", split = ",", defaultValue = "auto,self,equal",
+      description = "Closed loop: strategies to compare (default: ${DEFAULT-VALUE}).")
+  List<String> strategies;
+
+  @Option(names = "--runs", defaultValue = "20", description = "Closed loop: seeds per strategy (default: ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--deadline", defaultValue = "60", description = "Closed loop: the job's deadline, seconds (default: ${DEFAULT-VALUE}).")
+  double deadline;
+
+  @Option(names = "--downtime", defaultValue = "15",
+      description = "Closed loop: mean seconds a worker stays down after an interruption (default: ${DEFAULT-VALUE}).")
+  double downtime;
+
   @Override
   public Integer call() throws Exception {
     LocalRuns.quietLogs();
+    if (closedLoop) {
+      return closedLoop();
+    }
     Path dir = Files.createTempDirectory("gleaner-bench-");
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("cores", Runtime.getRuntime().availableProcessors());
@@ -101,6 +127,84 @@ final class BenchCommand implements Callable<Integer> {
           v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : v));
     }
     return 0;
+  }
+
+  private int closedLoop() throws Exception {
+    if (runs < 1 || runs > 10_000 || !(deadline > 0) || !(downtime > 0)) {
+      throw new IllegalArgumentException("--runs must be 1..10000, --deadline and --downtime positive");
+    }
+    for (String s : strategies) {
+      dev.gleaner.common.plan.Strategies.byName(s);
+    }
+    dev.gleaner.common.model.Platform p = PlatformFile.read(platform);
+    Path dir = Files.createTempDirectory("gleaner-bench-loop-");
+    List<ClosedLoopBench.Run> results;
+    try {
+      results = new ClosedLoopBench(p, strategies, runs, deadline, downtime, 1.5, System.err).run(dir);
+    } finally {
+      LocalRuns.deleteTree(dir, "bench");
+    }
+    Map<String, Object> doc = new LinkedHashMap<>();
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (String s : strategies) {
+      double[] real = results.stream().filter(r -> r.strategy().equals(s)).mapToDouble(ClosedLoopBench.Run::committed).toArray();
+      double[] sim = results.stream().filter(r -> r.strategy().equals(s)).mapToDouble(ClosedLoopBench.Run::predicted).toArray();
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("strategy", s);
+      row.put("runs", real.length);
+      row.put("meanCommitted", mean(real));
+      row.put("stdErr", stdErr(real));
+      row.put("meanPredicted", mean(sim));
+      row.put("predictedStdErr", stdErr(sim));
+      rows.add(row);
+    }
+    doc.put("strategies", rows);
+    List<Map<String, Object>> all = new ArrayList<>();
+    for (ClosedLoopBench.Run r : results) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("strategy", r.strategy());
+      x.put("seed", r.seed());
+      x.put("committed", r.committed());
+      x.put("predicted", r.predicted());
+      x.put("interruptions", r.interruptions());
+      x.put("shares", r.shares());
+      all.add(x);
+    }
+    doc.put("runs", all);
+    if (json) {
+      spec.commandLine().getOut().println(StatusView.json(doc));
+    } else {
+      spec.commandLine().getOut().printf("%-10s %5s %24s %24s %8s%n", "strategy", "runs", "committed (mean +- s.e.)",
+          "simulator (same seeds)", "ratio");
+      for (Map<String, Object> row : rows) {
+        double m = (Double) row.get("meanCommitted");
+        double sm = (Double) row.get("meanPredicted");
+        spec.commandLine().getOut().printf(Locale.ROOT, "%-10s %5d %14.0f +- %7.0f %14.0f +- %7.0f %8.3f%n",
+            row.get("strategy"), row.get("runs"), m, (Double) row.get("stdErr"), sm, (Double) row.get("predictedStdErr"),
+            m / sm);
+      }
+    }
+    return 0;
+  }
+
+  private static double mean(double[] v) {
+    double s = 0;
+    for (double x : v) {
+      s += x;
+    }
+    return v.length == 0 ? Double.NaN : s / v.length;
+  }
+
+  private static double stdErr(double[] v) {
+    if (v.length < 2) {
+      return 0;
+    }
+    double m = mean(v);
+    double ss = 0;
+    for (double x : v) {
+      ss += (x - m) * (x - m);
+    }
+    return Math.sqrt(ss / (v.length - 1) / v.length);
   }
 
   private void note(String format, Object... args) {

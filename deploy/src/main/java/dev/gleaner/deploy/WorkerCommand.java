@@ -44,6 +44,10 @@ final class WorkerCommand implements Callable<Integer> {
       description = "Testing: make every piece take this many times longer (a slower computer; default: ${DEFAULT-VALUE}).")
   double slowdown;
 
+  @Option(names = "--max-speed", paramLabel = "UNITS/s",
+      description = "Testing: compute at most this many units per second (a computer of that speed, whatever this one's).")
+  Double maxSpeed;
+
   @Option(names = "--recv-rate", paramLabel = "BYTES/s",
       description = "Testing: read from the master at most this fast (e.g. 2M, 500k), so TCP flow control slows the"
           + " master's sends to this worker: a thin link on one machine.")
@@ -80,6 +84,12 @@ final class WorkerCommand implements Callable<Integer> {
     }
     if (recvRate != null) {
       config = config.withReceiveRate(bytes(recvRate));
+    }
+    if (maxSpeed != null) {
+      if (!(maxSpeed > 0) || maxSpeed.isInfinite()) {
+        throw new IllegalArgumentException("--max-speed must be a positive number of units per second, got " + maxSpeed);
+      }
+      config = config.withMaxSpeed(maxSpeed);
     }
     if (interrupt != null && interruptTrace != null) {
       throw new IllegalArgumentException("--interrupt and --interrupt-trace exclude each other");

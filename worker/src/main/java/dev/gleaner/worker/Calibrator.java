@@ -14,8 +14,8 @@ final class Calibrator {
 
   private Calibrator() {}
 
-  /** Units per second on all cores, slowed down as configured, per workload name. */
-  static Map<String, Double> measure(Workloads workloads, int cores, double slowdown) {
+  /** Units per second on all cores, slowed down and capped as configured, per workload name. */
+  static Map<String, Double> measure(Workloads workloads, int cores, double slowdown, double maxSpeed) {
     Map<String, Double> speeds = new LinkedHashMap<>();
     for (Workload w : workloads.all()) {
       Workload.Calibration c = w.calibration();
@@ -33,6 +33,9 @@ final class Calibrator {
           seconds = Math.max(1e-6, (System.nanoTime() - t0) / 1e9);
         }
         double speed = units / seconds * cores / slowdown;
+        if (maxSpeed > 0) {
+          speed = Math.min(speed, maxSpeed);
+        }
         speeds.put(w.name(), speed);
         log.info("calibrated {}: {} units/s on {} cores", w.name(), String.format("%.3g", speed), cores);
       } catch (Exception e) {

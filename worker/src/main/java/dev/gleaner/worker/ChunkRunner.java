@@ -47,6 +47,7 @@ final class ChunkRunner implements AutoCloseable {
   private final Workloads workloads;
   private final int cores;
   private final double slowdown;
+  private final double maxSpeed;
   private final Map<String, Double> speeds;
   private final ExecutorService sequencer;
   private final ExecutorService pool;
@@ -54,10 +55,11 @@ final class ChunkRunner implements AutoCloseable {
   private final AtomicInteger pending = new AtomicInteger();
   private volatile boolean draining;
 
-  ChunkRunner(Workloads workloads, int cores, double slowdown, Map<String, Double> speeds) {
+  ChunkRunner(Workloads workloads, int cores, double slowdown, double maxSpeed, Map<String, Double> speeds) {
     this.workloads = workloads;
     this.cores = cores;
     this.slowdown = slowdown;
+    this.maxSpeed = maxSpeed;
     this.speeds = speeds;
     this.sequencer = Executors.newSingleThreadExecutor(r -> daemon(r, "gleaner-chunks"));
     AtomicInteger n = new AtomicInteger();
@@ -182,7 +184,7 @@ final class ChunkRunner implements AutoCloseable {
         long to = stop - pos <= step ? stop : pos + step;
         long t0 = System.nanoTime();
         acc = w.merge(acc, computeParallel(w, a.getParamsMap(), pos, to, task));
-        throttle(System.nanoTime() - t0);
+        throttle(System.nanoTime() - t0, to - pos);
         nanos += System.nanoTime() - t0;
         pos = to;
         if (task.cancelled()) {
@@ -262,8 +264,7 @@ final class ChunkRunner implements AutoCloseable {
         long t0 = System.nanoTime();
         byte[] result = c.take();
         nanos += System.nanoTime() - t0;
-        throttle(nanos);
-        nanos = (long) (nanos * slowdown);
+        nanos = throttle(nanos, pos - pieceStart);
         if (task.cancelled()) {
           return;
         }
@@ -275,11 +276,19 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
-  /** Emulates a slower computer: waits (slowdown - 1) times the time the work took. */
-  private void throttle(long workedNanos) throws InterruptedException {
-    if (slowdown > 1) {
-      TimeUnit.NANOSECONDS.sleep((long) (workedNanos * (slowdown - 1)));
+  /**
+   * Emulates a slower computer: waits until the work has taken slowdown times as long as it did,
+   * and at least {@code units / maxSpeed}; returns the time it took in all, nanoseconds.
+   */
+  private long throttle(long workedNanos, long units) throws InterruptedException {
+    long target = (long) (workedNanos * slowdown);
+    if (maxSpeed > 0) {
+      target = Math.max(target, (long) (units / maxSpeed * 1e9));
     }
+    if (target > workedNanos) {
+      TimeUnit.NANOSECONDS.sleep(target - workedNanos);
+    }
+    return Math.max(target, workedNanos);
   }
 
   private static void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last,

@@ -28,10 +28,13 @@ import java.time.Instant;
  * @param interruptSeed the seed of those draws
  * @param receiveBytesPerSecond reads from the master at most this fast, so TCP flow control slows
  *     the master's sends to it (a thin link on one machine); 0 for no limit
+ * @param maxSpeed computes at most this many units per second (a slower computer of a given speed,
+ *     whatever this one's is: tests and benchmarks); 0 for no limit
  */
 public record WorkerConfig(String host, int port, byte[] secret, String workerId, int cores, Workloads workloads,
     double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout,
-    Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond) {
+    Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond,
+    double maxSpeed) {
 
   public WorkerConfig {
     if (cores < 1) {
@@ -39,6 +42,9 @@ public record WorkerConfig(String host, int port, byte[] secret, String workerId
     }
     if (!(slowdown >= 1)) {
       throw new IllegalArgumentException("slowdown must be at least 1, got " + slowdown);
+    }
+    if (!(maxSpeed >= 0)) {
+      throw new IllegalArgumentException("the speed cap must not be negative, got " + maxSpeed);
     }
     if (receiveBytesPerSecond < 0) {
       throw new IllegalArgumentException("the receive rate must not be negative, got " + receiveBytesPerSecond);
@@ -48,36 +54,41 @@ public record WorkerConfig(String host, int port, byte[] secret, String workerId
   public static WorkerConfig defaults(String host, int port, byte[] secret, String workerId, Workloads workloads) {
     return new WorkerConfig(host, port, secret, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
         Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20),
-        null, null, 0, 0);
+        null, null, 0, 0, 0);
   }
 
   public WorkerConfig withCores(int n) {
     return new WorkerConfig(host, port, secret, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
   }
 
   public WorkerConfig withSlowdown(double k) {
     return new WorkerConfig(host, port, secret, workerId, cores, workloads, k, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
   }
 
   public WorkerConfig withBackoff(Duration initial, Duration cap) {
     return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, initial, cap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
   }
 
   public WorkerConfig withAvailableUntil(Instant at) {
     return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond);
+        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
   }
 
   public WorkerConfig withInterruptions(FailureSchedule schedule, long seed) {
     return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond);
+        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed);
   }
 
   public WorkerConfig withReceiveRate(long bytesPerSecond) {
     return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed);
+  }
+
+  public WorkerConfig withMaxSpeed(double unitsPerSecond) {
+    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond);
   }
 }

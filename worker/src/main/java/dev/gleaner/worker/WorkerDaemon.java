@@ -58,7 +58,7 @@ public final class WorkerDaemon implements AutoCloseable {
     this.config = config;
     this.ownsGroup = shared == null;
     this.group = shared == null ? new NioEventLoopGroup(1) : shared;
-    this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), speeds);
+    this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed(), speeds);
     this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -92,7 +92,7 @@ public final class WorkerDaemon implements AutoCloseable {
    * workers embedded in one JVM, as in benchmarks); the group stays open when the daemon stops.
    */
   public static WorkerDaemon start(WorkerConfig config, EventLoopGroup shared) {
-    Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown());
+    Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed());
     WorkerDaemon d = new WorkerDaemon(config, speeds, shared);
     d.scheduleOwnEnd();
     d.connect();

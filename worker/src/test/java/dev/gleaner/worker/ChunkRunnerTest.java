@@ -110,7 +110,7 @@ class ChunkRunnerTest {
   @Test
   void piecesEndAtEveryCheckpointAndAddUpToTheChunk() {
     RecordingReporter r = new RecordingReporter();
-    try (ChunkRunner runner = new ChunkRunner(Workloads.of(), 2, 1, Map.of("primes", 3_000_000.0))) {
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(), 2, 1, 0, Map.of("primes", 3_000_000.0))) {
       runner.assign(assign("primes", 0, 3_000_000, 1_000_000L, 2_500_000L), NO_FLOW, r);
       await().atMost(Duration.ofSeconds(30)).until(() -> r.pieces.size() == 3);
     }
@@ -126,7 +126,7 @@ class ChunkRunnerTest {
     GatedWorkload gated = new GatedWorkload();
     RecordingReporter r = new RecordingReporter();
     // 40 units/s at 0.25 s a step: steps of 10 units
-    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, Map.of("gated", 40.0))) {
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, 0, Map.of("gated", 40.0))) {
       runner.assign(assign("gated", 0, 100), NO_FLOW, r);
       gated.permits.release(3);
       await().atMost(Duration.ofSeconds(10)).until(() -> gated.permits.availablePermits() == 0 && gated.permits.hasQueuedThreads());
@@ -146,7 +146,7 @@ class ChunkRunnerTest {
   void aWorkloadWithNoMeasuredSpeedIsComputedInOneStepPerPiece() {
     GatedWorkload gated = new GatedWorkload();
     RecordingReporter r = new RecordingReporter();
-    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, Map.of())) {
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, 0, Map.of())) {
       gated.permits.release(2);
       runner.assign(assign("gated", 1_000, 1_000_000_000_000L, 500_000_000_000L), NO_FLOW, r);
       await().atMost(Duration.ofSeconds(10)).until(() -> r.pieces.size() == 2);
@@ -158,7 +158,7 @@ class ChunkRunnerTest {
   void inputIsCutAtTheCheckpointsWhateverTheSlices() {
     byte[] text = "a\nbb\nccc\ndddd\n".getBytes(StandardCharsets.UTF_8);
     RecordingReporter r = new RecordingReporter();
-    try (ChunkRunner runner = new ChunkRunner(Workloads.of(), 1, 1, Map.of())) {
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(), 1, 1, 0, Map.of())) {
       Assign a = Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload("wc").putParams("file", "x")
           .setStart(0).setEnd(text.length).addCheckpoints(5).setDataBytes(text.length).build();
       runner.assign(a, NO_FLOW, r);
@@ -178,7 +178,7 @@ class ChunkRunnerTest {
   @Test
   void aComputationThatThrowsIsReportedAsAFailedChunk() {
     RecordingReporter r = new RecordingReporter();
-    try (ChunkRunner runner = new ChunkRunner(Workers.workloads(getClass().getClassLoader(), Set.of("true")), 1, 1, Map.of())) {
+    try (ChunkRunner runner = new ChunkRunner(Workers.workloads(getClass().getClassLoader(), Set.of("true")), 1, 1, 0, Map.of())) {
       runner.assign(Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload("exec").putParams("command", "rm -rf /")
           .putParams("to", "1").setStart(0).setEnd(1).build(), NO_FLOW, r);
       await().atMost(Duration.ofSeconds(10)).until(() -> !r.failures.isEmpty());
@@ -192,6 +192,6 @@ class ChunkRunnerTest {
     assertFalse(Workers.workloads(getClass().getClassLoader(), Set.of()).has("exec"));
     assertTrue(Workers.workloads(getClass().getClassLoader(), Set.of("sh")).has("exec"));
     assertThrows(IllegalArgumentException.class, () -> new WorkerConfig("h", 1, new byte[16], "w", 0, Workloads.of(), 1,
-        Duration.ofMillis(1), Duration.ofMillis(2), 1024, Duration.ofSeconds(1), null, null, 0, 0));
+        Duration.ofMillis(1), Duration.ofMillis(2), 1024, Duration.ofSeconds(1), null, null, 0, 0, 0));
   }
 }
