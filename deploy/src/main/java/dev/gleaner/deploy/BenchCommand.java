@@ -60,6 +60,13 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--window", defaultValue = "4", description = "Chunks a worker holds at once in the round-trip test (default: ${DEFAULT-VALUE}).")
   int window;
 
+  @Option(names = "--jvm-chunks", defaultValue = "20000",
+      description = "One-unit chunks through worker JVMs, then the cost of losing one of them; 0 skips (default: ${DEFAULT-VALUE}).")
+  int jvmChunks;
+
+  @Option(names = "--jvm-workers", defaultValue = "4", description = "Worker JVMs for that test (default: ${DEFAULT-VALUE}).")
+  int jvmWorkers;
+
   @Option(names = "--stream-gib", defaultValue = "4", description = "Size of the streamed file in GiB; 0 skips streaming (default: ${DEFAULT-VALUE}).")
   double streamGib;
 
@@ -105,6 +112,9 @@ final class BenchCommand implements Callable<Integer> {
     try {
       for (int n : workerCounts) {
         figures.put("roundTripsPerSecond_" + n + "workers", roundTrips(dir.resolve("rt" + n), n));
+      }
+      if (jvmChunks > 0) {
+        figures.putAll(jvmRoundTripsAndLoss(dir.resolve("jvm")));
       }
       if (streamGib > 0) {
         Path file = dir.resolve("stream.txt");
@@ -248,6 +258,64 @@ final class BenchCommand implements Callable<Integer> {
       loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
       master.close();
     }
+  }
+
+  /**
+   * With worker JVMs: round trips per second for one-unit chunks, then a primes job run twice, the
+   * second time with one worker SIGKILLed halfway: the extra time, beside its floor (the killed
+   * worker's half of the work redone by the others: T/2 (n/(n-1) - 1)).
+   */
+  private Map<String, Double> jvmRoundTripsAndLoss(Path dir) throws Exception {
+    Files.createDirectories(dir);
+    Path secretFile = Files.write(dir.resolve("secret"), secret());
+    MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("data"), secret(),
+        Workloads.of()).withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(5));
+    Map<String, Double> out = new LinkedHashMap<>();
+    try (MasterServer master = new MasterServer(config).start(); WorkerProcesses workers = new WorkerProcesses(dir)) {
+      for (int i = 0; i < jvmWorkers; i++) {
+        workers.start("jvm-" + i, master.port(), secretFile, 1, 1, "128m");
+      }
+      awaitWorkers(master, jvmWorkers, workers::requireAlive);
+      note("round trips: %d one-unit chunks over %d worker JVMs ...", jvmChunks, jvmWorkers);
+      JobSpec warm = JobSpec.newBuilder().setWorkload("primes").putParams("from", "0").putParams("to", "2000")
+          .setStrategy("self").setChunkUnits(1).build();
+      runJob(master, warm, Duration.ofMinutes(5));
+      JobSpec tiny = JobSpec.newBuilder().setWorkload("primes").putParams("from", "0")
+          .putParams("to", Integer.toString(jvmChunks)).setStrategy("self").setChunkUnits(1).build();
+      long t0 = System.nanoTime();
+      JobStatus s = runJob(master, tiny, Duration.ofMinutes(10));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      if (!s.getState().equals("DONE")) {
+        throw new IllegalStateException("round-trip job " + s.getState() + ": " + s.getMessage());
+      }
+      out.put("roundTripsPerSecond_" + jvmWorkers + "jvms", jvmChunks / seconds);
+
+      note("losing 1 of %d worker JVMs halfway through a job ...", jvmWorkers);
+      JobSpec job = JobSpec.newBuilder().setWorkload("primes").putParams("from", "1000000000")
+          .putParams("to", "5000000000").setStrategy("self").build();
+      t0 = System.nanoTime();
+      s = runJob(master, job, Duration.ofMinutes(10));
+      double whole = (System.nanoTime() - t0) / 1e9;
+      try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", master.port()), secret())) {
+        long t1 = System.nanoTime();
+        String id = c.submit(job);
+        TimeUnit.NANOSECONDS.sleep((long) (whole / 2 * 1e9));
+        workers.process("jvm-0").destroyForcibly();
+        JobStatus js = master.status(id).getJobs(0);
+        while (!StatusView.ended(js.getState()) && System.nanoTime() - t1 < TimeUnit.MINUTES.toNanos(10)) {
+          TimeUnit.MILLISECONDS.sleep(10);
+          js = master.status(id).getJobs(0);
+        }
+        double lossy = (System.nanoTime() - t1) / 1e9;
+        if (!js.getState().equals("DONE") || !js.getResult().equals(s.getResult())) {
+          throw new IllegalStateException("the job that lost a worker ended " + js.getState() + " with " + js.getResult());
+        }
+        out.put("jobSeconds", whole);
+        out.put("lossExtraSeconds", lossy - whole);
+        out.put("lossFloorSeconds", whole / 2 * ((double) jvmWorkers / (jvmWorkers - 1) - 1));
+      }
+    }
+    return out;
   }
 
   /** Waits (at most a minute) until n workers are connected, so that timing starts with all of them. */

@@ -101,50 +101,66 @@ final class ClosedLoopBench {
     MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("data"), secret,
         Workloads.of(ExecWorkload.definitionOnly())).withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(5));
     try (MasterServer master = new MasterServer(config).start(); WorkerProcesses workers = new WorkerProcesses(dir)) {
-      for (Worker w : platform.workers()) {
-        List<String> options = new ArrayList<>(List.of("--interrupt-seed", Long.toString(seed),
-            "--downtime", Double.toString(downtime)));
-        if (w.risk() > 0) {
-          options.addAll(List.of("--interrupt", "linear:" + w.risk()));
+      // Ctrl-C ends the worker JVMs this run started too
+      Thread cleanup = new Thread(workers::close, "gleaner-bench-cleanup");
+      Runtime.getRuntime().addShutdownHook(cleanup);
+      try {
+        return runWith(master, workers, secretFile, secret, input, bytes, strategy, seed);
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is running: it ends them
         }
-        if (Double.isFinite(w.bandwidth())) {
-          options.addAll(List.of("--recv-rate", Long.toString((long) w.bandwidth())));
-        }
-        options.addAll(List.of("--max-speed", Double.toString(w.speed())));
-        workers.start(w.id(), master.port(), secretFile, 1, 1, "160m", options);
       }
-      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-      while (master.liveWorkers().size() < platform.size() && System.nanoTime() < until) {
-        workers.requireAlive();
-        TimeUnit.MILLISECONDS.sleep(20);
-      }
-      long t0 = System.currentTimeMillis();
-      JobSpec spec = JobSpec.newBuilder().setName("closed-loop-bench").setWorkload("grep")
-          .putParams("file", input.toString()).putParams("pattern", PATTERN).putParams("max-lines", "0")
-          .setStrategy(strategy).setDeadlineMillis(t0 + (long) (deadline * 1000)).build();
-      JobStatus end;
-      try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", master.port()), secret)) {
-        String id = c.submit(spec);
-        long stop = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) deadline + 120);
-        JobStatus s = master.status(id).getJobs(0);
-        while (!StatusView.ended(s.getState()) && System.nanoTime() < stop) {
-          TimeUnit.MILLISECONDS.sleep(100);
-          s = master.status(id).getJobs(0);
-        }
-        end = s;
-      }
-      if (!StatusView.ended(end.getState()) || end.getState().equals("FAILED")) {
-        throw new IllegalStateException("run " + seed + " with " + strategy + ": " + end.getState() + " "
-            + end.getMessage() + "\n" + workers.logs());
-      }
-      int interruptions = master.status(null).getWorkersList().stream().mapToInt(w -> w.getInterruptions()).sum();
-      Map<String, Long> shares = new LinkedHashMap<>();
-      for (WorkerShare s : end.getSharesList()) {
-        shares.put(s.getWorkerId(), s.getUnits());
-      }
-      long predicted = predict(workers, t0, bytes, strategy, seed, master.status(null).getEps().getValue());
-      return new Run(strategy, seed, end.getUnitsDone(), predicted, interruptions, shares);
     }
+  }
+
+  private Run runWith(MasterServer master, WorkerProcesses workers, Path secretFile, byte[] secret, Path input,
+      long bytes, String strategy, long seed) throws Exception {
+    for (Worker w : platform.workers()) {
+      List<String> options = new ArrayList<>(List.of("--interrupt-seed", Long.toString(seed),
+          "--downtime", Double.toString(downtime)));
+      if (w.risk() > 0) {
+        options.addAll(List.of("--interrupt", "linear:" + w.risk()));
+      }
+      if (Double.isFinite(w.bandwidth())) {
+        options.addAll(List.of("--recv-rate", Long.toString((long) w.bandwidth())));
+      }
+      options.addAll(List.of("--max-speed", Double.toString(w.speed())));
+      workers.start(w.id(), master.port(), secretFile, 1, 1, "160m", options);
+    }
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (master.liveWorkers().size() < platform.size() && System.nanoTime() < until) {
+      workers.requireAlive();
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    long t0 = System.currentTimeMillis();
+    JobSpec spec = JobSpec.newBuilder().setName("closed-loop-bench").setWorkload("grep")
+        .putParams("file", input.toString()).putParams("pattern", PATTERN).putParams("max-lines", "0")
+        .setStrategy(strategy).setDeadlineMillis(t0 + (long) (deadline * 1000)).build();
+    JobStatus end;
+    try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", master.port()), secret)) {
+      String id = c.submit(spec);
+      long stop = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) deadline + 120);
+      JobStatus s = master.status(id).getJobs(0);
+      while (!StatusView.ended(s.getState()) && System.nanoTime() < stop) {
+        TimeUnit.MILLISECONDS.sleep(100);
+        s = master.status(id).getJobs(0);
+      }
+      end = s;
+    }
+    if (!StatusView.ended(end.getState()) || end.getState().equals("FAILED")) {
+      throw new IllegalStateException("run " + seed + " with " + strategy + ": " + end.getState() + " "
+          + end.getMessage() + "\n" + workers.logs());
+    }
+    int interruptions = master.status(null).getWorkersList().stream().mapToInt(w -> w.getInterruptions()).sum();
+    Map<String, Long> shares = new LinkedHashMap<>();
+    for (WorkerShare s : end.getSharesList()) {
+      shares.put(s.getWorkerId(), s.getUnits());
+    }
+    long predicted = predict(workers, t0, bytes, strategy, seed, master.status(null).getEps().getValue());
+    return new Run(strategy, seed, end.getUnitsDone(), predicted, interruptions, shares);
   }
 
   /** The same job through {@link ClosedLoop}, each worker's outages shifted to the job's clock. */

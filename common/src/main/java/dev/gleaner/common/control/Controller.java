@@ -2,18 +2,11 @@ package dev.gleaner.common.control;
 
 import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.estimate.Estimator;
-import dev.gleaner.common.model.Platform;
-import dev.gleaner.common.model.Worker;
-import dev.gleaner.common.plan.Assignment;
 import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.plan.Plan;
-import dev.gleaner.common.plan.PlanRequest;
-import dev.gleaner.common.plan.Strategies;
-import dev.gleaner.common.recovery.RecoveryPlans;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -60,17 +53,19 @@ public final class Controller {
   /** How long a re-plan may keep auto's last pick instead of comparing every strategy again. */
   static final double AUTO_REVIEW_SECONDS = 60;
 
-  private final ControlConfig config;
-  private final Estimator estimator = new Estimator();
-  private final Map<String, Member> members = new LinkedHashMap<>();
-  private final Map<String, JobLedger> jobs = new LinkedHashMap<>();
-  private final List<Action> out = new ArrayList<>();
+  final ControlConfig config;
+  final Estimator estimator = new Estimator();
+  final Map<String, Member> members = new LinkedHashMap<>();
+  final Map<String, JobLedger> jobs = new LinkedHashMap<>();
+  final List<Action> out = new ArrayList<>();
   /** Up workers with a free slot. */
-  private final Set<Member> hungry = new LinkedHashSet<>();
+  final Set<Member> hungry = new LinkedHashSet<>();
   /** Workers that got a free slot since the last pass. */
-  private final Set<Member> fresh = new LinkedHashSet<>();
+  final Set<Member> fresh = new LinkedHashSet<>();
   /** Work appeared (or time moved) since the last pass: every hungry worker looks again. */
-  private boolean workChanged = true;
+  boolean workChanged = true;
+  final Handout handout = new Handout(this);
+  final Planner planner = new Planner(this);
 
   public Controller(ControlConfig config) {
     this.config = config;
@@ -320,7 +315,7 @@ public final class Controller {
       if ((j.phase == JobPhase.RUNNING || j.phase == JobPhase.WAITING) && j.def.deadline() <= now) {
         endAtDeadline(j, now);
       } else if (j.active() && !j.replanDue) {
-        String drift = drift(j, now);
+        String drift = planner.drift(j, now);
         if (drift != null) {
           replanLater(j, drift);
         }
@@ -337,7 +332,7 @@ public final class Controller {
       if (j.phase == JobPhase.WAITING) {
         start(j, now);
       } else if (j.active() && j.replanDue && now - j.lastPlanAt >= config.replanInterval()) {
-        replan(j, now);
+        planner.replan(j, now);
       }
     }
     if (hungry.isEmpty()) {
@@ -348,12 +343,12 @@ public final class Controller {
     workChanged = false;
     fresh.clear();
     for (Member m : look) {
-      fill(m, now);
+      handout.fill(m, now);
     }
   }
 
   private void start(JobLedger j, double now) {
-    int accepting = accepting(j);
+    int accepting = handout.accepting(j);
     int need = Math.max(1, j.def.minWorkers());
     if (accepting < need) {
       j.message = "waiting for " + need + " worker(s) that accept workload '" + j.def.workload() + "' ("
@@ -367,542 +362,19 @@ public final class Controller {
       return;
     }
     j.replanWhy = "first plan";
-    replan(j, now);
+    planner.replan(j, now);
   }
 
-  private void replanLater(JobLedger j, String why) {
+  void replanLater(JobLedger j, String why) {
     if (!j.replanDue) {
       j.replanDue = true;
       j.replanWhy = why;
     }
   }
 
-  /** Re-plans the job's work that is not handed out yet over the workers of known speed. */
-  private void replan(JobLedger j, double now) {
-    j.replanDue = false;
-    RangeSet held = j.held();
-    RangeSet todo = j.queued();
-    todo.removeAll(j.savedSet());
-    todo.removeAll(held);
-    boolean first = j.replans < 0;
-    if (todo.isEmpty()) {
-      j.queues.clear();
-      j.pool.clear();
-      j.unplanned.clear();
-      j.lastPlanAt = now;
-      return;
-    }
-    List<Member> accepting = new ArrayList<>();
-    List<Worker> platform = new ArrayList<>();
-    for (Member m : members.values()) {
-      if (m.up() && m.accepts(j.def.workload())) {
-        accepting.add(m);
-        Worker w = estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);
-        if (w != null) {
-          platform.add(w);
-        }
-      }
-    }
-    if (accepting.isEmpty()) {
-      return;
-    }
-    boolean probe = platform.isEmpty();
-    String strategy = j.def.strategy();
-    // auto compares every strategy; a re-plan keeps its last pick while the workers are much the same
-    boolean reuse = strategy.equals("auto") && j.autoPick != null && now - j.autoAt < AUTO_REVIEW_SECONDS
-        && Math.abs(platform.size() - j.autoWorkers) <= 0.2 * j.autoWorkers;
-    if (reuse) {
-      strategy = j.autoPick;
-    }
-    long chunkUnits = j.def.chunkUnits();
-    if (probe) {
-      // nobody's speed is known: fixed chunks in the pool until a piece measures someone
-      for (Member m : accepting) {
-        platform.add(Worker.ofSpeed(m.id, 1));
-      }
-      strategy = "self";
-      chunkUnits = chunkUnits > 0 ? chunkUnits : probeUnits(j, accepting.size());
-    }
-    double left = j.def.deadline() - now;
-    if (j.def.hasDeadline() && !(left > 0)) {
-      return;
-    }
-    VirtualRanges v = new VirtualRanges(todo.ranges());
-    Estimate eps = estimator.eps();
-    Plan plan;
-    try {
-      PlanRequest request = new PlanRequest(0, v.total(), new Platform(platform), chunkUnits, j.def.checkpoints(),
-          v.align(j.def.align(), j.def.start(), j.def.end()), eps.known() ? eps.value() : 0, j.def.risk(),
-          j.def.hasDeadline() ? left : Double.NaN, j.def.replication());
-      plan = Strategies.byName(strategy).plan(request);
-      plan.requireCovers(0, v.total());
-    } catch (RuntimeException e) {
-      if (first) {
-        finish(j, JobPhase.FAILED, "cannot plan: " + e.getMessage(), now);
-      } else {
-        j.message = "re-plan failed, the previous plan stands: " + e.getMessage();
-      }
-      return;
-    }
-    j.queues.clear();
-    j.pool.clear();
-    j.unplanned.clear();
-    Map<String, Integer> rank = new HashMap<>();
-    for (Assignment a : plan.order()) {
-      Deque<ChunkPlan> q = j.queue(a.workerId());
-      for (ChunkPlan c : a.chunks()) {
-        for (ChunkPlan r : v.toReal(c)) {
-          // the plan's pieces (checkpoint to checkpoint) go out one by one: a worker computes and saves
-          // the same pieces, but what it has not started stays here, where a re-plan or an idle worker
-          // can still take it, and its input streams piece by piece
-          q.addAll(pieces(r));
-          if (first) {
-            j.homes.assign(r.start(), r.end(), a.workerId());
-          }
-        }
-      }
-      if (!a.chunks().isEmpty()) {
-        rank.putIfAbsent(a.workerId(), rank.size());
-      }
-    }
-    for (ChunkPlan c : plan.pool()) {
-      for (ChunkPlan r : v.toReal(c)) {
-        j.pool.addAll(pieces(r));
-      }
-    }
-    j.rank = rank;
-    j.replicated |= plan.replicated();
-    j.replans++;
-    j.lastPlanAt = now;
-    j.strategy = plan.strategy();
-    j.reason = probe ? "no worker's speed is known yet: probe chunks of " + chunkUnits
-        + " units to whoever is free, then a plan with " + j.def.strategy()
-        : reuse ? "auto's pick for these workers: " + plan.reason() : plan.reason();
-    if (!probe && !reuse && j.def.strategy().equals("auto")) {
-      j.autoPick = plan.strategy();
-      j.autoAt = now;
-      j.autoWorkers = platform.size();
-    }
-    j.planned = probe ? Map.of() : new Platform(platform).byId();
-    j.expectedWork = j.committed.size() + j.pending.size() + held.size() + plan.expectedWork();
-    j.message = "";
-    if (first) {
-      List<String> ids = new ArrayList<>();
-      for (Assignment a : plan.order()) {
-        if (!ids.contains(a.workerId())) {
-          ids.add(a.workerId());
-        }
-      }
-      for (Member m : accepting) {
-        if (!ids.contains(m.id)) {
-          ids.add(m.id);
-        }
-      }
-      j.members = List.copyOf(ids);
-      j.scheme = ids.size() < 2 ? null : RecoveryPlans.forWorkers(ids.size());
-    }
-    out.add(new Action.Planned(j.def.id(), j.strategy, j.reason, todo.size(), plan.expectedWork(), platform.size(),
-        j.replans, j.replanWhy));
-    workChanged = true;
-  }
-
-  /** A chunk cut at its checkpoints: one chunk per piece. */
-  private static List<ChunkPlan> pieces(ChunkPlan c) {
-    long[] cps = c.checkpoints();
-    if (cps.length == 0) {
-      return List.of(c);
-    }
-    List<ChunkPlan> out = new ArrayList<>(cps.length + 1);
-    long at = c.start();
-    for (long k : cps) {
-      out.add(new ChunkPlan(at, k, new long[0]));
-      at = k;
-    }
-    out.add(new ChunkPlan(at, c.end(), new long[0]));
-    return out;
-  }
-
-  /** A worker's estimate moved past the drift threshold against the plan's figures, or null. */
-  private String drift(JobLedger j, double now) {
-    if (j.queued().isEmpty()) {
-      return null;
-    }
-    for (Member m : members.values()) {
-      if (!m.up() || !m.accepts(j.def.workload())) {
-        continue;
-      }
-      Worker w = estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);
-      Worker p = j.planned.get(m.id);
-      if (w != null && p == null) {
-        return "the speed of worker " + m.id + " is now known";
-      }
-      if (w != null && moved(w.speed(), p.speed())) {
-        return String.format(Locale.ROOT, "worker %s now computes %.4g units/s (planned with %.4g)", m.id, w.speed(),
-            p.speed());
-      }
-      if (w != null && moved(w.bandwidth(), p.bandwidth())) {
-        return String.format(Locale.ROOT, "worker %s now receives %.4g units/s (planned with %.4g)", m.id,
-            w.bandwidth(), p.bandwidth());
-      }
-    }
-    return null;
-  }
-
-  private boolean moved(double now, double planned) {
-    if (Double.isInfinite(now) || Double.isInfinite(planned)) {
-      return now != planned;
-    }
-    return Math.abs(now - planned) > config.drift() * planned;
-  }
-
-  /** Gives the worker copies until its window is full or nothing is left for it. */
-  private void fill(Member m, double now) {
-    while (m.up() && wantsMore(m, now) && take(m, now)) {
-      // one more copy handed out
-    }
-    if (!m.up() || !wantsMore(m, now)) {
-      hungry.remove(m);
-    }
-  }
-
-  /** Below its window, or below the most it may hold while what it holds is done within the lead time. */
-  private boolean wantsMore(Member m, double now) {
-    int held = m.copies.size();
-    return held < config.window() || held < config.maxWindow() && config.lead() > 0 && busySeconds(m, now) < config.lead()
-        && knownSpeed(m);
-  }
-
-  private boolean knownSpeed(Member m) {
-    for (Copy c : m.copies) {
-      if (!(speed(m, c.job) > 0)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private boolean take(Member m, double now) {
-    for (JobLedger j : jobs.values()) {
-      if (!j.active() || !m.accepts(j.def.workload())) {
-        continue;
-      }
-      ChunkPlan c = fromQueue(j, j.queues.get(m.id), m, now, Long.MAX_VALUE);
-      if (c == null) {
-        c = fromQueue(j, j.pool, m, now, poolCap(j, m, now));
-      }
-      if (c != null) {
-        assign(j, m, c, now, false);
-        return true;
-      }
-    }
-    if (!m.copies.isEmpty()) {
-      return false;
-    }
-    // nothing planned for it and nothing in its hands: no idle worker while work remains
-    for (JobLedger j : jobs.values()) {
-      if (j.active() && m.accepts(j.def.workload()) && steal(j, m, now)) {
-        return true;
-      }
-    }
-    for (JobLedger j : jobs.values()) {
-      if (j.active() && m.accepts(j.def.workload()) && split(j, m, now)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The most units a worker takes at once from the pool or another worker's queue: a sixteenth of
-   * the time the job still needs on all workers (or to its deadline, if sooner), at this worker's
-   * speed; never less than {@code splitSeconds} of work, nor than the job's chunk size. Pieces of
-   * the worker's own plan are taken as planned. (Guided self-scheduling: pieces shrink as the job
-   * nears its end, so the last ones finish together.)
-   */
-  private long poolCap(JobLedger j, Member m, double now) {
-    double sm = speed(m, j);
-    if (!(sm > 0)) {
-      return probeUnits(j, accepting(j));
-    }
-    if (!(now - j.speedSumAt < 1)) {
-      double total = 0;
-      for (Member w : members.values()) {
-        double s = w.up() && w.accepts(j.def.workload()) ? speed(w, j) : Double.NaN;
-        if (s > 0) {
-          total += s;
-        }
-      }
-      j.speedSum = total;
-      j.speedSumAt = now;
-    }
-    double total = j.speedSum;
-    double left = j.units() - j.committed.size() - j.pending.size();
-    double seconds = Math.min(left / Math.max(sm, total), j.def.deadline() - now);
-    double cap = Math.ceil(sm * Math.max(config.splitSeconds(), seconds / 16));
-    return (long) Math.max(Math.max(1, j.def.chunkUnits()), Math.min(Long.MAX_VALUE / 2, cap));
-  }
-
-  /**
-   * The head of a queue, minus what is already saved, at most {@code cap} units, cut to what fits
-   * the worker; null if none.
-   */
-  private ChunkPlan fromQueue(JobLedger j, Deque<ChunkPlan> q, Member m, double now, long cap) {
-    while (q != null && !q.isEmpty()) {
-      ChunkPlan c = q.peekFirst();
-      if (j.savedAny(c.start(), c.end())) {
-        q.pollFirst();
-        List<long[]> gaps = j.unsaved(c.start(), c.end());
-        for (int i = gaps.size() - 1; i >= 0; i--) {
-          q.addFirst(JobLedger.part(gaps.get(i)[0], gaps.get(i)[1], c.checkpoints()));
-        }
-        continue;
-      }
-      ChunkPlan fit = fit(j, m, c, now);
-      if (fit == null) {
-        return null;
-      }
-      if (fit.units() > cap) {
-        long cut = Math.min(fit.end(), j.def.align().applyAsLong(fit.start() + cap));
-        if (cut < fit.end()) {
-          fit = JobLedger.part(fit.start(), cut, fit.checkpoints());
-        }
-      }
-      q.pollFirst();
-      if (fit.end() < c.end()) {
-        q.addFirst(JobLedger.part(fit.end(), c.end(), c.checkpoints()));
-      }
-      return fit;
-    }
-    return null;
-  }
-
-  /**
-   * The part of c this worker should take: a probe chunk while its speed is unknown; what it can
-   * finish before the job's deadline or its own declared end; null when nothing fits.
-   */
-  private ChunkPlan fit(JobLedger j, Member m, ChunkPlan c, double now) {
-    double speed = speed(m, j);
-    long take = c.units();
-    if (!(speed > 0)) {
-      take = Math.min(take, probeUnits(j, accepting(j)));
-    } else {
-      double limit = Math.min(j.def.deadline(), m.availableUntil);
-      if (Double.isFinite(limit)) {
-        Estimate eps = estimator.eps();
-        double seconds = limit - now - busySeconds(m, now) - (eps.known() ? eps.value() : 0);
-        double fits = Math.floor(seconds * speed);
-        if (!(fits >= 1)) {
-          return null;
-        }
-        take = (long) Math.min(take, fits);
-      }
-    }
-    if (take >= c.units()) {
-      return c;
-    }
-    long cut = Math.min(c.end(), j.def.align().applyAsLong(c.start() + take));
-    return cut >= c.end() ? c : JobLedger.part(c.start(), cut, c.checkpoints());
-  }
-
-  private int accepting(JobLedger j) {
-    int n = 0;
-    for (Member m : members.values()) {
-      if (m.up() && m.accepts(j.def.workload())) {
-        n++;
-      }
-    }
-    return n;
-  }
-
-  private long probeUnits(JobLedger j, int workers) {
-    if (j.def.chunkUnits() > 0) {
-      return j.def.chunkUnits();
-    }
-    return Math.max(1, j.units() / (16L * Math.max(1, workers)));
-  }
-
-  /** Takes (part of) the back of the queue that would take longest to run; false if all are empty. */
-  private boolean steal(JobLedger j, Member m, double now) {
-    // each failed attempt drops an item that was already saved, so this ends
-    for (int attempts = 0; attempts < 1_000_000; attempts++) {
-      Boolean taken = stealOnce(j, m, now);
-      if (taken != null) {
-        return taken;
-      }
-    }
-    return false;
-  }
-
-  /** True if it took something, false if there is nothing to take, null to try again. */
-  private Boolean stealOnce(JobLedger j, Member m, double now) {
-    Member victim = null;
-    double worst = 0;
-    for (Map.Entry<String, Deque<ChunkPlan>> e : j.queues.entrySet()) {
-      if (e.getKey().equals(m.id) || e.getValue().isEmpty()) {
-        continue;
-      }
-      Member v = members.get(e.getKey());
-      double s = speed(v, j);
-      long units = 0;
-      for (ChunkPlan c : e.getValue()) {
-        units += c.units();
-      }
-      double backlog = units / (s > 0 ? s : 1);
-      if (backlog > worst) {
-        worst = backlog;
-        victim = v;
-      }
-    }
-    if (victim == null) {
-      return Boolean.FALSE;
-    }
-    Deque<ChunkPlan> q = j.queues.get(victim.id);
-    ChunkPlan last = q.pollLast();
-    ChunkPlan taken = last;
-    if (q.isEmpty() && last.units() > 1) {
-      double sv = speed(victim, j);
-      double sm = speed(m, j);
-      double share = sv > 0 && sm > 0 ? sm / (sv + sm) : 0.5;
-      long cut = last.end() - Math.round(last.units() * share);
-      if (!(sm > 0)) {
-        cut = Math.max(cut, last.end() - probeUnits(j, accepting(j)));
-      }
-      if (cut > last.start() && cut < last.end()) {
-        cut = Math.min(last.end(), j.def.align().applyAsLong(cut));
-      }
-      if (cut > last.start() && cut < last.end()) {
-        q.addLast(JobLedger.part(last.start(), cut, last.checkpoints()));
-        taken = JobLedger.part(cut, last.end(), last.checkpoints());
-      }
-    }
-    Deque<ChunkPlan> mine = j.queue(m.id);
-    mine.addFirst(taken);
-    ChunkPlan c = fromQueue(j, mine, m, now, poolCap(j, m, now));
-    if (c == null) {
-      // all of it was saved already, or nothing of it fits this worker
-      return mine.isEmpty() ? null : Boolean.FALSE;
-    }
-    assign(j, m, c, now, false);
-    return true;
-  }
-
-  /**
-   * Splits off the tail of the running copy that would finish last and gives it to this idle
-   * worker (B1); replicates it instead when the holder is likely to be lost before finishing.
-   */
-  private boolean split(JobLedger j, Member m, double now) {
-    Copy best = null;
-    double latest = config.splitSeconds();
-    for (Copy c : j.copies.values()) {
-      if (c.worker == m || c.replica) {
-        continue;
-      }
-      double finish = finishSeconds(c, now);
-      if (finish > latest) {
-        latest = finish;
-        best = c;
-      }
-    }
-    if (best == null) {
-      return false;
-    }
-    Copy c = best;
-    double sh = speed(c.worker, j);
-    double sm = speed(m, j);
-    double thief = sm > 0 ? sm : sh;
-    boolean waiting = Double.isNaN(c.startedAt);
-    // the holder does [from, x) after `ahead` seconds, the thief [x, end): both finish together
-    double from = waiting ? c.cursor : c.position(now, sh);
-    double ahead = waiting ? finishSeconds(c, now) - (c.end - c.cursor) / sh : 0;
-    double keep = Math.max(0, ((c.end - from) / thief - ahead) / (1 / sh + 1 / thief));
-    long x = (long) Math.ceil(from + keep);
-    if (!waiting) {
-      x = Math.max(x, Math.max(c.cursor + 1, (long) Math.ceil(from + sh * config.splitMargin())));
-    }
-    if (!(sm > 0)) {
-      // a worker of unknown speed gets a probe's worth, not a share
-      x = Math.max(x, c.end - probeUnits(j, accepting(j)));
-    }
-    x = Math.max(x, c.cursor);
-    if (x > c.cursor && x < c.end) {
-      x = Math.min(c.end, j.def.align().applyAsLong(x));
-    }
-    if (x >= c.end) {
-      return false;
-    }
-    Worker holder = estimator.worker(c.worker.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(),
-        j.def.risk(), now);
-    double lostFirst = holder == null ? 0 : j.def.risk().interrupted(holder, latest);
-    if (!waiting && lostFirst >= config.replicateAbove()) {
-      // the same units from where the holder's next piece starts, cut at the same checkpoints: the
-      // two copies report identical pieces, and the first commit of each wins
-      c.replica = true;
-      j.replicated = true;
-      assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, true);
-      return true;
-    }
-    long oldEnd = c.end;
-    if (x == c.cursor && waiting) {
-      out.add(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));
-      removeCopy(c, now);
-    } else {
-      c.end = x;
-      out.add(new Action.Truncate(c.worker.id, j.def.id(), c.id, x));
-    }
-    assign(j, m, JobLedger.part(x, oldEnd, c.checkpoints), now, false);
-    return true;
-  }
-
-  /** Seconds from now until the holder finishes this copy (its copies ahead of it first). */
-  private double finishSeconds(Copy c, double now) {
-    double s = speed(c.worker, c.job);
-    if (!(s > 0)) {
-      return 0;
-    }
-    double t = 0;
-    for (Copy k : c.worker.copies) {
-      t += (k.end - k.position(now, s)) / s;
-      if (k == c) {
-        break;
-      }
-    }
-    return t;
-  }
-
-  /** Seconds until the worker is through everything it holds. */
-  private double busySeconds(Member m, double now) {
-    double t = 0;
-    for (Copy k : m.copies) {
-      double s = speed(m, k.job);
-      if (s > 0) {
-        t += (k.end - k.position(now, s)) / s;
-      }
-    }
-    return t;
-  }
-
-  private double speed(Member m, JobLedger j) {
-    Estimate e = estimator.speed(m.id, j.def.workload());
-    return e.known() ? e.value() : Double.NaN;
-  }
-
-  private void assign(JobLedger j, Member m, ChunkPlan c, double now, boolean replica) {
-    Copy copy = new Copy(j.nextCopyId++, j, m, c.start(), c.end(), c.checkpoints());
-    copy.replica = replica;
-    j.copies.put(copy.id, copy);
-    m.copies.add(copy);
-    if (m.copies.size() == 1) {
-      copy.started(now);
-    }
-    long bytes = j.def.hasInput() ? (long) Math.ceil(c.units() * j.def.bytesPerUnit()) : 0;
-    out.add(new Action.Assign(m.id, j.def.id(), copy.id, c.start(), c.end(), c.checkpoints(), bytes));
-    if (bytes > 0) {
-      out.add(new Action.Stream(m.id, j.def.id(), copy.id, c.start(), c.end(), j.rank.getOrDefault(m.id, Integer.MAX_VALUE)));
-    }
-  }
 
   /** The copy is over (complete, lost, cancelled): its worker's next copy starts. */
-  private void removeCopy(Copy c, double now) {
+  void removeCopy(Copy c, double now) {
     if (c.job.copies.remove(c.id) == null) {
       return;
     }
@@ -1006,7 +478,7 @@ public final class Controller {
     out.add(new Action.Finished(j.def.id(), JobPhase.DONE_PARTIAL, notDone, message));
   }
 
-  private void finish(JobLedger j, JobPhase phase, String message, double now) {
+  void finish(JobLedger j, JobPhase phase, String message, double now) {
     cancelAll(j, phase == JobPhase.DONE ? "the job is done" : "the job failed", now);
     j.phase = phase;
     j.message = message;

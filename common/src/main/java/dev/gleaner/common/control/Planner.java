@@ -1,0 +1,209 @@
+package dev.gleaner.common.control;
+
+import dev.gleaner.common.estimate.Estimate;
+import dev.gleaner.common.model.Platform;
+import dev.gleaner.common.model.Worker;
+import dev.gleaner.common.plan.Assignment;
+import dev.gleaner.common.plan.ChunkPlan;
+import dev.gleaner.common.plan.Plan;
+import dev.gleaner.common.plan.PlanRequest;
+import dev.gleaner.common.plan.Strategies;
+import dev.gleaner.common.recovery.RecoveryPlans;
+import dev.gleaner.common.util.RangeSet;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The controller's planning: a job's work not handed out yet, planned with its strategy over the
+ * workers of known speed with the estimator's figures, mapped back to queues of pieces; and when a
+ * platform has drifted far enough from the figures the current plan used to plan again.
+ */
+final class Planner {
+  private final Controller ctl;
+
+  Planner(Controller ctl) {
+    this.ctl = ctl;
+  }
+
+  /** Re-plans the job's work that is not handed out yet over the workers of known speed. */
+  void replan(JobLedger j, double now) {
+    j.replanDue = false;
+    RangeSet held = j.held();
+    RangeSet todo = j.queued();
+    todo.removeAll(j.savedSet());
+    todo.removeAll(held);
+    boolean first = j.replans < 0;
+    if (todo.isEmpty()) {
+      j.queues.clear();
+      j.pool.clear();
+      j.unplanned.clear();
+      j.lastPlanAt = now;
+      return;
+    }
+    List<Member> accepting = new ArrayList<>();
+    List<Worker> platform = new ArrayList<>();
+    for (Member m : ctl.members.values()) {
+      if (m.up() && m.accepts(j.def.workload())) {
+        accepting.add(m);
+        Worker w = ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);
+        if (w != null) {
+          platform.add(w);
+        }
+      }
+    }
+    if (accepting.isEmpty()) {
+      return;
+    }
+    boolean probe = platform.isEmpty();
+    String strategy = j.def.strategy();
+    // auto compares every strategy; a re-plan keeps its last pick while the workers are much the same
+    boolean reuse = strategy.equals("auto") && j.autoPick != null && now - j.autoAt < Controller.AUTO_REVIEW_SECONDS
+        && Math.abs(platform.size() - j.autoWorkers) <= 0.2 * j.autoWorkers;
+    if (reuse) {
+      strategy = j.autoPick;
+    }
+    long chunkUnits = j.def.chunkUnits();
+    if (probe) {
+      // nobody's speed is known: fixed chunks in the pool until a piece measures someone
+      for (Member m : accepting) {
+        platform.add(Worker.ofSpeed(m.id, 1));
+      }
+      strategy = "self";
+      chunkUnits = chunkUnits > 0 ? chunkUnits : ctl.handout.probeUnits(j, accepting.size());
+    }
+    double left = j.def.deadline() - now;
+    if (j.def.hasDeadline() && !(left > 0)) {
+      return;
+    }
+    VirtualRanges v = new VirtualRanges(todo.ranges());
+    Estimate eps = ctl.estimator.eps();
+    Plan plan;
+    try {
+      PlanRequest request = new PlanRequest(0, v.total(), new Platform(platform), chunkUnits, j.def.checkpoints(),
+          v.align(j.def.align(), j.def.start(), j.def.end()), eps.known() ? eps.value() : 0, j.def.risk(),
+          j.def.hasDeadline() ? left : Double.NaN, j.def.replication());
+      plan = Strategies.byName(strategy).plan(request);
+      plan.requireCovers(0, v.total());
+    } catch (RuntimeException e) {
+      if (first) {
+        ctl.finish(j, JobPhase.FAILED, "cannot plan: " + e.getMessage(), now);
+      } else {
+        j.message = "re-plan failed, the previous plan stands: " + e.getMessage();
+      }
+      return;
+    }
+    j.queues.clear();
+    j.pool.clear();
+    j.unplanned.clear();
+    Map<String, Integer> rank = new HashMap<>();
+    for (Assignment a : plan.order()) {
+      Deque<ChunkPlan> q = j.queue(a.workerId());
+      for (ChunkPlan c : a.chunks()) {
+        for (ChunkPlan r : v.toReal(c)) {
+          // the plan's pieces (checkpoint to checkpoint) go out one by one: a worker computes and saves
+          // the same pieces, but what it has not started stays here, where a re-plan or an idle worker
+          // can still take it, and its input streams piece by piece
+          q.addAll(pieces(r));
+          if (first) {
+            j.homes.assign(r.start(), r.end(), a.workerId());
+          }
+        }
+      }
+      if (!a.chunks().isEmpty()) {
+        rank.putIfAbsent(a.workerId(), rank.size());
+      }
+    }
+    for (ChunkPlan c : plan.pool()) {
+      for (ChunkPlan r : v.toReal(c)) {
+        j.pool.addAll(pieces(r));
+      }
+    }
+    j.rank = rank;
+    j.replicated |= plan.replicated();
+    j.replans++;
+    j.lastPlanAt = now;
+    j.strategy = plan.strategy();
+    j.reason = probe ? "no worker's speed is known yet: probe chunks of " + chunkUnits
+        + " units to whoever is free, then a plan with " + j.def.strategy()
+        : reuse ? "auto's pick for these workers: " + plan.reason() : plan.reason();
+    if (!probe && !reuse && j.def.strategy().equals("auto")) {
+      j.autoPick = plan.strategy();
+      j.autoAt = now;
+      j.autoWorkers = platform.size();
+    }
+    j.planned = probe ? Map.of() : new Platform(platform).byId();
+    j.expectedWork = j.committed.size() + j.pending.size() + held.size() + plan.expectedWork();
+    j.message = "";
+    if (first) {
+      List<String> ids = new ArrayList<>();
+      for (Assignment a : plan.order()) {
+        if (!ids.contains(a.workerId())) {
+          ids.add(a.workerId());
+        }
+      }
+      for (Member m : accepting) {
+        if (!ids.contains(m.id)) {
+          ids.add(m.id);
+        }
+      }
+      j.members = List.copyOf(ids);
+      j.scheme = ids.size() < 2 ? null : RecoveryPlans.forWorkers(ids.size());
+    }
+    ctl.out.add(new Action.Planned(j.def.id(), j.strategy, j.reason, todo.size(), plan.expectedWork(), platform.size(),
+        j.replans, j.replanWhy));
+    ctl.workChanged = true;
+  }
+
+  /** A chunk cut at its checkpoints: one chunk per piece. */
+  static List<ChunkPlan> pieces(ChunkPlan c) {
+    long[] cps = c.checkpoints();
+    if (cps.length == 0) {
+      return List.of(c);
+    }
+    List<ChunkPlan> list = new ArrayList<>(cps.length + 1);
+    long at = c.start();
+    for (long k : cps) {
+      list.add(new ChunkPlan(at, k, new long[0]));
+      at = k;
+    }
+    list.add(new ChunkPlan(at, c.end(), new long[0]));
+    return list;
+  }
+
+  /** A worker's estimate moved past the drift threshold against the plan's figures, or null. */
+  String drift(JobLedger j, double now) {
+    if (j.queued().isEmpty()) {
+      return null;
+    }
+    for (Member m : ctl.members.values()) {
+      if (!m.up() || !m.accepts(j.def.workload())) {
+        continue;
+      }
+      Worker w = ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);
+      Worker p = j.planned.get(m.id);
+      if (w != null && p == null) {
+        return "the speed of worker " + m.id + " is now known";
+      }
+      if (w != null && moved(w.speed(), p.speed())) {
+        return String.format(Locale.ROOT, "worker %s now computes %.4g units/s (planned with %.4g)", m.id, w.speed(),
+            p.speed());
+      }
+      if (w != null && moved(w.bandwidth(), p.bandwidth())) {
+        return String.format(Locale.ROOT, "worker %s now receives %.4g units/s (planned with %.4g)", m.id,
+            w.bandwidth(), p.bandwidth());
+      }
+    }
+    return null;
+  }
+
+  boolean moved(double now, double planned) {
+    if (Double.isInfinite(now) || Double.isInfinite(planned)) {
+      return now != planned;
+    }
+    return Math.abs(now - planned) > ctl.config.drift() * planned;
+  }
+}
