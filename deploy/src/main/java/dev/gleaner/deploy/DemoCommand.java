@@ -81,7 +81,7 @@ final class DemoCommand implements Callable<Integer> {
 
     JobSpec spec = JobSpec.newBuilder().setName("demo-primes").setWorkload("primes")
         .putParams("from", "0").putParams("to", Long.toString(to))
-        .setStrategy("self").setCheckpoints(3).setMinWorkers(workers).build();
+        .setStrategy("auto").setMinWorkers(workers).build();
     long t0 = System.nanoTime();
     try (MasterClient client = MasterClient.connect(new HostPort("127.0.0.1", port), secret)) {
       String id = client.submit(spec);

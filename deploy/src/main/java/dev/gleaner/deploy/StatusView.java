@@ -148,7 +148,7 @@ final class StatusView {
       if (j.getNotDoneCount() > 0) {
         out.printf("    not done: %s%n", ranges(j.getNotDoneList()));
       }
-      if (j.getRecoveryCount() > 0) {
+      if (j.getRecoveryCount() > 0 && !j.getRecoveryScheme().isEmpty()) {
         out.printf("    recovery lists (%s scheme):%n", j.getRecoveryScheme());
         for (dev.gleaner.protocol.RecoveryList r : j.getRecoveryList()) {
           List<String> l = r.getListList();

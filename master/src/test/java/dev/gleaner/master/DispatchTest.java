@@ -215,4 +215,31 @@ class DispatchTest {
       }
     }
   }
+  @Test
+  void atItsDeadlineAJobEndsWithItsSavedPiecesAndAResumeComputesOnlyTheRest() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      JobSpec spec = MasterFixture.primes(0, 1_000_000, "self", 100_000, 0);
+      String first = m.submit(spec.toBuilder().setDeadlineMillis(System.currentTimeMillis() + 1500).build());
+      Assign a;
+      try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
+        a = nextAssign(w);
+        w.send(piece(a, a.getStart(), a.getEnd()));
+        var partial = m.awaitEnd(first);
+        assertEquals("DONE_PARTIAL", partial.getState(), partial.getMessage());
+        assertEquals(a.getEnd() - a.getStart(), partial.getUnitsDone());
+        assertEquals(primes(a.getStart(), a.getEnd()) + " primes", partial.getResult());
+        long notDone = partial.getNotDoneList().stream().mapToLong(r -> r.getEnd() - r.getStart()).sum();
+        assertEquals(1_000_000 - partial.getUnitsDone(), notDone, "every unit is done or listed not done");
+      }
+      String second = m.submit(spec.toBuilder().setResume(first).build());
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w2")) {
+        var done = m.awaitEnd(second);
+        assertEquals("DONE", done.getState(), done.getMessage());
+        assertEquals(primes(0, 1_000_000) + " primes", done.getResult(), "the first job's pieces count in the result");
+        for (Assign x : new ArrayList<>(w.assigned)) {
+          assertTrue(x.getEnd() <= a.getStart() || x.getStart() >= a.getEnd(), "saved units are not computed again: " + x);
+        }
+      }
+    }
+  }
 }

@@ -300,11 +300,6 @@ public final class ControlLoop implements AutoCloseable {
     post(() -> jobs.put(job.id, job));
   }
 
-  /** The master's record of a job, or null. */
-  CompletableFuture<MasterJob> job(String id) {
-    return call(() -> jobs.get(id));
-  }
-
   // ---------------------------------------------------------------- actions
 
   private void act() {
@@ -378,13 +373,7 @@ public final class ControlLoop implements AutoCloseable {
   /** Merges the committed pieces in unit order, checks they tile what was done, stores the result. */
   private void finish(MasterJob job, Action.Finished f) {
     if (f.phase() == JobPhase.FAILED) {
-      long now = System.currentTimeMillis();
-      log.error("job {} failed: {}", job.id, f.message());
-      store.submit(Store.updateJob(job.id, "FAILED", null, now, null, f.message()));
-      job.state = "FAILED";
-      job.message = f.message();
-      job.finishedAtMillis = now;
-      closeInput(job);
+      recordFailure(job, f.message());
       return;
     }
     store.submit(Store.pieces(job.id)).whenComplete((pieces, err) -> {
@@ -432,8 +421,13 @@ public final class ControlLoop implements AutoCloseable {
     });
   }
 
+  /** The job fails after the controller ended it (merging or storing its result failed). */
   private void fail(MasterJob job, String message) {
     controller.fail(job.id, message, now());
+    recordFailure(job, message);
+  }
+
+  private void recordFailure(MasterJob job, String message) {
     long now = System.currentTimeMillis();
     log.error("job {} failed: {}", job.id, message);
     store.submit(Store.updateJob(job.id, "FAILED", null, now, null, message));

@@ -1,0 +1,60 @@
+package dev.gleaner.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.protocol.JobSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
+import org.junit.jupiter.api.Test;
+
+/** Deadlines and ends as people write them, from a fixed now. */
+class DeadlinesTest {
+  private static final ZonedDateTime FRIDAY_EVENING = ZonedDateTime.of(2026, 11, 27, 18, 30, 0, 0,
+      ZoneId.of("Europe/Paris"));
+
+  @Test
+  void durationsCountFromNow() {
+    assertEquals(FRIDAY_EVENING.toInstant().plus(Duration.ofHours(62)), Deadlines.parse("62h", FRIDAY_EVENING));
+    assertEquals(FRIDAY_EVENING.toInstant().plus(Duration.ofMinutes(90)), Deadlines.parse("1h30m", FRIDAY_EVENING));
+    assertEquals(FRIDAY_EVENING.toInstant().plus(Duration.ofDays(2)), Deadlines.parse("2d", FRIDAY_EVENING));
+    assertEquals(FRIDAY_EVENING.toInstant().plus(Duration.ofMillis(1500)), Deadlines.parse("1.5s", FRIDAY_EVENING));
+  }
+
+  @Test
+  void aDateAndTimeIsInTheLocalZoneUnlessItNamesOne() {
+    assertEquals(ZonedDateTime.of(2026, 11, 30, 8, 0, 0, 0, ZoneId.of("Europe/Paris")).toInstant(),
+        Deadlines.parse("2026-11-30T08:00", FRIDAY_EVENING));
+    assertEquals(Instant.parse("2026-11-30T07:00:00Z"), Deadlines.parse("2026-11-30T07:00:00Z", FRIDAY_EVENING));
+  }
+
+  @Test
+  void aTimeOfDayIsTheNextOneToCome() {
+    assertEquals(ZonedDateTime.of(2026, 11, 28, 8, 0, 0, 0, ZoneId.of("Europe/Paris")).toInstant(),
+        Deadlines.parse("08:00", FRIDAY_EVENING), "Saturday morning");
+    assertEquals(ZonedDateTime.of(2026, 11, 27, 23, 0, 0, 0, ZoneId.of("Europe/Paris")).toInstant(),
+        Deadlines.parse("23:00", FRIDAY_EVENING), "tonight");
+  }
+
+  @Test
+  void anythingElseIsOneLineThatSaysWhatIsAccepted() {
+    for (String bad : new String[] {"", "soon", "62", "0h", "2026-13-01T08:00", "25:00"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> Deadlines.parse(bad, FRIDAY_EVENING), bad);
+      assertTrue(e.getMessage().contains("62h") || e.getMessage().contains("no time"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aJobFileTakesADeadlineAndReplication() {
+    JobSpec s = JobFile.parse("workload: primes\nparams: {to: 100}\ndeadline: 10m\nreplication: true\n", "job.yaml");
+    assertTrue(s.getDeadlineMillis() > System.currentTimeMillis() + 9 * 60_000L);
+    assertTrue(s.getReplication());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> JobFile.parse("workload: primes\nparams: {to: 100}\nreplication: yes please\n", "job.yaml"));
+    assertTrue(e.getMessage().contains("'replication' must be true or false"), e.getMessage());
+  }
+}
