@@ -70,4 +70,19 @@ class ClosedLoopRuntimeTest {
           + s.getSharesList());
     }
   }
+  @Test
+  void aThinLinkIsMeasuredAtItsSpeedNotAtTheSpeedOfTheBuffersOnTheWay() throws Exception {
+    Path file = dir.resolve("reads.txt");
+    ClosedLoopBench.writeInput(file, 24L << 20);
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("thin", 1, Set.of(), w -> w.withReceiveRate(4_000_000));
+      String id = c.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+          .putParams("pattern", "GATTACA").putParams("max-lines", "0").setStrategy("self").setChunkUnits(3L << 20)
+          .build());
+      assertEquals("DONE", c.awaitEnd(id, Duration.ofSeconds(120)).getState());
+      var bw = c.workerStatus("thin").getBandwidth();
+      assertTrue(bw.getObservations() >= 4, bw.toString());
+      assertEquals(4e6, bw.getValue(), 1.2e6, "bytes/s of a worker reading at 4 MB/s");
+    }
+  }
 }

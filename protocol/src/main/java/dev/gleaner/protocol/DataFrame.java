@@ -14,12 +14,19 @@ public final class DataFrame extends AbstractReferenceCounted {
   private final long chunkId;
   private final boolean last;
   private final ByteBuf payload;
+  private final long arrivingSince;
 
-  DataFrame(String jobId, long chunkId, boolean last, ByteBuf payload) {
+  DataFrame(String jobId, long chunkId, boolean last, ByteBuf payload, long arrivingSince) {
     this.jobId = jobId;
     this.chunkId = chunkId;
     this.last = last;
     this.payload = payload;
+    this.arrivingSince = arrivingSince;
+  }
+
+  /** When this frame's first bytes arrived ({@link System#nanoTime()}): with its completion, the link's pace. */
+  public long arrivingSince() {
+    return arrivingSince;
   }
 
   public String jobId() {

@@ -22,6 +22,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private final int maxFrameBytes;
   private final boolean sliceData;
   private boolean failed;
+  /** When the first bytes of the frame not yet complete arrived (System.nanoTime), or 0. */
+  private long frameSince;
 
   public FrameDecoder(int maxFrameBytes) {
     this(maxFrameBytes, false);
@@ -54,13 +56,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             "frame of " + Integer.toUnsignedString(length) + " bytes is over the limit of " + maxFrameBytes + " bytes", null);
       }
       if (in.readableBytes() < 4 + length) {
+        if (frameSince == 0) {
+          frameSince = System.nanoTime();
+        }
         return;
       }
+      long since = frameSince != 0 ? frameSince : System.nanoTime();
+      frameSince = 0;
       in.skipBytes(4);
       ByteBuf frame = in.readSlice(length);
       try {
         if (sliceData && length > 0 && frame.getUnsignedByte(frame.readerIndex()) == DATA_ENVELOPE_TAG) {
-          out.add(sliceData(frame));
+          out.add(sliceData(frame, since));
           continue;
         }
         CodedInputStream input = frame.nioBufferCount() == 1
@@ -87,7 +94,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   /** Parses Envelope{data: Data{...}} by hand, keeping the payload as a retained slice of the frame. */
-  private static DataFrame sliceData(ByteBuf frame) throws java.io.IOException {
+  private static DataFrame sliceData(ByteBuf frame, long since) throws java.io.IOException {
     CodedInputStream input = frame.nioBufferCount() == 1
         ? CodedInputStream.newInstance(frame.nioBuffer())
         : CodedInputStream.newInstance(ByteBufs.toArray(frame));
@@ -118,6 +125,6 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     }
     ByteBuf payload = payloadAt < 0 ? io.netty.buffer.Unpooled.EMPTY_BUFFER
         : frame.retainedSlice(frame.readerIndex() + payloadAt, payloadLength);
-    return new DataFrame(jobId, chunkId, last, payload);
+    return new DataFrame(jobId, chunkId, last, payload, since);
   }
 }

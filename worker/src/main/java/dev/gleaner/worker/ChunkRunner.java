@@ -87,11 +87,11 @@ final class ChunkRunner implements AutoCloseable {
     });
   }
 
-  /** Input for a chunk; takes over one reference to {@code payload}. */
-  void data(String jobId, long chunkId, ByteBuf payload) {
+  /** Input for a chunk whose first bytes arrived at {@code arrivingSince}; takes over one reference to {@code payload}. */
+  void data(String jobId, long chunkId, ByteBuf payload, long arrivingSince) {
     ChunkTask task = tasks.get(ChunkTask.key(jobId, chunkId));
     if (task != null) {
-      task.offer(payload);
+      task.offer(payload, arrivingSince);
     } else {
       payload.release();
       log.debug("input for chunk {} of job {}, which is not here (cancelled?)", chunkId, jobId);
@@ -191,11 +191,11 @@ final class ChunkRunner implements AutoCloseable {
           return;
         }
         if (draining && pos < stop) {
-          report(reporter, a, pieceStart, pos, acc, false, nanos);
+          report(reporter, a, pieceStart, pos, acc, false, nanos, null);
           return;
         }
       }
-      report(reporter, a, pieceStart, pos, acc, pos >= task.end(), nanos);
+      report(reporter, a, pieceStart, pos, acc, pos >= task.end(), nanos, null);
       if (draining && pos < task.end()) {
         return;
       }
@@ -268,7 +268,7 @@ final class ChunkRunner implements AutoCloseable {
         if (task.cancelled()) {
           return;
         }
-        report(reporter, a, pieceStart, pos, result, pos >= task.end(), nanos);
+        report(reporter, a, pieceStart, pos, result, pos >= task.end(), nanos, task.takeArrival());
         if (draining && pos < task.end()) {
           return;
         }
@@ -292,9 +292,13 @@ final class ChunkRunner implements AutoCloseable {
   }
 
   private static void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last,
-      long computeNanos) {
-    reporter.piece(Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId()).setStart(from).setEnd(to)
-        .setResult(ByteString.copyFrom(result)).setFinal(last).setComputeNanos(Math.max(0, computeNanos)).build());
+      long computeNanos, long[] arrival) {
+    Piece.Builder p = Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId()).setStart(from).setEnd(to)
+        .setResult(ByteString.copyFrom(result)).setFinal(last).setComputeNanos(Math.max(0, computeNanos));
+    if (arrival != null) {
+      p.setInputBytes(arrival[0]).setInputNanos(arrival[1]);
+    }
+    reporter.piece(p.build());
   }
 
   @Override

@@ -32,6 +32,12 @@ final class ChunkTask {
   private ByteBuf head;
   private ByteBuf lent;
   private volatile boolean closed;
+  /** Input bytes received, and when the first and the last of them arrived. */
+  private final AtomicLong received = new AtomicLong();
+  private volatile long firstArrival;
+  private volatile long lastArrival;
+  /** Whether the input's arrival was reported (once per chunk). */
+  private boolean arrivalReported;
 
   ChunkTask(Assign assign, FlowControl flow) {
     this.assign = assign;
@@ -70,8 +76,14 @@ final class ChunkTask {
   }
 
   /** Called on the network thread as input arrives; takes over one reference to {@code slice}. */
-  void offer(ByteBuf slice) {
+  void offer(ByteBuf slice, long arrivingSince) {
     long size = slice.readableBytes();
+    long now = System.nanoTime();
+    if (received.get() == 0) {
+      firstArrival = Math.min(now, arrivingSince);
+    }
+    lastArrival = now;
+    received.addAndGet(size);
     slices.add(slice);
     if (closed) {
       releaseQueued();
@@ -112,6 +124,20 @@ final class ChunkTask {
       flow.resume();
     }
     return out;
+  }
+
+  /**
+   * Once all of the chunk's input (up to where it ends now) has arrived: its bytes and the
+   * nanoseconds from the first byte's arrival to the last; null before that, and after the first
+   * call that returned them.
+   */
+  long[] takeArrival() {
+    long bytes = received.get();
+    if (arrivalReported || bytes < end - assign.getStart() || bytes == 0) {
+      return null;
+    }
+    arrivalReported = true;
+    return new long[] {bytes, Math.max(0, lastArrival - firstArrival)};
   }
 
   /** The chunk is over (done, failed or cancelled): every buffered slice is released. */

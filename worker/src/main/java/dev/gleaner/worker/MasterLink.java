@@ -77,7 +77,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (msg instanceof DataFrame d) {
       // chunk input, sliced from the frame without a copy; the runner releases it once consumed
-      runner.data(d.jobId(), d.chunkId(), d.payload().retain());
+      runner.data(d.jobId(), d.chunkId(), d.payload().retain(), d.arrivingSince());
       d.release();
       return;
     }
@@ -137,7 +137,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
         }
       }, this);
       case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
-          Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()));
+          Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()), System.nanoTime());
       case PIECE_ACK -> unacked.decrementAndGet();
       case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
       case TRUNCATE -> runner.truncate(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(),

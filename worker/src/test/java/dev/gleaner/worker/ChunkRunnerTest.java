@@ -162,8 +162,8 @@ class ChunkRunnerTest {
       Assign a = Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload("wc").putParams("file", "x")
           .setStart(0).setEnd(text.length).addCheckpoints(5).setDataBytes(text.length).build();
       runner.assign(a, NO_FLOW, r);
-      runner.data("j", 1, io.netty.buffer.Unpooled.wrappedBuffer(text, 0, 3));
-      runner.data("j", 1, io.netty.buffer.Unpooled.wrappedBuffer(text, 3, text.length - 3));
+      runner.data("j", 1, io.netty.buffer.Unpooled.wrappedBuffer(text, 0, 3), System.nanoTime());
+      runner.data("j", 1, io.netty.buffer.Unpooled.wrappedBuffer(text, 3, text.length - 3), System.nanoTime());
       await().atMost(Duration.ofSeconds(10)).until(() -> r.pieces.size() == 2);
     }
     assertEquals(5, r.pieces.get(0).getEnd());

@@ -219,6 +219,10 @@ public final class ControlLoop implements AutoCloseable {
       if (links.get(id) != link) {
         return;
       }
+      if (p.getInputBytes() > 0 && p.getInputNanos() > 0) {
+        // the worker timed its input's arrival: the link's speed, whatever the buffers on the way hold
+        controller.streamed(id, p.getJobId(), p.getChunkId(), p.getInputBytes(), p.getInputNanos() / 1e9, now());
+      }
       Verdict v = controller.piece(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), now());
       switch (v) {
         case COMMIT -> commit(link, p);
@@ -277,10 +281,13 @@ public final class ControlLoop implements AutoCloseable {
     });
   }
 
-  /** The port put a copy's input on the worker's wire. */
+  /**
+   * The port put a copy's input on the worker's wire. Counted only: the bandwidth estimate comes from
+   * the worker's own timing of the arrival (see {@link #piece}), since a transfer that fits in the
+   * socket buffers leaves the master much faster than the link carries it.
+   */
   public void streamed(WorkerLink link, String job, long copyId, long bytes, double seconds) {
     metrics.bytesStreamed.increment(bytes);
-    post(() -> controller.streamed(link.workerId(), job, copyId, bytes, seconds, now()));
   }
 
   // ---------------------------------------------------------------- jobs
