@@ -34,8 +34,9 @@ final class Handout {
   /** Below its window, or below the most it may hold while what it holds is done within the lead time. */
   boolean wantsMore(Member m, double now) {
     int held = m.copies.size();
-    return held < ctl.config.window() || held < ctl.config.maxWindow() && ctl.config.lead() > 0 && busySeconds(m, now) < ctl.config.lead()
-        && knownSpeed(m);
+    ControlConfig config = ctl.config;
+    return held < config.window()
+        || held < config.maxWindow() && config.lead() > 0 && busySeconds(m, now) < config.lead() && knownSpeed(m);
   }
 
   boolean knownSpeed(Member m) {
