@@ -86,7 +86,7 @@ final class Planner {
       PlanRequest request = new PlanRequest(0, v.total(), new Platform(platform), chunkUnits, j.def.checkpoints(),
           v.align(j.def.align(), j.def.start(), j.def.end()), eps.known() ? eps.value() : 0, j.def.risk(),
           j.def.hasDeadline() ? left : Double.NaN, j.def.replication());
-      plan = Strategies.byName(strategy).plan(request);
+      plan = Strategies.forRuntime(strategy).plan(request);
       plan.requireCovers(0, v.total());
     } catch (RuntimeException e) {
       if (first) {

@@ -17,7 +17,7 @@ public final class Strategies {
   static {
     for (PlanStrategy s : List.of(new EqualSplitStrategy(), new ProportionalStrategy(), new SelfSchedulingStrategy(),
         new DistribStrategy(), new ReplicateStrategy(), new FifoStrategy(),
-        new BandwidthCentricStrategy(), new AutoStrategy())) {
+        new BandwidthCentricStrategy(), new AutoStrategy(false))) {
       BY_NAME.put(s.name(), s);
     }
   }
@@ -36,6 +36,17 @@ public final class Strategies {
       throw new IllegalArgumentException("unknown strategy '" + name + "'; known: " + String.join(", ", BY_NAME.keySet()));
     }
     return s;
+  }
+
+  private static final PlanStrategy RUNTIME_AUTO = new AutoStrategy(true);
+
+  /**
+   * The strategy of that name as the runtime's controller uses it: the same, except that
+   * {@code auto} chooses among the one-round plans only (see {@link AutoStrategy}).
+   */
+  public static PlanStrategy forRuntime(String name) {
+    PlanStrategy s = byName(name);
+    return s.name().equals("auto") ? RUNTIME_AUTO : s;
   }
 
   public static List<String> names() {
