@@ -158,9 +158,8 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
-  /** The end of the piece that starts at {@code pos}: the next checkpoint, or where the chunk ends now. */
-  private static long nextBound(ChunkTask task, long pos) {
-    long end = task.end();
+  /** The end of the piece that starts at {@code pos < end}: the next checkpoint, or {@code end}. */
+  private static long nextBound(ChunkTask task, long pos, long end) {
     for (long cp : task.assign.getCheckpointsList()) {
       if (cp > pos && cp < end) {
         return cp;
@@ -174,9 +173,10 @@ final class ChunkRunner implements AutoCloseable {
     double speed = speeds.getOrDefault(w.name(), 0.0);
     long step = speed > 0 ? Math.max(1, (long) (speed * slowdown * 0.25)) : Long.MAX_VALUE;
     long pos = a.getStart();
-    while (pos < task.end()) {
+    // the end is read once per piece: a truncation may move it at any time
+    for (long end = task.end(); pos < end; end = task.end()) {
       long pieceStart = pos;
-      long bound = nextBound(task, pos);
+      long bound = nextBound(task, pos, end);
       byte[] acc = w.empty();
       long nanos = 0;
       while (pos < Math.min(bound, task.end())) {
@@ -194,6 +194,9 @@ final class ChunkRunner implements AutoCloseable {
           report(reporter, a, pieceStart, pos, acc, false, nanos, null);
           return;
         }
+      }
+      if (pos <= pieceStart) {
+        return;
       }
       report(reporter, a, pieceStart, pos, acc, pos >= task.end(), nanos, null);
       if (draining && pos < task.end()) {
@@ -240,15 +243,18 @@ final class ChunkRunner implements AutoCloseable {
     ChunkComputation.Cancellation cancel = task::cancelled;
     try (ChunkComputation c = w.open(a.getParamsMap(), a.getStart(), a.getEnd())) {
       long pos = a.getStart();
-      while (pos < task.end()) {
+      for (long end = task.end(); pos < end; end = task.end()) {
         long pieceStart = pos;
-        long bound = nextBound(task, pos);
+        long bound = nextBound(task, pos, end);
         long nanos = 0;
         c.beginPiece(pos, bound);
         if (task.hasInput()) {
           // a truncation may move the end before the bound: the input past it is not coming
-          while (pos < Math.min(bound, task.end())) {
-            ByteBuffer slice = task.next(Math.min(bound, task.end()) - pos);
+          for (long stop = Math.min(bound, task.end()); pos < stop; stop = Math.min(bound, task.end())) {
+            ByteBuffer slice = task.next(pos, stop - pos);
+            if (slice == null) {
+              break;
+            }
             int n = slice.remaining();
             long t0 = System.nanoTime();
             c.compute(pos, pos + n, slice, cancel);
@@ -266,6 +272,10 @@ final class ChunkRunner implements AutoCloseable {
         nanos += System.nanoTime() - t0;
         nanos = throttle(nanos, pos - pieceStart);
         if (task.cancelled()) {
+          return;
+        }
+        if (pos <= pieceStart) {
+          // truncated before this piece had a unit
           return;
         }
         report(reporter, a, pieceStart, pos, result, pos >= task.end(), nanos, task.takeArrival());

@@ -95,11 +95,12 @@ final class ChunkTask {
   }
 
   /**
-   * The next at most {@code max} bytes of input, waiting for them to arrive.
+   * The next at most {@code max} bytes of input, waiting for them to arrive; null once the chunk
+   * ends at or before {@code pos} (a truncation: the input past its new end is not coming).
    *
    * @throws CancellationException if the chunk is cancelled while waiting
    */
-  ByteBuffer next(long max) throws InterruptedException {
+  ByteBuffer next(long pos, long max) throws InterruptedException {
     if (lent != null) {
       lent.release();
       lent = null;
@@ -107,6 +108,10 @@ final class ChunkTask {
     while (head == null || !head.isReadable()) {
       if (head != null) {
         head.release();
+        head = null;
+      }
+      if (end <= pos) {
+        return null;
       }
       head = slices.poll(100, TimeUnit.MILLISECONDS);
       if (cancelled) {

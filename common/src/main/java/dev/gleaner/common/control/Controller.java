@@ -229,9 +229,6 @@ public final class Controller {
     if (start != c.cursor) {
       return Verdict.REFUSE;
     }
-    if (!j.active()) {
-      return Verdict.DISCARD;
-    }
     c.started(now);
     c.cursor = end;
     c.progressAt = now;
@@ -584,7 +581,8 @@ public final class Controller {
 
   /**
    * Checks the ledger of a job: every unit of it is committed, pending, held, queued or (once it
-   * ended at its deadline) not done; nothing is both committed and queued. For tests and assertions.
+   * ended at its deadline) not done; nothing is both held and queued (replicas aside), nothing both
+   * committed and pending. For tests and assertions.
    *
    * @return null if consistent, else what is wrong
    */
@@ -611,10 +609,12 @@ public final class Controller {
     if (!missing.isEmpty()) {
       return "units nobody has: " + missing;
     }
+    // queued units may be saved already (a holder that missed a truncation saved them first): they
+    // are dropped when taken; but nobody may hold units that are still queued, replicas aside
     if (!j.replicated) {
       for (long[] r : queued.ranges()) {
-        if (saved.intersects(r[0], r[1]) || held.intersects(r[0], r[1])) {
-          return "queued units in [" + r[0] + ", " + r[1] + ") are also saved or held";
+        if (held.intersects(r[0], r[1])) {
+          return "queued units in [" + r[0] + ", " + r[1] + ") are also held";
         }
       }
     }

@@ -6,6 +6,7 @@ package dev.gleaner.common.control;
  * <pre>
  *   WAITING --enough workers--> RUNNING --every unit committed--> DONE
  *                                  |  \--deadline--> ENDING --pending commits durable--> DONE_PARTIAL
+ *                                  |                    \--they complete the job--> DONE
  *                                  \--a chunk failed--> FAILED
  * </pre>
  */

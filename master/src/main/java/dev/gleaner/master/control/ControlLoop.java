@@ -80,7 +80,14 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Starts the controller's clock ticks. */
   public void start(long tickMillis) {
-    thread.scheduleAtFixedRate(() -> run(() -> controller.tick(now())), tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+    thread.scheduleAtFixedRate(() -> {
+      try {
+        run(() -> controller.tick(now()));
+      } catch (java.lang.Error e) {
+        // an error thrown out of a periodic task would cancel every later tick, and deadlines with them
+        log.error("control loop tick: {}", e.toString(), e);
+      }
+    }, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
   }
 
   /** Controller time: seconds on the injected ticker since the loop started. */
@@ -207,7 +214,8 @@ public final class ControlLoop implements AutoCloseable {
     CompletableFuture<Long> row = sessionRows.remove(link);
     long at = System.currentTimeMillis();
     if (row != null) {
-      row.thenAccept(r -> store.submit(Store.sessionEnded(r, at, interrupted)));
+      // by way of the control thread: a submit from the store's own thread could wait on itself
+      row.thenAccept(r -> post(() -> store.submit(Store.sessionEnded(r, at, interrupted))));
     }
     store.submit(Store.workerEvent(link.workerId(), at, interrupted ? "interrupted" : "left", ""));
   }
@@ -410,9 +418,12 @@ public final class ControlLoop implements AutoCloseable {
       String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
       long now = System.currentTimeMillis();
       byte[] merged = result;
-      store.submit(Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message()))
-          .thenCompose(x -> store.submit(Store.jobNotDone(job.id, notDone)))
-          .whenComplete((ok, stored) -> post(() -> {
+      Store.Op<Void> update = Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message());
+      Store.Op<Void> ranges = Store.jobNotDone(job.id, notDone);
+      store.submit(tx -> {
+        update.run(tx);
+        return ranges.run(tx);
+      }).whenComplete((ok, stored) -> post(() -> {
             if (stored != null) {
               fail(job, "cannot store the result: " + stored.getMessage());
               return;

@@ -15,6 +15,9 @@ public final class FileInputSource implements InputSource, AutoCloseable {
   private final Path path;
   private final FileChannel channel;
   private final long size;
+  /** Slices queued or being sent, and whether the job asked to close the file. */
+  private int slices;
+  private boolean closing;
 
   public FileInputSource(Path path) {
     this.path = path;
@@ -56,8 +59,44 @@ public final class FileInputSource implements InputSource, AutoCloseable {
     }
   }
 
+  /** A slice of the file is on its way out: the file stays open until it is released. */
+  public synchronized void sliceTaken() {
+    slices++;
+  }
+
+  /** A slice was sent or dropped; the file closes now if it was asked to and no slice is left. */
+  public void sliceReleased() {
+    boolean closeNow;
+    synchronized (this) {
+      slices--;
+      closeNow = closing && slices == 0;
+    }
+    if (closeNow) {
+      closeQuietly();
+    }
+  }
+
+  /**
+   * Closes the file once no slice of it is on its way out any more (slices already queued on a
+   * connection when a job ends must still be sent or dropped without an error).
+   */
   @Override
   public void close() throws IOException {
-    channel.close();
+    boolean closeNow;
+    synchronized (this) {
+      closing = true;
+      closeNow = slices == 0;
+    }
+    if (closeNow) {
+      channel.close();
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      org.slf4j.LoggerFactory.getLogger(FileInputSource.class).warn("closing input {} failed: {}", path, e.getMessage(), e);
+    }
   }
 }

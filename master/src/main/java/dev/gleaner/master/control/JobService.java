@@ -100,6 +100,11 @@ public final class JobService {
     if (resumes != null) {
       stored = stored.thenCompose(x -> store.submit(Store.copyPieces(resumes, id))).thenApply(x -> null);
     }
+    stored.whenComplete((done, err) -> {
+      if (err != null) {
+        closeQuietly(input, null);
+      }
+    });
     return stored.thenApply(done -> {
       log.info("job {} submitted: {} over [{}, {}){}", id, workload.name(), start, end,
           resumes == null ? "" : ", the " + remaining.size() + " units job " + resumes + " did not finish");

@@ -1,5 +1,6 @@
 package dev.gleaner.master.net;
 
+import dev.gleaner.master.control.FileInputSource;
 import io.netty.channel.FileRegion;
 import io.netty.util.AbstractReferenceCounted;
 import java.io.IOException;
@@ -12,15 +13,19 @@ import java.nio.channels.WritableByteChannel;
  * the file, which the job shares between all its streams.
  */
 final class FileSlice extends AbstractReferenceCounted implements FileRegion {
+  private final FileInputSource input;
   private final FileChannel file;
   private final long position;
   private final long count;
   private long transferred;
 
-  FileSlice(FileChannel file, long position, long count) {
-    this.file = file;
+  /** A slice of the job's input; the input stays open until every slice is released. */
+  FileSlice(FileInputSource input, long position, long count) {
+    this.input = input;
+    this.file = input.channel();
     this.position = position;
     this.count = count;
+    input.sliceTaken();
   }
 
   @Override
@@ -58,7 +63,8 @@ final class FileSlice extends AbstractReferenceCounted implements FileRegion {
 
   @Override
   protected void deallocate() {
-    // the file belongs to the job, not to this slice
+    // the file belongs to the job; it closes once the job is over and no slice holds it
+    input.sliceReleased();
   }
 
   @Override

@@ -5,7 +5,9 @@ import dev.gleaner.protocol.DataFrames;
 import dev.gleaner.protocol.Framing;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,21 +21,23 @@ import org.slf4j.LoggerFactory;
  * The master's one port for chunk input: streams a copy's bytes to its worker as Data frames, at
  * most {@code concurrent} streams writing at a time (1 is the one-port model of the papers), served
  * by increasing rank (the worker's place in the plan's service order), then in the order asked.
+ * One worker's streams go out in the order they were asked for, each after the one before it,
+ * because the worker consumes its chunks in that order.
  *
  * <p>How: a stream runs on its channel's event loop. Each slice goes out as a small header
  * ({@link DataFrames}) followed by a {@link FileSlice}, so the bytes go from the page cache to the
  * socket without passing through the heap. Slices are written while the channel is writable
  * (Netty's write-buffer watermarks, which count file regions through the channel's
- * {@link FileRegionSizeEstimator}). The port is held while bytes go onto a worker's wire, not while
- * the worker computes: when the channel stops being writable (the worker is not reading, busy with
- * its previous chunk or on a thin link), the stream parks and the port serves the next stream;
- * the parked one rejoins the queue, at its rank, when its channel drains. A stream ends when its
- * last slice is on the wire; its bytes and wall time go to the listener, for bandwidth estimates.
+ * {@link FileRegionSizeEstimator}). The port is held while bytes go into a worker's connection, not
+ * while the worker computes: when the channel stops being writable (the worker is not reading,
+ * busy with its previous chunk or on a thin link), the stream parks and the port serves the next
+ * stream; the parked one rejoins the queue, at its rank, when its channel drains. A stream gives
+ * the port back as soon as its last slice is queued on the connection.
  */
 final class SendPort {
   private static final Logger log = LoggerFactory.getLogger(SendPort.class);
 
-  /** Told when a stream's last byte is on the wire. */
+  /** Told when a stream's last slice is queued on its connection. */
   interface Listener {
     void streamed(long bytes, double seconds);
   }
@@ -43,6 +47,8 @@ final class SendPort {
       a.rank != b.rank ? Integer.compare(a.rank, b.rank) : Long.compare(a.seq, b.seq));
   private final Set<Stream> active = new HashSet<>();
   private final Map<String, Stream> byCopy = new HashMap<>();
+  /** Each connection's unfinished streams, in the order they were asked for. */
+  private final Map<Channel, Deque<Stream>> byChannel = new HashMap<>();
   private long seq;
 
   SendPort(int concurrent) {
@@ -53,13 +59,23 @@ final class SendPort {
   void enqueue(Channel channel, String job, long copyId, FileInputSource input, long from, long to, int rank,
       Listener listener) {
     Stream s;
+    boolean firstOnChannel;
     synchronized (this) {
       s = new Stream(channel, job, copyId, input, from, to, rank, seq++, listener);
       waiting.add(s);
       byCopy.put(key(job, copyId), s);
+      Deque<Stream> mine = byChannel.get(channel);
+      firstOnChannel = mine == null;
+      if (firstOnChannel) {
+        mine = new ArrayDeque<>();
+        byChannel.put(channel, mine);
+      }
+      mine.add(s);
     }
-    // a stream paused on an unwritable channel must still end when that channel closes
-    channel.closeFuture().addListener(f -> channel.eventLoop().execute(s::pump));
+    if (firstOnChannel) {
+      // streams paused on an unwritable channel must still end when that channel closes
+      channel.closeFuture().addListener(f -> closed(channel));
+    }
     startMore();
   }
 
@@ -96,12 +112,12 @@ final class SendPort {
   void writable(Channel channel) {
     boolean any = false;
     synchronized (this) {
-      for (Stream s : byCopy.values()) {
-        if (s.channel == channel && s.parked) {
-          s.parked = false;
-          waiting.add(s);
-          any = true;
-        }
+      Deque<Stream> mine = byChannel.get(channel);
+      Stream head = mine == null ? null : mine.peekFirst();
+      if (head != null && head.parked) {
+        head.parked = false;
+        waiting.add(head);
+        any = true;
       }
     }
     if (any) {
@@ -109,17 +125,36 @@ final class SendPort {
     }
   }
 
+  private void closed(Channel channel) {
+    List<Stream> streams;
+    synchronized (this) {
+      Deque<Stream> mine = byChannel.remove(channel);
+      streams = mine == null ? List.of() : new ArrayList<>(mine);
+    }
+    for (Stream s : streams) {
+      s.finish("worker connection closed");
+    }
+  }
+
+  /** Starts the best-ranked waiting streams that are first on their connection, up to the limit. */
   private void startMore() {
     List<Stream> start = new ArrayList<>();
     synchronized (this) {
+      List<Stream> notYet = new ArrayList<>();
       while (active.size() < concurrent && !waiting.isEmpty()) {
         Stream s = waiting.poll();
         if (s.done) {
           continue;
         }
+        Deque<Stream> mine = byChannel.get(s.channel);
+        if (mine == null || mine.peekFirst() != s) {
+          notYet.add(s);
+          continue;
+        }
         active.add(s);
         start.add(s);
       }
+      waiting.addAll(notYet);
     }
     for (Stream s : start) {
       s.channel.eventLoop().execute(s::pump);
@@ -127,15 +162,17 @@ final class SendPort {
   }
 
   private void park(Stream s) {
+    boolean drained;
     synchronized (this) {
       active.remove(s);
       s.parked = true;
+      drained = s.channel.isWritable();
     }
-    startMore();
     // it may have drained between the last check and parking
-    if (s.channel.isWritable()) {
+    if (drained) {
       writable(s.channel);
     }
+    startMore();
   }
 
   private void finished(Stream s) {
@@ -143,6 +180,15 @@ final class SendPort {
       active.remove(s);
       waiting.remove(s);
       byCopy.remove(key(s.job, s.copyId), s);
+      Deque<Stream> mine = byChannel.get(s.channel);
+      if (mine != null) {
+        mine.remove(s);
+        // the next stream of this connection may go now
+        Stream next = mine.peekFirst();
+        if (next != null && !next.done && !next.parked && !active.contains(next) && !waiting.contains(next)) {
+          waiting.add(next);
+        }
+      }
       s.parked = false;
     }
     startMore();
@@ -203,16 +249,18 @@ final class SendPort {
           int n = (int) Math.min(Framing.DATA_SLICE_BYTES, to - at);
           boolean last = at + n == to;
           channel.write(DataFrames.header(channel.alloc(), job, copyId, last, n));
-          ChannelFuture f = channel.write(new FileSlice(input.channel(), at, n));
+          ChannelFuture f = channel.write(new FileSlice(input, at, n));
           at += n;
           if (last) {
             channel.flush();
+            listener.streamed(at - from, (System.nanoTime() - startNanos) / 1e9);
             f.addListener(x -> {
-              if (x.isSuccess() && !done) {
-                listener.streamed(at - from, (System.nanoTime() - startNanos) / 1e9);
+              if (!x.isSuccess() && channel.isActive()) {
+                log.debug("a slice of chunk {} of job {} was not sent: {}", copyId, job, String.valueOf(x.cause()));
               }
-              finish(null);
             });
+            // everything is queued on the connection: the port serves the next stream
+            finish(null);
             return;
           }
         }
