@@ -28,6 +28,9 @@ public final class Gleaner implements Runnable {
     CommandLine cl = new CommandLine(new Gleaner());
     cl.setOut(out);
     cl.setErr(err);
+    // counts are whole numbers everywhere, in the forms job files take too (2e6)
+    cl.registerConverter(Long.class, new WholeNumber());
+    cl.registerConverter(Long.TYPE, new WholeNumber());
     cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       // one clear line for the person; the cause goes to the log at debug level
       commandLine.getErr().println("gleaner: " + (e.getMessage() == null ? e.toString() : e.getMessage()));

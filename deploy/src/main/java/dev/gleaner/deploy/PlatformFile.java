@@ -20,7 +20,25 @@ import java.util.Map;
  * its own {@code "workers"}: it is then a sub-master and their bandwidth is that of its link to them.
  */
 final class PlatformFile {
+  private static final List<String> ROOT_KEYS = List.of("workers");
+  private static final List<String> WORKER_KEYS = List.of("id", "speed", "bandwidth", "risk", "workers");
+
   private PlatformFile() {}
+
+  /** A typo ({@code "bandwith"}) must not silently mean the default: unknown keys are errors. */
+  private static void unknownKeys(JsonNode n, List<String> known, String where) {
+    if (!n.isObject()) {
+      throw new IllegalArgumentException(where + "expected an object, got " + n.getNodeType().toString().toLowerCase(
+          java.util.Locale.ROOT));
+    }
+    for (java.util.Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String key = it.next();
+      if (!known.contains(key)) {
+        throw new IllegalArgumentException(where + "unknown key \"" + key + "\"; known keys: "
+            + String.join(", ", known));
+      }
+    }
+  }
 
   static Platform read(Path path) {
     JsonNode root;
@@ -35,6 +53,7 @@ final class PlatformFile {
     if (root == null || !root.path("workers").isArray() || root.path("workers").isEmpty()) {
       throw new IllegalArgumentException("platform file " + path + " needs a non-empty \"workers\" array");
     }
+    unknownKeys(root, ROOT_KEYS, "platform file " + path + ": ");
     List<Worker> workers = new ArrayList<>();
     Map<String, String> parents = new LinkedHashMap<>();
     add(root.path("workers"), null, workers, parents, path);
@@ -52,6 +71,7 @@ final class PlatformFile {
       if (id.isEmpty()) {
         throw new IllegalArgumentException(where + "needs an \"id\"");
       }
+      unknownKeys(n, WORKER_KEYS, where);
       if (!n.path("speed").isNumber()) {
         throw new IllegalArgumentException(where + "needs a numeric \"speed\" (units per second)");
       }

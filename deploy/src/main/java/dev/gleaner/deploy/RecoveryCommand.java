@@ -40,7 +40,8 @@ final class RecoveryCommand implements Callable<Integer> {
   String scheme;
 
   @Option(names = "--list", paramLabel = "R1,R2,...", split = ",",
-      description = "Computer 0's list; the others are its shifts (a regular scheme), missing computers appended.")
+      description = "Computer 0's list, as 1,3,5 or in the thesis' notation 0,1,3,5 (starting with the failed"
+          + " computer itself); the others are its shifts (a regular scheme), missing computers appended.")
   int[] list;
 
   @Option(names = "--processes", paramLabel = "P", defaultValue = "1",
@@ -92,7 +93,9 @@ final class RecoveryCommand implements Callable<Integer> {
     int guaranteed = -1;
     String summary = "computer 0's list as given, the others its shifts";
     if (list != null) {
-      s = RecoveryScheme.regular("list", n, list);
+      // the thesis writes list 0 with the failed computer first: 0,1,3,5,4,2
+      int[] head = list.length > 0 && list[0] == 0 ? Arrays.copyOfRange(list, 1, list.length) : list;
+      s = RecoveryScheme.regular("list", n, head);
     } else if (scheme.trim().equalsIgnoreCase("optimal")) {
       OptimalScheme.Result r = new OptimalScheme(budget).search(n);
       s = r.scheme();

@@ -76,6 +76,17 @@ class PlanCommandTest {
   }
 
   @Test
+  void workTakesTheFormsJobFilesTake() throws Exception {
+    CommandLineTest.Run sci = gleaner("plan", "--platform", LAB, "--work", "2e6", "--strategy", "distrib", "--json");
+    CommandLineTest.Run plain = gleaner("plan", "--platform", LAB, "--work", "2000000", "--strategy", "distrib", "--json");
+    assertEquals(0, sci.code(), sci.err());
+    assertEquals(plain.out(), sci.out());
+    CommandLineTest.Run fraction = gleaner("plan", "--platform", LAB, "--work", "2.5");
+    assertEquals(2, fraction.code());
+    assertTrue(fraction.err().contains("'2.5' is not a whole number"), fraction.err());
+  }
+
+  @Test
   void badInputGetsOneClearLine() throws Exception {
     Path broken = dir.resolve("broken.json");
     Files.writeString(broken, "{\"workers\": [ {\"id\": \"a\", \"speed\": ");
@@ -83,6 +94,10 @@ class PlanCommandTest {
     Files.writeString(noSpeed, "{\"workers\": [ {\"id\": \"a\"} ]}");
     Path dup = dir.resolve("dup.json");
     Files.writeString(dup, "{\"workers\": [ {\"id\": \"a\", \"speed\": 1}, {\"id\": \"a\", \"speed\": 2} ]}");
+    Path typo = dir.resolve("typo.json");
+    Files.writeString(typo, "{\"workers\": [ {\"id\": \"a\", \"speed\": 1, \"bandwith\": 5} ]}");
+    Path topTypo = dir.resolve("toptypo.json");
+    Files.writeString(topTypo, "{\"worker\": [], \"workers\": [ {\"id\": \"a\", \"speed\": 1} ]}");
     Path negative = dir.resolve("neg.json");
     Files.writeString(negative, "{\"workers\": [ {\"id\": \"a\", \"speed\": -1} ]}");
     String[][] cases = {
@@ -90,6 +105,8 @@ class PlanCommandTest {
         {"plan", "--platform", noSpeed.toString(), "--work", "10"},
         {"plan", "--platform", dup.toString(), "--work", "10"},
         {"plan", "--platform", negative.toString(), "--work", "10"},
+        {"plan", "--platform", typo.toString(), "--work", "10"},
+        {"plan", "--platform", topTypo.toString(), "--work", "10"},
         {"plan", "--platform", dir.resolve("missing.json").toString(), "--work", "10"},
         {"plan", "--platform", LAB, "--work", "10", "--strategy", "fastest"},
         {"plan", "--platform", LAB, "--work", "0"},
@@ -97,6 +114,7 @@ class PlanCommandTest {
         {"simulate", "--platform", LAB, "--work", "10", "--trials", "1"},
     };
     String[] says = {"not valid JSON", "needs a numeric \"speed\"", "duplicate worker id", "speed must be a positive",
+        "unknown key \"bandwith\"", "unknown key \"worker\"",
         "does not exist", "unknown strategy", "--work must be at least 1", "deadline must be a positive", "--trials"};
     for (int i = 0; i < cases.length; i++) {
       CommandLineTest.Run r = gleaner(cases[i]);

@@ -28,6 +28,18 @@ class RecoveryCommandTest {
   }
 
   @Test
+  void listTakesTheThesisNotationToo() throws Exception {
+    // the thesis and DESIGN.md write list 0 starting with the failed computer itself
+    CommandLineTest.Run thesis = gleaner("recovery", "--n", "6", "--list", "0,1,3,5,4,2", "--json");
+    CommandLineTest.Run plain = gleaner("recovery", "--n", "6", "--list", "1,3,5,4,2", "--json");
+    assertEquals(0, thesis.code(), thesis.err());
+    JsonNode a = new ObjectMapper().readTree(thesis.out());
+    JsonNode b = new ObjectMapper().readTree(plain.out());
+    assertEquals(b.get("lists"), a.get("lists"));
+    assertEquals("[1,3,5,4,2]", a.get("lists").get(0).toString());
+  }
+
+  @Test
   void namedSchemesAndTheBestOne() throws Exception {
     CommandLineTest.Run r = gleaner("recovery", "--n", "12", "--scheme", "golomb", "--json");
     assertEquals(0, r.code(), r.err());
@@ -52,7 +64,8 @@ class RecoveryCommandTest {
   @Test
   void badInputIsOneClearLine() {
     for (String[] args : new String[][] {
-        {"recovery", "--n", "5", "--list", "0,1"},
+        {"recovery", "--n", "5", "--list", "1,1"},
+        {"recovery", "--n", "5", "--list", "0,1,7"},
         {"recovery", "--n", "5", "--scheme", "nope"},
         {"recovery"},
         {"recovery", "--n", "1"}}) {

@@ -65,6 +65,7 @@ public final class Store implements AutoCloseable {
   private record Pending<T>(Op<T> op, CompletableFuture<T> future) {}
 
   private final Path file;
+  private final DataDirLock lock;
   private final Connection connection;
   private final Tx tx;
   private final BlockingQueue<Pending<?>> queue = new ArrayBlockingQueue<>(1 << 16);
@@ -75,6 +76,12 @@ public final class Store implements AutoCloseable {
     try {
       Files.createDirectories(dataDir);
       this.file = dataDir.resolve("gleaner.db");
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("cannot create the data directory " + dataDir + ": " + e.getMessage(), e);
+    }
+    // two masters on one store would both hand out job-1 and commit each other's pieces
+    this.lock = DataDirLock.acquire(dataDir);
+    try {
       this.connection = DriverManager.getConnection("jdbc:sqlite:" + file);
       try (Statement s = connection.createStatement()) {
         s.execute("PRAGMA journal_mode=WAL");
@@ -96,7 +103,8 @@ public final class Store implements AutoCloseable {
       }
       connection.setAutoCommit(false);
       tx = new Tx(connection);
-    } catch (java.io.IOException | SQLException e) {
+    } catch (SQLException e) {
+      lock.close();
       throw new IllegalStateException("cannot open the store in " + dataDir + ": " + e.getMessage(), e);
     }
     thread = new Thread(this::loop, "gleaner-store");
@@ -214,6 +222,8 @@ public final class Store implements AutoCloseable {
       connection.close();
     } catch (SQLException e) {
       log.warn("closing the store failed: {}", e.getMessage(), e);
+    } finally {
+      lock.close();
     }
   }
 

@@ -1,0 +1,41 @@
+package dev.gleaner.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.protocol.JobSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A second master process on a running master's data directory says so and exits, touching nothing. */
+class OneMasterPerDataDirTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aSecondMasterProcessIsRefused() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      String java = ProcessHandle.current().info().command().orElse("java");
+      Process p = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+          Gleaner.class.getName(), "master", "--port", "0", "--bind", "127.0.0.1",
+          "--data", dir.resolve("data").toString(), "--secret-file", c.secretFile().toString()))
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      try {
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the second master should have exited");
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, p.exitValue(), err);
+        assertTrue(err.contains("is in use by another master (pid " + ProcessHandle.current().pid() + ")"), err);
+        assertEquals(1, err.strip().lines().filter(l -> l.startsWith("gleaner: ")).count(), err);
+      } finally {
+        p.destroyForcibly();
+      }
+      // the first master still serves its directory
+      assertEquals("job-1", c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("from", "0")
+          .putParams("to", "1000").build()));
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dev.gleaner.master;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One master per data directory: a second one is refused with a line that says why, not run beside it. */
+class DataDirLockTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aSecondMasterOnOneDataDirIsRefusedAndTheFirstKeepsItsJobs() throws Exception {
+    try (MasterFixture first = MasterFixture.start(dir)) {
+      String job = first.submit(MasterFixture.primes(0, 1000, "self", 100, 0));
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> MasterFixture.start(dir));
+      assertTrue(e.getMessage().contains("is in use by another master"), e.getMessage());
+      assertTrue(e.getMessage().contains("pid " + ProcessHandle.current().pid()), e.getMessage());
+      // the refused master touched nothing: the first still numbers its jobs and still holds the lock
+      assertEquals("job-2", first.submit(MasterFixture.primes(0, 1000, "self", 100, 0)));
+      assertEquals("job-1", job);
+      assertThrows(IllegalStateException.class, () -> MasterFixture.start(dir));
+    }
+    // once the first has stopped, a master may take the directory over
+    try (MasterFixture next = MasterFixture.start(dir)) {
+      assertEquals("job-3", next.submit(MasterFixture.primes(0, 1000, "self", 100, 0)));
+    }
+  }
+}
