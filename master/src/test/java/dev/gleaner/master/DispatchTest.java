@@ -95,6 +95,26 @@ class DispatchTest {
   }
 
   @Test
+  void aResentSubRangeOfAnAcknowledgedPieceCountsNothing() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String id = m.submit(MasterFixture.primes(0, 100_000, "self", 100_000, 1));
+      try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
+        Assign a = nextAssign(w);
+        Assign b = nextAssign(w);
+        w.send(piece(a, 0, 50_000));
+        // inside, and across the edge of, a saved piece: neither may count a unit twice
+        w.send(piece(a, 0, 25_000));
+        w.send(piece(a, 10_000, 40_000));
+        w.send(piece(b, 50_000, 100_000));
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState());
+        assertEquals(primes(0, 100_000) + " primes", status.getResult());
+        assertEquals(100_000, status.getUnitsDone());
+      }
+    }
+  }
+
+  @Test
   void aWorkerThatDisconnectsMidChunkLosesOnlyItsUncheckpointedUnits() throws Exception {
     try (MasterFixture m = MasterFixture.start(dir)) {
       String id = m.submit(MasterFixture.primes(0, 1_000_000, "self", 1_000_000, 3));
