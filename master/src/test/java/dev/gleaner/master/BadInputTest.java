@@ -155,4 +155,25 @@ class BadInputTest {
       assertTrue(p.closedByMaster());
     }
   }
+
+  @Test
+  void malformedResultIsRefusedBeforeItCountsAndItsUnitsAreDoneElsewhere() throws Exception {
+    try (RawPeer p = RawPeer.worker(master.port, SECRET, "garbler")) {
+      Envelope e;
+      do {
+        e = p.read();
+      } while (!e.hasAssign());
+      var a = e.getAssign();
+      // a count result has 8 bytes; 3 cannot be merged, and must not wedge the job at its end
+      p.send(Envelope.newBuilder().setPiece(Piece.newBuilder().setJobId(job).setChunkId(a.getChunkId())
+          .setStart(a.getStart()).setEnd(a.getEnd()).setResult(ByteString.copyFrom(new byte[3])).setFinal(true))
+          .build());
+      do {
+        e = p.read();
+      } while (e.hasAssign() || e.hasPieceAck());
+      assertEquals(Error.Code.BAD_RESULT, e.getError().getCode());
+      assertTrue(e.getError().getMessage().contains("malformed primes result (3 bytes)"), e.getError().getMessage());
+      assertTrue(p.closedByMaster());
+    }
+  }
 }

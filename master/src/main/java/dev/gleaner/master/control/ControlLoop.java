@@ -227,6 +227,13 @@ public final class ControlLoop implements AutoCloseable {
       if (links.get(id) != link) {
         return;
       }
+      MasterJob job = jobs.get(p.getJobId());
+      String malformed = job == null ? null : malformed(job, p, id);
+      if (malformed != null) {
+        // refused before it counts: the worker's session ends and its unsaved units go to others
+        link.refuse(Error.Code.BAD_RESULT, malformed);
+        return;
+      }
       if (p.getInputBytes() > 0 && p.getInputNanos() > 0) {
         // the worker timed its input's arrival: the link's speed, whatever the buffers on the way hold
         controller.streamed(id, p.getJobId(), p.getChunkId(), p.getInputBytes(), p.getInputNanos() / 1e9, now());
@@ -250,6 +257,20 @@ public final class ControlLoop implements AutoCloseable {
             + " assigned to worker " + id);
       }
     });
+  }
+
+  /** Why a piece's result cannot be merged into its job's, or null when it can. */
+  private static String malformed(MasterJob job, Piece p, String worker) {
+    try {
+      job.workload.merge(job.workload.empty(), p.getResult().toByteArray());
+      return null;
+    } catch (RuntimeException e) {
+      log.warn("job {}: piece [{}, {}) of chunk {} from worker {} has a result {} cannot read", p.getJobId(),
+          p.getStart(), p.getEnd(), p.getChunkId(), worker, job.workload.name(), e);
+      return "piece [" + p.getStart() + ", " + p.getEnd() + ") of chunk " + p.getChunkId() + " of job '"
+          + p.getJobId() + "' has a malformed " + job.workload.name() + " result (" + p.getResult().size()
+          + " bytes): " + e.getMessage();
+    }
   }
 
   private void commit(WorkerLink link, Piece p) {
@@ -406,14 +427,28 @@ public final class ControlLoop implements AutoCloseable {
           return;
         }
         seen.add(piece.start(), piece.end());
-        result = job.workload.merge(result, piece.result());
+        try {
+          result = job.workload.merge(result, piece.result());
+        } catch (RuntimeException e) {
+          log.error("job {}: cannot merge the stored piece [{}, {})", job.id, piece.start(), piece.end(), e);
+          post(() -> fail(job, "cannot merge the stored piece [" + piece.start() + ", " + piece.end() + "): "
+              + e.getMessage()));
+          return;
+        }
       }
       if (!seen.equals(done)) {
         String why = "committed pieces " + seen + " do not tile the done units " + done;
         post(() -> fail(job, why));
         return;
       }
-      String text = job.workload.render(result);
+      String text;
+      try {
+        text = job.workload.render(result);
+      } catch (RuntimeException e) {
+        log.error("job {}: cannot render its result", job.id, e);
+        post(() -> fail(job, "cannot render the result: " + e.getMessage()));
+        return;
+      }
       String state = f.phase().name();
       String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
       long now = System.currentTimeMillis();
