@@ -176,4 +176,30 @@ class BadInputTest {
       assertTrue(p.closedByMaster());
     }
   }
+
+  @Test
+  void aSecondProcessUnderALiveWorkersIdIsRefusedAndTheFirstKeepsItsSession() throws Exception {
+    try (RawPeer first = RawPeer.worker(master.port, SECRET, "twin", 11)) {
+      try (RawPeer second = RawPeer.worker(master.port, SECRET, "twin", 22)) {
+        Envelope e;
+        do {
+          e = second.read();
+        } while (!e.hasError());
+        assertEquals(Error.Code.ID_IN_USE, e.getError().getCode());
+        assertTrue(e.getError().getMessage().contains("worker id 'twin' is in use by a live worker"),
+            e.getError().getMessage());
+        assertTrue(second.closedByMaster());
+      }
+      // the first was not evicted: it is still handed work
+      Envelope e;
+      do {
+        e = first.read();
+      } while (!e.hasAssign() && !e.hasError());
+      assertTrue(e.hasAssign(), e.toString());
+      // the same process reconnecting (its old connection not yet seen closed) replaces its session
+      try (RawPeer again = RawPeer.worker(master.port, SECRET, "twin", 11)) {
+        assertTrue(first.closedByMaster());
+      }
+    }
+  }
 }

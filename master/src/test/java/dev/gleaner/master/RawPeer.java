@@ -35,8 +35,13 @@ final class RawPeer implements AutoCloseable {
   }
 
   static RawPeer worker(int port, byte[] secret, String id) throws IOException {
+    return worker(port, secret, id, 0);
+  }
+
+  /** A worker peer that says which process it is ({@code Hello.instance}). */
+  static RawPeer worker(int port, byte[] secret, String id, long instance) throws IOException {
     RawPeer p = new RawPeer(port);
-    p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"));
+    p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), instance);
     return p;
   }
 
@@ -47,7 +52,12 @@ final class RawPeer implements AutoCloseable {
   }
 
   void handshake(byte[] secret, Role role, String id, List<String> workloads) throws IOException {
-    Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder();
+    handshake(secret, role, id, workloads, 0);
+  }
+
+  void handshake(byte[] secret, Role role, String id, List<String> workloads, long instance) throws IOException {
+    Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder()
+        .setInstance(instance);
     for (String w : workloads) {
       // a calibration, so the master plans this worker like any other
       hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(1e6));

@@ -65,6 +65,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
     channel = ctx.channel();
     Hello.Builder hello = Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
         config.workloads().names()).getHello().toBuilder();
+    hello.setInstance(daemon.instance());
     speeds.forEach((w, s) -> hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));
     if (config.availableUntil() != null) {
       hello.setAvailableUntilMillis(config.availableUntil().toEpochMilli());

@@ -50,6 +50,8 @@ public final class WorkerDaemon implements AutoCloseable {
   private final Backoff backoff;
   private final Bootstrap bootstrap;
   private final CountDownLatch stopped = new CountDownLatch(1);
+  /** This process's instance number: a reconnect replaces its old session, a namesake is refused. */
+  private final long instance = new java.security.SecureRandom().nextLong() | 1L;
   private volatile MasterLink link;
   private volatile State state = State.CONNECTING;
   private volatile String fatal;
@@ -185,6 +187,10 @@ public final class WorkerDaemon implements AutoCloseable {
       state = State.CONNECTING;
       scheduleConnect(wait);
     }
+  }
+
+  long instance() {
+    return instance;
   }
 
   void refused(Error error) {

@@ -140,7 +140,14 @@ public final class ControlLoop implements AutoCloseable {
       if (!link.isOpen()) {
         return;
       }
-      WorkerLink old = links.put(id, link);
+      WorkerLink old = links.get(id);
+      if (old != null && old != link && old.isOpen() && old.instance() != link.instance()) {
+        // another process under a live worker's id: refused, so the two do not evict each other
+        link.refuse(Error.Code.ID_IN_USE, "worker id '" + id + "' is in use by a live worker from " + old.host()
+            + "; give each worker its own --id (this one may join once that worker is gone)");
+        return;
+      }
+      links.put(id, link);
       if (old != null && old != link) {
         old.refuse(Error.Code.SHUTTING_DOWN, "replaced by a new connection of worker " + id + " from " + link.host());
         endSession(old, false);

@@ -14,6 +14,9 @@ public interface WorkerLink {
 
   int cores();
 
+  /** The worker process's random instance number from its Hello (0 from a peer that sends none). */
+  long instance();
+
   /** Milliseconds since anything was heard from the worker. */
   long silentMillis();
 

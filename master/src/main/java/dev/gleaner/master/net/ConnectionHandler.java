@@ -125,7 +125,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     if (hello.getRole() == Role.WORKER) {
       phase = Phase.WORKER;
       lastHeartbeatNanos = services.ticker().nanos();
-      session = new WorkerSession(hello.getPeerId(), hello.getHost(), Math.max(1, hello.getCores()), ctx.channel(),
+      session = new WorkerSession(hello.getPeerId(), hello.getHost(), Math.max(1, hello.getCores()), hello.getInstance(), ctx.channel(),
           services.sendPort(), services.loop(), services.ticker());
       services.monitor().watch(session);
       services.loop().joined(session, hello);

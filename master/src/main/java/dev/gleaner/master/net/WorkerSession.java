@@ -20,6 +20,7 @@ final class WorkerSession implements WorkerLink {
   final String workerId;
   final String host;
   final int cores;
+  final long instance;
   final Channel channel;
   private final SendPort port;
   private final ControlLoop loop;
@@ -27,11 +28,12 @@ final class WorkerSession implements WorkerLink {
   /** Written by the connection's event loop, read by the heartbeat sweep and status. */
   volatile long lastHeardNanos;
 
-  WorkerSession(String workerId, String host, int cores, Channel channel, SendPort port, ControlLoop loop,
-      Ticker ticker) {
+  WorkerSession(String workerId, String host, int cores, long instance, Channel channel, SendPort port,
+      ControlLoop loop, Ticker ticker) {
     this.workerId = workerId;
     this.host = host;
     this.cores = cores;
+    this.instance = instance;
     this.channel = channel;
     this.port = port;
     this.loop = loop;
@@ -52,6 +54,11 @@ final class WorkerSession implements WorkerLink {
   @Override
   public int cores() {
     return cores;
+  }
+
+  @Override
+  public long instance() {
+    return instance;
   }
 
   @Override
