@@ -1,5 +1,6 @@
 package dev.gleaner.master;
 
+import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.protocol.Framing;
@@ -17,12 +18,12 @@ import java.time.Duration;
  * @param heartbeatTimeout silence after which a worker is declared down
  * @param maxFrameBytes hard limit of one frame
  * @param concurrentSends how many chunk inputs stream at once (1: the one-port model)
- * @param window chunks a worker may hold at once (1 computing, the rest queued on it)
+ * @param control the controller's tuning: window, re-plans, splits, leases
  * @param ticker the clock for heartbeats and rates
  * @param workloads the workloads jobs may use
  */
 public record MasterConfig(InetSocketAddress bind, Path dataDir, byte[] secret, Duration heartbeatInterval,
-    Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, int window, Ticker ticker,
+    Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, ControlConfig control, Ticker ticker,
     Workloads workloads) {
 
   public MasterConfig {
@@ -30,34 +31,45 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, byte[] secret, 
       throw new IllegalArgumentException("heartbeat timeout (" + heartbeatTimeout
           + ") must be longer than the heartbeat interval (" + heartbeatInterval + ")");
     }
-    if (concurrentSends < 1 || window < 1) {
-      throw new IllegalArgumentException("concurrent sends and window must be at least 1");
+    if (concurrentSends < 1) {
+      throw new IllegalArgumentException("concurrent sends must be at least 1");
     }
   }
 
   /** Defaults: heartbeat every 2 s, down after 10 s of silence, 16 MiB frames, one-port sends. */
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
     return new MasterConfig(bind, dataDir, secret, Duration.ofSeconds(2), Duration.ofSeconds(10),
-        Framing.DEFAULT_MAX_FRAME_BYTES, 1, 2, Ticker.SYSTEM, workloads);
+        Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads);
   }
 
   public MasterConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new MasterConfig(bind, dataDir, secret, interval, timeout, maxFrameBytes, concurrentSends, window, ticker, workloads);
+    return new MasterConfig(bind, dataDir, secret, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads);
   }
 
   public MasterConfig withTicker(Ticker t) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, window, t, workloads);
+    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads);
   }
 
   public MasterConfig withMaxFrameBytes(int max) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, max, concurrentSends, window, ticker, workloads);
+    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads);
   }
 
   public MasterConfig withConcurrentSends(int n) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, window, ticker, workloads);
+    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads);
   }
 
   public MasterConfig withWindow(int n) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, n, ticker, workloads);
+    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads);
+  }
+
+  /** Leases of at least {@code floor} and {@code factor} times a piece's expected time (see {@link ControlConfig}). */
+  public MasterConfig withLease(Duration floor, double factor) {
+    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads);
+  }
+
+  /** Chunks a worker may hold at once (1 computing, the rest queued on it). */
+  public int window() {
+    return control.window();
   }
 }

@@ -1,6 +1,5 @@
 package dev.gleaner.master;
 
-import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.master.control.ControlLoop;
 import dev.gleaner.master.control.JobService;
 import dev.gleaner.master.metrics.MasterMetrics;
@@ -55,7 +54,7 @@ public final class MasterServer implements AutoCloseable {
   public MasterServer start() throws InterruptedException {
     store = new Store(config.dataDir());
     MasterMetrics metrics = new MasterMetrics(registry);
-    loop = new ControlLoop(store, metrics, config.ticker(), ControlConfig.defaults().withWindow(config.window()));
+    loop = new ControlLoop(store, metrics, config.ticker(), config.control());
     JobService jobs = new JobService(store, loop, config.workloads());
     jobs.resume();
     MasterChannelInitializer initializer = new MasterChannelInitializer(config, loop, jobs, metrics, registry);

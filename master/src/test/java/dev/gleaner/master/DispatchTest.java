@@ -15,7 +15,9 @@ import dev.gleaner.common.workload.LongResult;
 import dev.gleaner.common.workload.PrimeSieve;
 import dev.gleaner.protocol.Assign;
 import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.Piece;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -156,6 +158,36 @@ class DispatchTest {
         ticker.advance(Duration.ofSeconds(2));
         await().atMost(Duration.ofSeconds(10)).until(() -> m.server.liveWorkers().isEmpty());
         assertTrue(silent.closedByMaster());
+        try (ScriptedWorker next = new ScriptedWorker(m.port, SECRET, "next")) {
+          var status = m.awaitEnd(id);
+          assertEquals(primes(0, 500_000) + " primes", status.getResult());
+          assertEquals(a.getStart(), next.assigned.get(0).getStart());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aWorkerThatHeartbeatsButNeverReportsLosesItsChunkWhenTheLeaseEnds() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withTicker(ticker)
+        .withHeartbeat(Duration.ofMillis(20), Duration.ofHours(1)))) {
+      String id = m.submit(MasterFixture.primes(0, 500_000, "self", 500_000, 0));
+      try (RawPeer stuck = RawPeer.worker(m.port, SECRET, "stuck")) {
+        Assign a = nextAssign(stuck);
+        // 500,000 units at the calibrated 10^6 units/s: half a second; the lease is its floor, 120 s
+        ticker.advance(Duration.ofSeconds(60));
+        stuck.send(Messages.heartbeat(1, 0));
+        ticker.advance(Duration.ofSeconds(59));
+        // several of the loop's ticks see 119 s: still within the lease
+        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(5))
+            .until(() -> m.server.liveWorkers().equals(List.of("stuck")));
+        ticker.advance(Duration.ofSeconds(2));
+        Envelope e = stuck.readSkippingAcks(10_000);
+        assertTrue(e != null && e.hasError(), "expected an error, got " + e);
+        assertEquals(Error.Code.LEASE_EXPIRED, e.getError().getCode());
+        assertTrue(e.getError().getMessage().contains("no piece of chunk"), e.getError().getMessage());
+        assertTrue(stuck.closedByMaster());
         try (ScriptedWorker next = new ScriptedWorker(m.port, SECRET, "next")) {
           var status = m.awaitEnd(id);
           assertEquals(primes(0, 500_000) + " primes", status.getResult());

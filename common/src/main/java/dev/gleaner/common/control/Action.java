@@ -37,6 +37,12 @@ public sealed interface Action {
    */
   record Truncate(String worker, String job, long copyId, long end) implements Action {}
 
+  /**
+   * End the worker's session: it held a copy far past its lease without reporting a piece. Its work
+   * was taken back (as for a lost worker); the worker may connect again.
+   */
+  record Drop(String worker, String why) implements Action {}
+
   /** Stop computing the copy; what it reports from now on is not counted. */
   record Cancel(String worker, String job, long copyId, String why) implements Action {}
 

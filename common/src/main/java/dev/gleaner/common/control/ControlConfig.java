@@ -18,35 +18,48 @@ package dev.gleaner.common.control;
  *     already past it when told
  * @param replicateAbove a tail is replicated instead of split when its holder is at least this
  *     likely to be interrupted before finishing it (0..1)
+ * @param leaseFloor least seconds a worker may compute a piece without reporting before its work is
+ *     taken back (a lease), heartbeats or not
+ * @param leaseFactor the lease is this many times the piece's expected time at the worker's
+ *     measured speed (and link), at least {@code leaseFloor}; with the speed unknown, this many
+ *     floors
  */
 public record ControlConfig(int window, double lead, int maxWindow, double replanInterval, double drift,
-    double splitSeconds, double splitMargin, double replicateAbove) {
+    double splitSeconds, double splitMargin, double replicateAbove, double leaseFloor, double leaseFactor) {
   public ControlConfig {
     if (window < 1 || maxWindow < window) {
       throw new IllegalArgumentException("window must be at least 1 and at most maxWindow, got " + window + " and "
           + maxWindow);
     }
     if (!(lead >= 0) || !(replanInterval >= 0) || !(drift > 0) || !(splitSeconds >= 0) || !(splitMargin >= 0)
-        || !(replicateAbove >= 0 && replicateAbove <= 1)) {
+        || !(replicateAbove >= 0 && replicateAbove <= 1) || !(leaseFloor > 0) || !(leaseFactor >= 1)) {
       throw new IllegalArgumentException("bad controller settings: " + this);
     }
   }
 
   /**
    * Two copies per worker (up to 32 while they would be done within 50 ms), re-plans at most every
-   * second on a 30% drift, splits above 2 s of work.
+   * second on a 30% drift, splits above 2 s of work, leases of 10 times a piece's expected time and
+   * at least 2 minutes.
    */
   public static ControlConfig defaults() {
-    return new ControlConfig(2, 0.05, 32, 1, 0.3, 2, 0.5, 0.5);
+    return new ControlConfig(2, 0.05, 32, 1, 0.3, 2, 0.5, 0.5, 120, 10);
   }
 
   public ControlConfig withWindow(int n) {
     return new ControlConfig(n, lead, Math.max(n, maxWindow), replanInterval, drift, splitSeconds, splitMargin,
-        replicateAbove);
+        replicateAbove, leaseFloor, leaseFactor);
   }
 
   /** A fixed window of n copies, whatever their size. */
   public ControlConfig withFixedWindow(int n) {
-    return new ControlConfig(n, 0, n, replanInterval, drift, splitSeconds, splitMargin, replicateAbove);
+    return new ControlConfig(n, 0, n, replanInterval, drift, splitSeconds, splitMargin, replicateAbove, leaseFloor,
+        leaseFactor);
+  }
+
+  /** Leases of at least {@code floor} seconds and {@code factor} times a piece's expected time. */
+  public ControlConfig withLease(double floor, double factor) {
+    return new ControlConfig(window, lead, maxWindow, replanInterval, drift, splitSeconds, splitMargin, replicateAbove,
+        floor, factor);
   }
 }

@@ -308,6 +308,7 @@ public final class Controller {
 
   /** Time passed: deadlines, drifting estimates, due re-plans, tails worth splitting. */
   public void tick(double now) {
+    expireLeases(now);
     for (JobLedger j : jobs.values()) {
       if ((j.phase == JobPhase.RUNNING || j.phase == JobPhase.WAITING) && j.def.deadline() <= now) {
         endAtDeadline(j, now);
@@ -320,6 +321,52 @@ public final class Controller {
     }
     workChanged = true;
     pump(now);
+  }
+
+  /**
+   * A worker computing a copy without a piece for longer than its lease loses its session and its
+   * work, as if it had been interrupted: heartbeats prove a process, not progress.
+   */
+  private void expireLeases(double now) {
+    for (Member m : List.copyOf(members.values())) {
+      if (m.state == Member.State.DOWN || m.copies.isEmpty()) {
+        continue;
+      }
+      Copy c = m.copies.get(0);
+      if (Double.isNaN(c.progressAt) || c.job.phase.ended() || c.job.phase == JobPhase.ENDING) {
+        continue;
+      }
+      double lease = lease(m, c);
+      double silent = now - c.progressAt;
+      if (silent > lease) {
+        String why = String.format(Locale.ROOT, "no piece of chunk %s for %.0f s (its lease: %.0f s)", c, silent,
+            lease);
+        out.add(new Action.Drop(m.id, why));
+        workerLost(m.id, why, true, now);
+      }
+    }
+  }
+
+  /** Seconds the copy's next piece may take: {@code leaseFactor} times its expected time, at least the floor. */
+  double lease(Member m, Copy c) {
+    long cut = c.end;
+    for (long cp : c.checkpoints) {
+      if (cp > c.cursor && cp < cut) {
+        cut = cp;
+      }
+    }
+    double speed = handout.speed(m, c.job);
+    if (!(speed > 0)) {
+      return config.leaseFloor() * config.leaseFactor();
+    }
+    double seconds = (cut - c.cursor) / speed;
+    if (c.job.def.hasInput() && c.cursor == c.start) {
+      Estimate bw = estimator.bandwidth(m.id);
+      if (bw.known() && bw.value() > 0) {
+        seconds += (c.end - c.start) * c.job.def.bytesPerUnit() / bw.value();
+      }
+    }
+    return Math.max(config.leaseFloor(), config.leaseFactor() * seconds);
   }
 
   // ---------------------------------------------------------------- deciding

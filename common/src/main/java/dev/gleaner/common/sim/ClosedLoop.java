@@ -312,6 +312,14 @@ public final class ClosedLoop {
     } else if (a instanceof Action.Cancel x) {
       cancels++;
       cancel(hosts.get(x.worker()), x.copyId());
+    } else if (a instanceof Action.Drop x) {
+      // the controller took the worker's work back; the worker connects again
+      SimHost h = hosts.get(x.worker());
+      if (h != null && h.up) {
+        down(h, x.why(), true);
+        joinsToCome++;
+        at(now, () -> join(h));
+      }
     } else if (a instanceof Action.Planned) {
       replans++;
     } else if (a instanceof Action.Rerouted) {

@@ -337,4 +337,49 @@ class ControllerTest {
         .map(Action.Stream::worker).distinct().toList());
     assertNotNull(streams.get(0));
   }
+
+  @Test
+  void aWorkerThatHeartbeatsButNeverReportsLosesItsWorkWhenItsLeaseEnds() {
+    c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "equal").withMinWorkers(2), 0);
+    c.workerJoined(WorkerInfo.of("hung", "primes", 1000), 0);
+    c.workerJoined(WorkerInfo.of("ok", "primes", 1000), 0);
+    List<Action.Assign> first = only(drain(), Action.Assign.class);
+    Action.Assign held = first.stream().filter(a -> a.worker().equals("hung")).findFirst().orElseThrow();
+    long cut = held.checkpoints().length > 0 ? held.checkpoints()[0] : held.end();
+    // its lease: 10 times the first piece's expected time at 1000 units/s, at least 120 s
+    double lease = Math.max(120, 10 * (cut - held.start()) / 1000.0);
+    List<Action.Assign> okWork = new ArrayList<>(first.stream().filter(a -> a.worker().equals("ok")).toList());
+    double t = 0;
+    for (int step = 0; step < 10_000 && t < lease - 1; step++) {
+      t = Math.min(lease - 1, t + 5);
+      for (Action.Assign a : List.copyOf(okWork)) {
+        complete(a, t);
+        okWork.remove(a);
+      }
+      c.tick(t);
+      List<Action> acts = drain();
+      assertTrue(only(acts, Action.Drop.class).isEmpty(), "no drop before the lease ends, t=" + t + ": " + acts);
+      okWork.addAll(only(acts, Action.Assign.class).stream().filter(a -> a.worker().equals("ok")).toList());
+    }
+    c.tick(lease + 1);
+    List<Action> expired = drain();
+    List<Action.Drop> drops = only(expired, Action.Drop.class);
+    assertEquals(1, drops.size(), expired.toString());
+    assertEquals("hung", drops.get(0).worker());
+    assertTrue(drops.get(0).why().contains("lease"), drops.get(0).why());
+    okWork.addAll(only(expired, Action.Assign.class).stream().filter(a -> a.worker().equals("ok")).toList());
+    // the healthy worker gets the hung worker's units and the job ends exact
+    t = lease + 1;
+    for (int step = 0; step < 10_000 && !okWork.isEmpty(); step++) {
+      t += 1;
+      for (Action.Assign a : List.copyOf(okWork)) {
+        complete(a, t);
+        okWork.remove(a);
+      }
+      c.tick(t);
+      okWork.addAll(only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("ok")).toList());
+    }
+    assertEquals(JobPhase.DONE, c.job("j").phase());
+    assertEquals(1_000_000, c.job("j").committed());
+  }
 }

@@ -393,6 +393,11 @@ public final class ControlLoop implements AutoCloseable {
         link.cancelStream(x.job(), x.copyId());
       }
       log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.copyId(), x.worker(), x.why());
+    } else if (a instanceof Action.Drop x) {
+      WorkerLink link = links.get(x.worker());
+      if (link != null) {
+        link.refuse(Error.Code.LEASE_EXPIRED, "worker " + x.worker() + " lost its work: " + x.why());
+      }
     } else if (a instanceof Action.Planned p) {
       metrics.plans.increment();
       log.info("job {} {} with {} over {} workers ({}): {} units, {} expected; {}", p.job(),
