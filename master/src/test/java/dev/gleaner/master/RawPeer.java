@@ -95,14 +95,14 @@ final class RawPeer implements AutoCloseable {
     return Envelope.parseFrom(b);
   }
 
-  /** The next message that is not a heartbeat-like PieceAck, or null on timeout. */
+  /** The next message that is not a PieceAck or the master's answer to a heartbeat, or null on timeout. */
   Envelope readSkippingAcks(int timeoutMillis) throws IOException {
     int old = socket.getSoTimeout();
     socket.setSoTimeout(timeoutMillis);
     try {
       while (true) {
         Envelope e = read();
-        if (!e.hasPieceAck()) {
+        if (!e.hasPieceAck() && !e.hasHeartbeat()) {
           return e;
         }
       }

@@ -33,6 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements ChunkRunner.Reporter {
   private static final Logger log = LoggerFactory.getLogger(MasterLink.class);
+  static final long HANDSHAKE_SECONDS = 30;
 
   private enum Phase {
     /** Hello sent, waiting for the challenge. */
@@ -52,6 +53,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
   private volatile Channel channel;
   private ScheduledFuture<?> heartbeats;
   private long heartbeatSeq;
+  /** When anything last came from the master (any frame, data included). */
+  private volatile long lastHeardNanos = System.nanoTime();
 
   MasterLink(WorkerDaemon daemon, WorkerConfig config, ChunkRunner runner, Map<String, Double> speeds) {
     this.daemon = daemon;
@@ -71,11 +74,19 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
       hello.setAvailableUntilMillis(config.availableUntil().toEpochMilli());
     }
     ctx.writeAndFlush(Envelope.newBuilder().setHello(hello).build());
+    // a master that accepts the connection but never answers (a stopped process) must not hold us
+    ctx.executor().schedule(() -> {
+      if (phase != Phase.READY && ctx.channel().isActive()) {
+        log.warn("the master did not complete the handshake within {} s; connecting again", HANDSHAKE_SECONDS);
+        ctx.close();
+      }
+    }, HANDSHAKE_SECONDS, TimeUnit.SECONDS);
     ctx.fireChannelActive();
   }
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    lastHeardNanos = System.nanoTime();
     if (msg instanceof DataFrame d) {
       // chunk input, sliced from the frame without a copy; the runner releases it once consumed
       runner.data(d.jobId(), d.chunkId(), d.payload().retain(), d.arrivingSince());
@@ -115,9 +126,18 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
         }
         phase = Phase.READY;
         long interval = Math.max(10, msg.getWelcome().getHeartbeatIntervalMs());
-        heartbeats = ctx.executor().scheduleAtFixedRate(
-            () -> ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis())),
-            interval, interval, TimeUnit.MILLISECONDS);
+        long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(msg.getWelcome().getHeartbeatTimeoutMs());
+        heartbeats = ctx.executor().scheduleAtFixedRate(() -> {
+          long silent = System.nanoTime() - lastHeardNanos;
+          if (timeoutNanos > 0 && silent > timeoutNanos) {
+            // a master that vanished without closing (power, cable, a stopped process): connect again
+            log.warn("nothing heard from the master for {} ms (its timeout: {} ms); connecting again",
+                TimeUnit.NANOSECONDS.toMillis(silent), TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+            ctx.close();
+            return;
+          }
+          ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis()));
+        }, interval, interval, TimeUnit.MILLISECONDS);
         daemon.connected(this);
       }
       case READY -> onMessage(ctx, msg);
@@ -140,6 +160,9 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
       case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
           Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()), System.nanoTime());
       case PIECE_ACK -> unacked.decrementAndGet();
+      case HEARTBEAT -> {
+        // the master's answer: heard, nothing else to do
+      }
       case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
       case TRUNCATE -> runner.truncate(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(),
           msg.getTruncate().getEnd());

@@ -121,6 +121,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     String sessionId = UUID.randomUUID().toString();
     ctx.writeAndFlush(Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId(sessionId)
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
+        .setHeartbeatTimeoutMs((int) Math.min(Integer.MAX_VALUE, services.config().heartbeatTimeout().toMillis()))
         .setMaxFrameBytes(services.config().maxFrameBytes())).build());
     if (hello.getRole() == Role.WORKER) {
       phase = Phase.WORKER;
@@ -140,6 +141,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         long now = services.ticker().nanos();
         services.metrics().heartbeatLag.record(now - lastHeartbeatNanos, TimeUnit.NANOSECONDS);
         lastHeartbeatNanos = now;
+        // answered, so the worker can tell a master that went away from a quiet one
+        ctx.writeAndFlush(Messages.heartbeat(msg.getHeartbeat().getSeq(), System.currentTimeMillis()));
       }
       case SPEED_REPORT -> services.loop().calibrated(session, msg.getSpeedReport().getSpeedsList());
       case PIECE -> services.loop().piece(session, msg.getPiece());
