@@ -84,6 +84,27 @@ class ClusterTest {
   }
 
   @Test
+  void aPieceThatFailsOnceIsTriedAgainAndTheResultIsExact() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 1, Set.of("sh"));
+      c.worker("w2", 1, Set.of("sh"));
+      java.nio.file.Path marks = java.nio.file.Files.createDirectories(dir.resolve("marks"));
+      // each piece's first run fails (mkdir succeeds), its second prints (the mark exists)
+      String id = c.submit(JobSpec.newBuilder().setWorkload("exec").putParams("command",
+              "sh -c 'if mkdir " + marks + "/{start} 2>/dev/null; then echo transient >&2; exit 3; fi; echo {start}-{end}'")
+          .putParams("from", "0").putParams("to", "40").setStrategy("self").setChunkUnits(10).setCheckpoints(0)
+          .setMinWorkers(2).build());
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(60));
+      assertEquals("DONE", s.getState(), s.getMessage());
+      StringBuilder expected = new StringBuilder();
+      for (int lo = 0; lo < 40; lo += 10) {
+        expected.append(lo).append('-').append(lo + 10).append('\n');
+      }
+      assertEquals(expected.toString(), s.getResult());
+    }
+  }
+
+  @Test
   void aFailingProgramFailsTheJobWithItsStderr() throws Exception {
     try (LocalCluster c = new LocalCluster(dir)) {
       c.worker("w1", 1, Set.of("sh"));
@@ -92,6 +113,7 @@ class ClusterTest {
       JobStatus s = c.awaitEnd(id, Duration.ofSeconds(60));
       assertEquals("FAILED", s.getState());
       assertTrue(s.getMessage().contains("exited with status 3") && s.getMessage().contains("disk full"), s.getMessage());
+      assertTrue(s.getMessage().contains("failed 3 times"), "tried three times first: " + s.getMessage());
     }
   }
 

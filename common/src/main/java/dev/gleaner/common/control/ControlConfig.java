@@ -23,16 +23,19 @@ package dev.gleaner.common.control;
  * @param leaseFactor the lease is this many times the piece's expected time at the worker's
  *     measured speed (and link), at least {@code leaseFloor}; with the speed unknown, this many
  *     floors
+ * @param maxAttempts a piece that failed this many times (each time on a worker that had not failed
+ *     it) fails its job; a worker that failed twice on a job is set aside from it
  */
 public record ControlConfig(int window, double lead, int maxWindow, double replanInterval, double drift,
-    double splitSeconds, double splitMargin, double replicateAbove, double leaseFloor, double leaseFactor) {
+    double splitSeconds, double splitMargin, double replicateAbove, double leaseFloor, double leaseFactor, int maxAttempts) {
   public ControlConfig {
     if (window < 1 || maxWindow < window) {
       throw new IllegalArgumentException("window must be at least 1 and at most maxWindow, got " + window + " and "
           + maxWindow);
     }
     if (!(lead >= 0) || !(replanInterval >= 0) || !(drift > 0) || !(splitSeconds >= 0) || !(splitMargin >= 0)
-        || !(replicateAbove >= 0 && replicateAbove <= 1) || !(leaseFloor > 0) || !(leaseFactor >= 1)) {
+        || !(replicateAbove >= 0 && replicateAbove <= 1) || !(leaseFloor > 0) || !(leaseFactor >= 1)
+        || maxAttempts < 1) {
       throw new IllegalArgumentException("bad controller settings: " + this);
     }
   }
@@ -40,26 +43,26 @@ public record ControlConfig(int window, double lead, int maxWindow, double repla
   /**
    * Two copies per worker (up to 32 while they would be done within 50 ms), re-plans at most every
    * second on a 30% drift, splits above 2 s of work, leases of 10 times a piece's expected time and
-   * at least 2 minutes.
+   * at least 2 minutes, 3 attempts per piece.
    */
   public static ControlConfig defaults() {
-    return new ControlConfig(2, 0.05, 32, 1, 0.3, 2, 0.5, 0.5, 120, 10);
+    return new ControlConfig(2, 0.05, 32, 1, 0.3, 2, 0.5, 0.5, 120, 10, 3);
   }
 
   public ControlConfig withWindow(int n) {
     return new ControlConfig(n, lead, Math.max(n, maxWindow), replanInterval, drift, splitSeconds, splitMargin,
-        replicateAbove, leaseFloor, leaseFactor);
+        replicateAbove, leaseFloor, leaseFactor, maxAttempts);
   }
 
   /** A fixed window of n copies, whatever their size. */
   public ControlConfig withFixedWindow(int n) {
     return new ControlConfig(n, 0, n, replanInterval, drift, splitSeconds, splitMargin, replicateAbove, leaseFloor,
-        leaseFactor);
+        leaseFactor, maxAttempts);
   }
 
   /** Leases of at least {@code floor} seconds and {@code factor} times a piece's expected time. */
   public ControlConfig withLease(double floor, double factor) {
     return new ControlConfig(window, lead, maxWindow, replanInterval, drift, splitSeconds, splitMargin, replicateAbove,
-        floor, factor);
+        floor, factor, maxAttempts);
   }
 }

@@ -122,7 +122,7 @@ public final class Controller {
     hungry.add(m);
     fresh.add(m);
     for (JobLedger j : jobs.values()) {
-      if (j.active() && m.accepts(j.def.workload())) {
+      if (j.active() && j.takes(m)) {
         replanLater(j, "worker " + m.id + (m.sessions > 1 ? " returned" : " joined"));
       }
     }
@@ -288,13 +288,61 @@ public final class Controller {
     pump(now);
   }
 
-  /** The worker could not compute a copy: the job fails with its message. */
+  /**
+   * The worker could not compute a copy (the program failed, not the computer). Its next piece is
+   * tried again on another worker; a piece that failed {@code maxAttempts} times fails the job with
+   * the last message, and a worker that failed twice on a job gets none of it any more (as Work
+   * Queue and HTCondor set a failing host aside).
+   */
   public void chunkFailed(String worker, String job, long copyId, String message, double now) {
     JobLedger j = jobs.get(job);
-    if (j != null && !j.phase.ended()) {
-      finish(j, JobPhase.FAILED, "worker " + worker + " could not compute a chunk: " + message, now);
-      pump(now);
+    if (j == null || j.phase.ended()) {
+      return;
     }
+    Copy c = j.copies.get(copyId);
+    if (c == null || !c.worker.id.equals(worker)) {
+      // a copy that had already ended (cancelled, split, covered): nothing of it is outstanding
+      return;
+    }
+    long cut = c.end;
+    for (long cp : c.checkpoints) {
+      if (cp > c.cursor && cp < cut) {
+        cut = cp;
+      }
+    }
+    j.failures.add(new JobLedger.Failure(c.cursor, cut, worker, message));
+    List<JobLedger.Failure> here = j.failuresWithin(c.cursor, cut);
+    if (here.size() >= config.maxAttempts()) {
+      String who = here.stream().map(JobLedger.Failure::worker).distinct().collect(
+          java.util.stream.Collectors.joining(", "));
+      finish(j, JobPhase.FAILED, "units [" + c.cursor + ", " + cut + ") failed " + here.size() + " times (on " + who
+          + "); the last error, on " + worker + ": " + message, now);
+      pump(now);
+      return;
+    }
+    removeCopy(c, now);
+    List<ChunkPlan> rest = new ArrayList<>();
+    rest.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
+    boolean othersLeft = members.values().stream().anyMatch(m -> m != c.worker && m.up() && j.takes(m));
+    // the last worker that takes the job is never set aside: its failures count toward maxAttempts
+    if (j.failuresOf(worker) >= 2 && othersLeft && j.setAside.add(worker)) {
+      // its other copies and its queue of this job go to others too
+      for (Copy other : List.copyOf(c.worker.copies)) {
+        if (other.job == j) {
+          out.add(new Action.Cancel(worker, job, other.id, "worker set aside from this job after failures"));
+          removeCopy(other, now);
+          rest.add(JobLedger.part(other.cursor, Math.max(other.cursor, other.end), other.checkpoints));
+        }
+      }
+      Deque<ChunkPlan> q = j.queues.remove(worker);
+      if (q != null) {
+        rest.addAll(q);
+      }
+      j.message = "worker " + worker + " was set aside after " + j.failuresOf(worker) + " failures: " + message;
+      replanLater(j, "worker " + worker + " set aside");
+    }
+    reroute(j, worker, orphansOf(j, rest, worker), now);
+    pump(now);
   }
 
   /** The job fails for a reason outside the controller (the store, the merge). */
@@ -475,7 +523,7 @@ public final class Controller {
         String to = null;
         for (String candidate : j.recoveryList(p.home())) {
           Member w = members.get(candidate);
-          if (w != null && w.up() && !candidate.equals(from) && w.accepts(j.def.workload())) {
+          if (w != null && w.up() && !candidate.equals(from) && j.takes(w)) {
             to = candidate;
             break;
           }

@@ -50,7 +50,7 @@ final class Handout {
 
   boolean take(Member m, double now) {
     for (JobLedger j : ctl.jobs.values()) {
-      if (!j.active() || !m.accepts(j.def.workload())) {
+      if (!j.active() || !j.takes(m)) {
         continue;
       }
       ChunkPlan c = fromQueue(j, j.queues.get(m.id), m, now, ownCap(j, m, now));
@@ -67,12 +67,12 @@ final class Handout {
     }
     // nothing planned for it and nothing in its hands: no idle worker while work remains
     for (JobLedger j : ctl.jobs.values()) {
-      if (j.active() && m.accepts(j.def.workload()) && steal(j, m, now)) {
+      if (j.active() && j.takes(m) && steal(j, m, now)) {
         return true;
       }
     }
     for (JobLedger j : ctl.jobs.values()) {
-      if (j.active() && m.accepts(j.def.workload()) && split(j, m, now)) {
+      if (j.active() && j.takes(m) && split(j, m, now)) {
         return true;
       }
     }
@@ -94,7 +94,7 @@ final class Handout {
     if (!(now - j.speedSumAt < 1)) {
       double total = 0;
       for (Member w : ctl.members.values()) {
-        double s = w.up() && w.accepts(j.def.workload()) ? speed(w, j) : Double.NaN;
+        double s = w.up() && j.takes(w) ? speed(w, j) : Double.NaN;
         if (s > 0) {
           total += s;
         }
@@ -185,7 +185,7 @@ final class Handout {
   int accepting(JobLedger j) {
     int n = 0;
     for (Member m : ctl.members.values()) {
-      if (m.up() && m.accepts(j.def.workload())) {
+      if (m.up() && j.takes(m)) {
         n++;
       }
     }

@@ -77,6 +77,28 @@ final class JobLedger {
     return phase == JobPhase.RUNNING;
   }
 
+  /** A failed piece: the units a worker could not compute, and what it said. */
+  record Failure(long start, long end, String worker, String message) {}
+
+  /** Pieces that failed, in order. */
+  final List<Failure> failures = new ArrayList<>();
+  /** Workers that failed too often on this job: they get none of it any more. */
+  final java.util.Set<String> setAside = new java.util.LinkedHashSet<>();
+
+  /** Whether the worker may be given work of this job. */
+  boolean takes(Member m) {
+    return m.accepts(def.workload()) && !setAside.contains(m.id);
+  }
+
+  /** Failures so far of pieces that share a unit with {@code [start, end)}. */
+  List<Failure> failuresWithin(long start, long end) {
+    return failures.stream().filter(f -> f.start() < end && start < f.end()).toList();
+  }
+
+  long failuresOf(String worker) {
+    return failures.stream().filter(f -> f.worker().equals(worker)).count();
+  }
+
   Deque<ChunkPlan> queue(String worker) {
     return queues.computeIfAbsent(worker, k -> new ArrayDeque<>());
   }

@@ -47,7 +47,7 @@ final class Planner {
     List<Member> accepting = new ArrayList<>();
     List<Worker> platform = new ArrayList<>();
     for (Member m : ctl.members.values()) {
-      if (m.up() && m.accepts(j.def.workload())) {
+      if (m.up() && j.takes(m)) {
         accepting.add(m);
         Worker w = ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);
         if (w != null) {
@@ -180,7 +180,7 @@ final class Planner {
       return null;
     }
     for (Member m : ctl.members.values()) {
-      if (!m.up() || !m.accepts(j.def.workload())) {
+      if (!m.up() || !j.takes(m)) {
         continue;
       }
       Worker w = ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);

@@ -382,4 +382,48 @@ class ControllerTest {
     assertEquals(JobPhase.DONE, c.job("j").phase());
     assertEquals(1_000_000, c.job("j").committed());
   }
+
+  /** Runs the job to its end: every assignment to a worker in {@code failing} fails, the others complete. */
+  private void runWithFailures(List<Action.Assign> work, Set<String> failing, double t0) {
+    double t = t0;
+    List<Action.Assign> todo = new ArrayList<>(work);
+    for (int step = 0; step < 10_000 && !todo.isEmpty(); step++) {
+      t += 1;
+      Action.Assign a = todo.remove(0);
+      if (failing.contains(a.worker())) {
+        c.chunkFailed(a.worker(), a.job(), a.copyId(), "exit code 3: boom", t);
+      } else {
+        complete(a, t);
+      }
+      c.tick(t);
+      todo.addAll(only(drain(), Action.Assign.class));
+    }
+  }
+
+  @Test
+  void aFailedPieceIsTriedAgainElsewhereAndAWorkerThatFailsTwiceIsSetAside() {
+    c.addJob(JobDef.of("j", "primes", 0, 600_000, "equal").withMinWorkers(3), 0);
+    for (String w : List.of("flaky", "b", "c")) {
+      c.workerJoined(WorkerInfo.of(w, "primes", 1000), 0);
+    }
+    List<Action.Assign> first = only(drain(), Action.Assign.class);
+    runWithFailures(first, Set.of("flaky"), 0);
+    assertEquals(JobPhase.DONE, c.job("j").phase(), c.job("j").message());
+    assertEquals(600_000, c.job("j").committed(), "every unit once, though flaky computed none");
+    long toFlaky = only(log, Action.Assign.class).stream().filter(a -> a.worker().equals("flaky")).count();
+    long flakyFirst = first.stream().filter(a -> a.worker().equals("flaky")).count();
+    assertTrue(toFlaky <= flakyFirst + 1, "set aside after its second failure: " + toFlaky + " assignments");
+  }
+
+  @Test
+  void aPieceThatFailsOnThreeWorkersFailsTheJobWithItsError() {
+    c.addJob(JobDef.of("j", "primes", 0, 600_000, "equal").withMinWorkers(3), 0);
+    for (String w : List.of("a", "b", "c")) {
+      c.workerJoined(WorkerInfo.of(w, "primes", 1000), 0);
+    }
+    runWithFailures(only(drain(), Action.Assign.class), Set.of("a", "b", "c"), 0);
+    assertEquals(JobPhase.FAILED, c.job("j").phase());
+    String why = c.job("j").message();
+    assertTrue(why.contains("failed 3 times") && why.contains("exit code 3: boom"), why);
+  }
 }

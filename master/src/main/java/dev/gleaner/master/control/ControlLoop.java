@@ -312,6 +312,8 @@ public final class ControlLoop implements AutoCloseable {
   public void chunkFailed(WorkerLink link, ChunkFailed f) {
     post(() -> {
       if (links.get(link.workerId()) == link) {
+        log.warn("job {}: worker {} could not compute chunk {}: {}", f.getJobId(), link.workerId(), f.getChunkId(),
+            f.getMessage());
         controller.chunkFailed(link.workerId(), f.getJobId(), f.getChunkId(), f.getMessage(), now());
       }
     });
