@@ -395,7 +395,7 @@ final class BenchCommand implements Callable<Integer> {
     note("streaming through Gleaner to %d worker JVMs ...", streamWorkers);
     Path secretFile = Files.write(dir.resolve("secret"), secret());
     MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("stream-data"),
-        secret(), Workloads.of());
+        secret(), Workloads.of()).withServe(dir);
     try (MasterServer master = new MasterServer(config).start(); WorkerProcesses workers = new WorkerProcesses(dir)) {
       for (int i = 0; i < streamWorkers; i++) {
         workers.start("stream-" + i, master.port(), secretFile, 1, 1, "256m");

@@ -99,7 +99,8 @@ final class ClosedLoopBench {
     byte[] secret = ("closed-loop-bench-" + seed + "-0123456789").getBytes(StandardCharsets.UTF_8);
     Files.write(secretFile, secret);
     MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("data"), secret,
-        Workloads.of(ExecWorkload.definitionOnly())).withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(5));
+        Workloads.of(ExecWorkload.definitionOnly())).withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(5))
+        .withServe(input.getParent());
     try (MasterServer master = new MasterServer(config).start(); WorkerProcesses workers = new WorkerProcesses(dir)) {
       // Ctrl-C ends the worker JVMs this run started too
       Thread cleanup = new Thread(workers::close, "gleaner-bench-cleanup");

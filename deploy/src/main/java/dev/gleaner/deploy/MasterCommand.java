@@ -51,6 +51,10 @@ final class MasterCommand implements Callable<Integer> {
   @Option(names = "--plugins", paramLabel = "DIR", description = "Directory of workload plugin jars.")
   Path plugins;
 
+  @Option(names = "--serve", paramLabel = "DIR", description = "A directory whose regular files jobs may name as"
+      + " input (grep, wc, exec with input); repeat for several. Without it, jobs cannot read files on the master.")
+  java.util.List<Path> serve = new java.util.ArrayList<>();
+
   @Override
   public Integer call() throws Exception {
     byte[] secret = SecretFile.read(secretFile);
@@ -59,7 +63,8 @@ final class MasterCommand implements Callable<Integer> {
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
         .withConcurrentSends(concurrentSends)
-        .withWindow(window);
+        .withWindow(window)
+        .withServe(serve.toArray(Path[]::new));
     MasterServer server = new MasterServer(config).start();
     System.err.println("gleaner master listening on port " + server.port() + " (workloads: "
         + String.join(", ", workloads.names()) + ")");

@@ -33,7 +33,8 @@ final class LocalCluster implements AutoCloseable {
   LocalCluster(Path dir) throws InterruptedException {
     this.dir = dir;
     master = new MasterServer(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("data"), SECRET,
-        Workloads.of(ExecWorkload.definitionOnly())).withHeartbeat(Duration.ofMillis(200), Duration.ofSeconds(5))).start();
+        Workloads.of(ExecWorkload.definitionOnly())).withHeartbeat(Duration.ofMillis(200), Duration.ofSeconds(5))
+        .withServe(dir)).start();
   }
 
   WorkerDaemon worker(String id, int cores, Set<String> allowExec) {

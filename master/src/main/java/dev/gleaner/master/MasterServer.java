@@ -55,7 +55,13 @@ public final class MasterServer implements AutoCloseable {
     store = new Store(config.dataDir());
     MasterMetrics metrics = new MasterMetrics(registry);
     loop = new ControlLoop(store, metrics, config.ticker(), config.control());
-    JobService jobs = new JobService(store, loop, config.workloads());
+    JobService jobs;
+    try {
+      jobs = new JobService(store, loop, config.workloads(), config.serve());
+    } catch (IllegalArgumentException e) {
+      close();
+      throw e;
+    }
     jobs.resume();
     MasterChannelInitializer initializer = new MasterChannelInitializer(config, loop, jobs, metrics, registry);
 

@@ -137,6 +137,25 @@ class BadInputTest {
       Envelope missing = client.read();
       assertTrue(missing.getError().getMessage().contains("does not exist"), missing.getError().getMessage());
 
+      // a job may not make the master read what it does not serve, nor block it on a FIFO
+      java.nio.file.Path outside = java.nio.file.Files.createTempFile("gleaner-outside", ".txt");
+      java.nio.file.Path link = dir.resolve("link-to-outside.txt");
+      java.nio.file.Path fifo = dir.resolve("fifo");
+      try {
+        java.nio.file.Files.createSymbolicLink(link, outside);
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        for (java.nio.file.Path p : List.of(outside, link, fifo)) {
+          client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(JobSpec.newBuilder()
+              .setWorkload("grep").putParams("file", p.toString()).putParams("pattern", "x"))).build());
+          Envelope refused = client.read();
+          assertEquals(Error.Code.BAD_JOB, refused.getError().getCode(), p.toString());
+          String says = p.equals(fifo) ? "is not a regular file" : "is not under a directory this master serves";
+          assertTrue(refused.getError().getMessage().contains(says), refused.getError().getMessage());
+        }
+      } finally {
+        java.nio.file.Files.deleteIfExists(outside);
+      }
+
       client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(MasterFixture.primes(0, 100, "", 0, 0))).build());
       assertTrue(client.read().hasSubmitReply(), "the same connection still accepts a good job");
     }

@@ -243,7 +243,7 @@ class DispatchTest {
       text.append(line).append('\n');
     }
     Files.writeString(file, text, StandardCharsets.UTF_8);
-    try (MasterFixture m = MasterFixture.start(dir.resolve("data"))) {
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
       JobSpec spec = JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
           .putParams("pattern", "GATTACA").putParams("max-lines", "5").setChunkUnits(300_000).setCheckpoints(2).build();
       String id = m.submit(spec);

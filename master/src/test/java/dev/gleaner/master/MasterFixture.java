@@ -31,7 +31,8 @@ final class MasterFixture implements AutoCloseable {
   }
 
   static MasterFixture start(Path data, UnaryOperator<MasterConfig> tweak) throws InterruptedException {
-    MasterConfig config = tweak.apply(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), data, SECRET, Workloads.of()));
+    MasterConfig config = tweak.apply(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), data, SECRET, Workloads.of())
+        .withServe(data));
     return new MasterFixture(new MasterServer(config).start());
   }
 

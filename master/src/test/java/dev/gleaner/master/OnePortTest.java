@@ -31,7 +31,7 @@ class OnePortTest {
       }
     }
     try (MasterFixture m = MasterFixture.start(dir.resolve("data"),
-        c -> c.withHeartbeat(Duration.ofMillis(100), Duration.ofMinutes(10)))) {
+        c -> c.withHeartbeat(Duration.ofMillis(100), Duration.ofMinutes(10)).withServe(dir))) {
       try (RawPeer stuck = RawPeer.worker(m.port, SECRET, "stuck")) {
         // stuck joins first, so its chunks are asked for first; it will never read a byte of them
         String job = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())

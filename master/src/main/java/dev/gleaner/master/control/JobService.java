@@ -28,12 +28,30 @@ public final class JobService {
   private final Store store;
   private final ControlLoop loop;
   private final Workloads workloads;
+  /** Real paths of the directories whose regular files jobs may read. */
+  private final List<Path> served;
   private final AtomicLong seq = new AtomicLong();
 
-  public JobService(Store store, ControlLoop loop, Workloads workloads) {
+  /**
+   * @param serve directories whose regular files jobs may name as input (none: no file input)
+   * @throws IllegalArgumentException when one of them is not a directory
+   */
+  public JobService(Store store, ControlLoop loop, Workloads workloads, List<Path> serve) {
     this.store = store;
     this.loop = loop;
     this.workloads = workloads;
+    List<Path> real = new java.util.ArrayList<>();
+    for (Path d : serve) {
+      try {
+        real.add(d.toAbsolutePath().toRealPath());
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("--serve " + d + ": no such directory", e);
+      }
+      if (!java.nio.file.Files.isDirectory(real.get(real.size() - 1))) {
+        throw new IllegalArgumentException("--serve " + d + ": not a directory");
+      }
+    }
+    this.served = List.copyOf(real);
   }
 
   /**
@@ -124,7 +142,7 @@ public final class JobService {
         job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstCopyId);
   }
 
-  private static FileInputSource openInput(Workload workload, JobSpec spec) {
+  private FileInputSource openInput(Workload workload, JobSpec spec) {
     String param = workload.inputParam();
     if (param == null) {
       return null;
@@ -136,7 +154,34 @@ public final class JobService {
       }
       throw new IllegalArgumentException(workload.name() + ": missing parameter '" + param + "' (a file on the master)");
     }
-    return new FileInputSource(Path.of(path).toAbsolutePath());
+    return new FileInputSource(servedFile(workload.name(), path));
+  }
+
+  /**
+   * The real path of a regular file under a served directory: a job may not make the master read
+   * its secret, a device or a FIFO (which would block it), wherever a link points.
+   */
+  private Path servedFile(String workload, String path) {
+    if (served.isEmpty()) {
+      throw new IllegalArgumentException(workload + ": this master serves no input files; start it with --serve DIR,"
+          + " DIR holding " + path);
+    }
+    Path real;
+    try {
+      real = Path.of(path).toAbsolutePath().toRealPath();
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IllegalArgumentException(workload + ": the input file " + path + " does not exist on the master", e);
+    } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+      throw new IllegalArgumentException(workload + ": cannot read the input file " + path + ": " + e.getMessage(), e);
+    }
+    if (served.stream().noneMatch(real::startsWith)) {
+      throw new IllegalArgumentException(workload + ": " + path + " is not under a directory this master serves ("
+          + served.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", ")) + ")");
+    }
+    if (!java.nio.file.Files.isRegularFile(real)) {
+      throw new IllegalArgumentException(workload + ": " + path + " is not a regular file");
+    }
+    return real;
   }
 
   private static void closeQuietly(FileInputSource input, Exception primary) {
