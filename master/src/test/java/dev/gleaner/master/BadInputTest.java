@@ -221,4 +221,44 @@ class BadInputTest {
       }
     }
   }
+
+  @Test
+  void beforeLoggingInAFrameMayHoldOnlyAHandshake() throws Exception {
+    try (RawPeer p = new RawPeer(master.port)) {
+      p.sendRaw(ByteBuffer.allocate(4).putInt(100_000).array());
+      Error e = errorThenClose(p);
+      assertEquals(Error.Code.FRAME_TOO_LARGE, e.getCode());
+      assertTrue(e.getMessage().contains("over the limit of 65536 bytes"), e.getMessage());
+    }
+  }
+
+  @Test
+  void connectionsWaitingToLogInAreBoundedPerAddress() throws Exception {
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> master.server.liveWorkers().contains("good"));
+    var waiting = master.server.registry().get("gleaner.connections.logging.in").gauge();
+    List<RawPeer> idle = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 16; i++) {
+        idle.add(new RawPeer(master.port));
+      }
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> waiting.value() == 16);
+      try (RawPeer extra = new RawPeer(master.port)) {
+        Error e = errorThenClose(extra);
+        assertEquals(Error.Code.TOO_MANY_CONNECTIONS, e.getCode());
+        assertTrue(e.getMessage().contains("at most 16 per address"), e.getMessage());
+      }
+      // one leaves: a place is free again, and a real client is served
+      idle.remove(0).close();
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> waiting.value() == 15);
+      try (RawPeer client = RawPeer.client(master.port, SECRET)) {
+        client.send(Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build());
+        assertTrue(client.read().hasStatusReply());
+      }
+    } finally {
+      for (RawPeer p : idle) {
+        p.close();
+      }
+    }
+  }
 }

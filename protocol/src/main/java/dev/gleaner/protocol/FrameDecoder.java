@@ -19,7 +19,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   /** First byte of an Envelope whose body is Data: field 8, length-delimited. */
   private static final int DATA_ENVELOPE_TAG = (Envelope.DATA_FIELD_NUMBER << 3) | 2;
 
-  private final int maxFrameBytes;
+  private int maxFrameBytes;
   private final boolean sliceData;
   private boolean failed;
   /** When the first bytes of the frame not yet complete arrived (System.nanoTime), or 0. */
@@ -39,6 +39,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       throw new IllegalArgumentException("max frame size must be at least 1024 bytes, got " + maxFrameBytes);
     }
     this.maxFrameBytes = maxFrameBytes;
+  }
+
+  /** Sets the largest frame accepted from now on (called on the channel's event loop). */
+  public void limit(int bytes) {
+    if (bytes < 1024) {
+      throw new IllegalArgumentException("max frame size must be at least 1024 bytes, got " + bytes);
+    }
+    this.maxFrameBytes = bytes;
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Challenge;
 import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.FrameDecoder;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
@@ -50,6 +51,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   private WorkerSession session;
   private boolean saidGoodbye;
   private long lastHeartbeatNanos;
+  /** The peer's address while it counts against the login limits, else null. */
+  private java.net.InetAddress address;
 
   ConnectionHandler(Services services) {
     this.services = services;
@@ -57,12 +60,29 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
+    java.net.SocketAddress remote = ctx.channel().remoteAddress();
+    address = remote instanceof java.net.InetSocketAddress a ? a.getAddress() : null;
+    if (address != null && !services.gate().enter(address)) {
+      address = null;
+      refuse(ctx, Error.Code.TOO_MANY_CONNECTIONS, "too many connections waiting to log in (at most "
+          + LoginGate.PER_ADDRESS + " per address, " + LoginGate.TOTAL + " in all)");
+      ctx.fireChannelActive();
+      return;
+    }
     ctx.executor().schedule(() -> {
       if (phase == Phase.AWAIT_HELLO || phase == Phase.AWAIT_ANSWER) {
-        refuse(ctx, Error.Code.NOT_AUTHENTICATED, "no complete handshake within 30 s");
+        refuse(ctx, Error.Code.NOT_AUTHENTICATED, "no complete handshake within " + LoginGate.HANDSHAKE_SECONDS + " s");
       }
-    }, 30, TimeUnit.SECONDS);
+    }, LoginGate.HANDSHAKE_SECONDS, TimeUnit.SECONDS);
     ctx.fireChannelActive();
+  }
+
+  /** The handshake is over, one way or another: the connection no longer counts against the login limits. */
+  private void loggedInOrOut() {
+    if (address != null) {
+      services.gate().leave(address);
+      address = null;
+    }
   }
 
   @Override
@@ -119,6 +139,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     String sessionId = UUID.randomUUID().toString();
+    loggedInOrOut();
+    ((FrameDecoder) ctx.pipeline().get("frame-decoder")).limit(services.config().maxFrameBytes());
     ctx.writeAndFlush(Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId(sessionId)
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
         .setHeartbeatTimeoutMs((int) Math.min(Integer.MAX_VALUE, services.config().heartbeatTimeout().toMillis()))
@@ -208,6 +230,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    loggedInOrOut();
     if (session != null) {
       services.monitor().forget(session);
       services.loop().lost(session, saidGoodbye ? "said goodbye" : "connection closed", !saidGoodbye);
