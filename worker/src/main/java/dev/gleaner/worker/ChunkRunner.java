@@ -49,6 +49,7 @@ final class ChunkRunner implements AutoCloseable {
   private final double slowdown;
   private final double maxSpeed;
   private final Map<String, Double> speeds;
+  private final int maxFrameBytes;
   private final ExecutorService sequencer;
   private final ExecutorService pool;
   private final Map<String, ChunkTask> tasks = new ConcurrentHashMap<>();
@@ -56,6 +57,13 @@ final class ChunkRunner implements AutoCloseable {
   private volatile boolean draining;
 
   ChunkRunner(Workloads workloads, int cores, double slowdown, double maxSpeed, Map<String, Double> speeds) {
+    this(workloads, cores, slowdown, maxSpeed, speeds, dev.gleaner.protocol.Framing.DEFAULT_MAX_FRAME_BYTES);
+  }
+
+  /** @param maxFrameBytes the frame limit: a piece whose result would not fit fails its chunk, it is not sent */
+  ChunkRunner(Workloads workloads, int cores, double slowdown, double maxSpeed, Map<String, Double> speeds,
+      int maxFrameBytes) {
+    this.maxFrameBytes = maxFrameBytes;
     this.workloads = workloads;
     this.cores = cores;
     this.slowdown = slowdown;
@@ -301,14 +309,21 @@ final class ChunkRunner implements AutoCloseable {
     return Math.max(target, workedNanos);
   }
 
-  private static void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last,
+  private void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last,
       long computeNanos, long[] arrival) {
     Piece.Builder p = Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId()).setStart(from).setEnd(to)
         .setResult(ByteString.copyFrom(result)).setFinal(last).setComputeNanos(Math.max(0, computeNanos));
     if (arrival != null) {
       p.setInputBytes(arrival[0]).setInputNanos(arrival[1]);
     }
-    reporter.piece(p.build());
+    Piece piece = p.build();
+    // the envelope adds a tag and a length to the piece
+    if (piece.getSerializedSize() + 16 > maxFrameBytes) {
+      throw new IllegalStateException("the result of units [" + from + ", " + to + ") is " + result.length
+          + " bytes, over the frame limit of " + maxFrameBytes + " bytes; give the job smaller chunks or more"
+          + " checkpoints");
+    }
+    reporter.piece(piece);
   }
 
   @Override

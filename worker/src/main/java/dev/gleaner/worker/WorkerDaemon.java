@@ -60,7 +60,8 @@ public final class WorkerDaemon implements AutoCloseable {
     this.config = config;
     this.ownsGroup = shared == null;
     this.group = shared == null ? new NioEventLoopGroup(1) : shared;
-    this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed(), speeds);
+    this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed(), speeds,
+        config.maxFrameBytes());
     this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
