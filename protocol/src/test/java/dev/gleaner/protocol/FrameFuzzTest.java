@@ -1,0 +1,105 @@
+package dev.gleaner.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.google.protobuf.ByteString;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random and mutated frames against the real decoder, as a hostile peer would send them: whatever
+ * arrives, the decoder either yields messages or fails with a {@link WireException} the handler turns
+ * into an Error, never anything else; it buffers no frame over its limit; and every buffer it was
+ * given or gave out is released.
+ */
+class FrameFuzzTest {
+  private static final int LIMIT = 64 * 1024;
+  private static final int FRAMES = 200_000;
+
+  /** Valid frames of every shape a peer sends, to mutate. */
+  private static List<byte[]> seeds() {
+    Envelope piece = Envelope.newBuilder().setPiece(Piece.newBuilder().setJobId("job-1").setChunkId(7).setStart(100)
+        .setEnd(200).setResult(ByteString.copyFrom(new byte[8])).setFinal(true).setComputeNanos(123)).build();
+    Envelope data = Envelope.newBuilder().setData(Data.newBuilder().setJobId("job-1").setChunkId(3)
+        .setPayload(ByteString.copyFrom(new byte[300])).setLast(true)).build();
+    Envelope assign = Envelope.newBuilder().setAssign(Assign.newBuilder().setJobId("job-1").setChunkId(9)
+        .setWorkload("grep").putParams("pattern", "GATTACA").setStart(0).setEnd(1 << 20).addCheckpoints(1 << 19))
+        .build();
+    return List.of(Messages.hello(Role.WORKER, "w1", "host", 4, List.of("primes", "grep")).toByteArray(),
+        piece.toByteArray(), data.toByteArray(), assign.toByteArray(), Messages.heartbeat(5, 6).toByteArray(),
+        Messages.error(Error.Code.BAD_FRAME, "x").toByteArray());
+  }
+
+  @Test
+  void nothingAPeerSendsBreaksTheDecoder() {
+    SplittableRandom r = new SplittableRandom(2026);
+    List<byte[]> seeds = seeds();
+    int messages = 0;
+    int refused = 0;
+    for (int i = 0; i < FRAMES; i++) {
+      ByteBuf wire = Unpooled.buffer();
+      int frames = r.nextInt(1, 4);
+      for (int f = 0; f < frames; f++) {
+        byte[] body = mutate(r, seeds.get(r.nextInt(seeds.size())));
+        int length = r.nextInt(20) == 0 ? r.nextInt() : body.length;
+        wire.writeInt(length).writeBytes(body);
+      }
+      EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(LIMIT, r.nextBoolean()));
+      try {
+        // in random segments, as TCP may deliver them
+        while (wire.isReadable()) {
+          ch.writeInbound(wire.readRetainedSlice(Math.min(wire.readableBytes(), r.nextInt(1, 400))));
+        }
+      } catch (WireException expected) {
+        refused++;
+      } catch (RuntimeException e) {
+        fail("frame " + i + ": the decoder failed with " + e + " instead of a WireException", e);
+      }
+      for (Object m; (m = ch.readInbound()) != null; ) {
+        messages++;
+        if (m instanceof DataFrame d) {
+          assertTrue(d.payload().readableBytes() <= LIMIT);
+          d.release();
+        } else {
+          assertTrue(m instanceof Envelope, m.getClass().toString());
+        }
+      }
+      ch.finishAndReleaseAll();
+      wire.release();
+      assertEquals(0, wire.refCnt(), "frame " + i + ": the input was not released");
+    }
+    assertTrue(messages > FRAMES / 10 && refused > FRAMES / 10,
+        "the corpus reaches both sides: " + messages + " messages, " + refused + " refusals");
+  }
+
+  private static byte[] mutate(SplittableRandom r, byte[] seed) {
+    byte[] b;
+    switch (r.nextInt(5)) {
+      case 0 -> b = seed.clone();
+      case 1 -> {
+        b = seed.clone();
+        for (int k = r.nextInt(1, 6); k > 0 && b.length > 0; k--) {
+          b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
+        }
+      }
+      case 2 -> b = java.util.Arrays.copyOf(seed, r.nextInt(seed.length + 1));
+      case 3 -> {
+        b = java.util.Arrays.copyOf(seed, seed.length + r.nextInt(1, 64));
+        for (int k = seed.length; k < b.length; k++) {
+          b[k] = (byte) r.nextInt(256);
+        }
+      }
+      default -> {
+        b = new byte[r.nextInt(0, 200)];
+        r.nextBytes(b);
+      }
+    }
+    return b;
+  }
+}
