@@ -304,12 +304,7 @@ public final class Controller {
       // a copy that had already ended (cancelled, split, covered): nothing of it is outstanding
       return;
     }
-    long cut = c.end;
-    for (long cp : c.checkpoints) {
-      if (cp > c.cursor && cp < cut) {
-        cut = cp;
-      }
-    }
+    long cut = c.nextCut();
     j.failures.add(new JobLedger.Failure(c.cursor, cut, worker, message));
     List<JobLedger.Failure> here = j.failuresWithin(c.cursor, cut);
     if (here.size() >= config.maxAttempts()) {
@@ -397,12 +392,7 @@ public final class Controller {
 
   /** Seconds the copy's next piece may take: {@code leaseFactor} times its expected time, at least the floor. */
   double lease(Member m, Copy c) {
-    long cut = c.end;
-    for (long cp : c.checkpoints) {
-      if (cp > c.cursor && cp < cut) {
-        cut = cp;
-      }
-    }
+    long cut = c.nextCut();
     double speed = handout.speed(m, c.job);
     if (!(speed > 0)) {
       return config.leaseFloor() * config.leaseFactor();

@@ -43,6 +43,17 @@ final class Copy {
     }
   }
 
+  /** Where the piece being computed ends: the first checkpoint after the cursor, or the end. */
+  long nextCut() {
+    long cut = end;
+    for (long cp : checkpoints) {
+      if (cp > cursor && cp < cut) {
+        cut = cp;
+      }
+    }
+    return cut;
+  }
+
   /** Checkpoints strictly inside {@code (from, to)}. */
   long[] checkpointsWithin(long from, long to) {
     return Arrays.stream(checkpoints).filter(c -> c > from && c < to).toArray();
