@@ -34,8 +34,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       worker reports a piece, it is committed, and the controller hands out the next one (a
  *       self-scheduled job of 10^6 chunks, so the queue never runs dry).
  *   <li>{@code replan}: a worker of {@code planners} fully heterogeneous ones (speed 1-100
- *       units/s, interruption histories giving risks of 1e-4 to 1e-2 per second) leaves and comes
- *       back; the controller re-plans the 10^9 units not handed out yet with the strategy
+ *       units/s, interruption histories giving risks of 1e-4 to 1e-2 per second) leaves, or comes
+ *       back (one re-plan per call); the controller re-plans the 10^9 units not handed out yet with the strategy
  *       {@code auto} picked for these workers (checkpoints and exact expectation included), the
  *       lost worker's units following its recovery list first.
  * </ul>
@@ -60,18 +60,25 @@ public class ControllerBenchmark {
   private double planNow;
   private int next;
 
-  @Setup(Level.Trial)
-  public void setUp() {
-    if (planners == 0) {
-      planners = 1000;
-    }
+  /** A fresh running job each iteration, so its 10^6 chunks never run out under measurement. */
+  @Setup(Level.Iteration)
+  public void setUpRunning() {
+    held.clear();
+    turn.clear();
+    now = 0;
     running = new Controller();
     running.addJob(JobDef.of("j", "w", 0, 1_000_000_000L, "self").withChunking(1000, 0).withMinWorkers(2000), 0);
     for (int i = 0; i < 2000; i++) {
       running.workerJoined(WorkerInfo.of("w" + i, "w", 1e6), 0);
     }
     record(running.drain());
+  }
 
+  @Setup(Level.Trial)
+  public void setUpPlanning() {
+    if (planners == 0) {
+      planners = 1000;
+    }
     Random random = new Random(42);
     planning = new Controller();
     planning.addJob(JobDef.of("p", "w", 0, 1_000_000_000L, "auto").withMinWorkers(planners)
@@ -113,20 +120,23 @@ public class ControllerBenchmark {
   @BenchmarkMode(Mode.AverageTime)
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
   public int replan() {
-    String w = "p" + (next++ % planners);
+    // one re-plan per call: a worker leaves, and at the next call it comes back
+    int k = next++;
+    String w = "p" + ((k / 2) % planners);
     planNow += 2;
-    planning.workerLost(w, "benchmark", false, planNow);
-    planning.drain();
-    planNow += 2;
-    planning.workerJoined(WorkerInfo.of(w, "w", 50), planNow);
-    List<Action> out = planning.drain();
-    return out.size();
+    if (k % 2 == 0) {
+      planning.workerLost(w, "benchmark", false, planNow);
+    } else {
+      planning.workerJoined(WorkerInfo.of(w, "w", 50), planNow);
+    }
+    return planning.drain().size();
   }
 
   /** A quick check outside JMH: {@code java -cp benchmarks.jar dev.gleaner.bench.ControllerBenchmark}. */
   public static void main(String[] args) {
     ControllerBenchmark b = new ControllerBenchmark();
-    b.setUp();
+    b.setUpRunning();
+    b.setUpPlanning();
     long t0 = System.nanoTime();
     for (int i = 0; i < 200_000; i++) {
       b.pieceRoundTrip2000Workers();
