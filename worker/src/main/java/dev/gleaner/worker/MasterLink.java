@@ -160,9 +160,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
       case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
           Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()), System.nanoTime());
       case PIECE_ACK -> unacked.decrementAndGet();
-      case HEARTBEAT -> {
-        // the master's answer: heard, nothing else to do
-      }
+      case HEARTBEAT -> daemon.answered();
       case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
       case TRUNCATE -> runner.truncate(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(),
           msg.getTruncate().getEnd());

@@ -171,11 +171,19 @@ public final class WorkerDaemon implements AutoCloseable {
 
   void connected(MasterLink l) {
     link = l;
-    backoff.reset();
     if (state == State.CONNECTING) {
       state = State.CONNECTED;
     }
     log.info("worker {} connected to master {}:{}", config.workerId(), config.host(), config.port());
+  }
+
+  /**
+   * The master answered a heartbeat: the session works, so the next loss reconnects quickly. (Not at
+   * Welcome: a master that refuses the session just after it, such as for a duplicate id, must meet
+   * a growing backoff, not a retry every 200 ms.)
+   */
+  void answered() {
+    backoff.reset();
   }
 
   void disconnected(MasterLink l) {
