@@ -129,7 +129,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(msg.getWelcome().getHeartbeatTimeoutMs());
         heartbeats = ctx.executor().scheduleAtFixedRate(() -> {
           long silent = System.nanoTime() - lastHeardNanos;
-          if (timeoutNanos > 0 && silent > timeoutNanos) {
+          // while this worker has paused reading (its input buffers are full) silence is its own doing
+          if (timeoutNanos > 0 && silent > timeoutNanos && ctx.channel().config().isAutoRead()) {
             // a master that vanished without closing (power, cable, a stopped process): connect again
             log.warn("nothing heard from the master for {} ms (its timeout: {} ms); connecting again",
                 TimeUnit.NANOSECONDS.toMillis(silent), TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
@@ -154,6 +155,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
 
         @Override
         public void resume() {
+          lastHeardNanos = System.nanoTime();
           ctx.channel().config().setAutoRead(true);
         }
       }, this);

@@ -315,6 +315,7 @@ public final class Controller {
       pump(now);
       return;
     }
+    out.add(new Action.Cancel(worker, job, c.id, "its computation failed"));
     removeCopy(c, now);
     List<ChunkPlan> rest = new ArrayList<>();
     rest.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
@@ -352,6 +353,13 @@ public final class Controller {
   /** Time passed: deadlines, drifting estimates, due re-plans, tails worth splitting. */
   public void tick(double now) {
     expireLeases(now);
+    for (JobLedger j : jobs.values()) {
+      if (j.active() && !j.setAside.isEmpty() && members.values().stream().noneMatch(m -> m.up() && j.takes(m))) {
+        // only set-aside workers are left: they take the job again rather than let it stall
+        j.setAside.clear();
+        workChanged = true;
+      }
+    }
     for (JobLedger j : jobs.values()) {
       if ((j.phase == JobPhase.RUNNING || j.phase == JobPhase.WAITING) && j.def.deadline() <= now) {
         endAtDeadline(j, now);
@@ -394,7 +402,8 @@ public final class Controller {
   double lease(Member m, Copy c) {
     long cut = c.nextCut();
     double speed = handout.speed(m, c.job);
-    if (!(speed > 0)) {
+    // a first piece of a job with input may wait for the one port behind every other worker's input
+    if (!(speed > 0) || c.job.def.hasInput() && c.cursor == c.start) {
       return config.leaseFloor() * config.leaseFactor();
     }
     double seconds = (cut - c.cursor) / speed;

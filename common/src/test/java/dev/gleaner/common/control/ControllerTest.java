@@ -413,6 +413,30 @@ class ControllerTest {
     long toFlaky = only(log, Action.Assign.class).stream().filter(a -> a.worker().equals("flaky")).count();
     long flakyFirst = first.stream().filter(a -> a.worker().equals("flaky")).count();
     assertTrue(toFlaky <= flakyFirst + 1, "set aside after its second failure: " + toFlaky + " assignments");
+    assertTrue(only(log, Action.Cancel.class).stream().anyMatch(x -> x.worker().equals("flaky")),
+        "a failed copy is cancelled, so its input stops streaming");
+  }
+
+  @Test
+  void aSetAsideWorkerTakesTheJobAgainWhenNobodyElseIsLeft() {
+    c.addJob(JobDef.of("j", "primes", 0, 600_000, "equal").withMinWorkers(2), 0);
+    c.workerJoined(WorkerInfo.of("flaky", "primes", 1000), 0);
+    c.workerJoined(WorkerInfo.of("b", "primes", 1000), 0);
+    List<Action.Assign> flaky = only(drain(), Action.Assign.class).stream()
+        .filter(a -> a.worker().equals("flaky")).toList();
+    assertEquals(2, flaky.size(), "a window of two copies");
+    double t = 1;
+    c.chunkFailed("flaky", "j", flaky.get(0).copyId(), "boom", t++);
+    c.chunkFailed("flaky", "j", flaky.get(1).copyId(), "boom", t++);
+    drain();
+    c.tick(t++);
+    assertTrue(only(drain(), Action.Assign.class).stream().noneMatch(a -> a.worker().equals("flaky")),
+        "set aside after two failures while b takes the job");
+    c.workerLost("b", "gone", true, t++);
+    drain();
+    c.tick(t);
+    List<Action.Assign> again = only(drain(), Action.Assign.class);
+    assertTrue(again.stream().anyMatch(a -> a.worker().equals("flaky")), "the only worker left takes the job: " + again);
   }
 
   @Test

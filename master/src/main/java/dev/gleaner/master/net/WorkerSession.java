@@ -99,6 +99,10 @@ final class WorkerSession implements WorkerLink {
     log.warn("closing the connection of worker {} from {}: {}", workerId, host, message);
     if (channel.isActive()) {
       channel.writeAndFlush(Messages.error(code, message)).addListener(ChannelFutureListener.CLOSE);
+      // the error may sit behind input the worker is not reading: the session ends regardless
+      channel.eventLoop().schedule(() -> {
+        channel.close();
+      }, 5, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 

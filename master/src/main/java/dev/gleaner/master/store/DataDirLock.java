@@ -27,6 +27,7 @@ final class DataDirLock implements AutoCloseable {
    */
   private static final java.util.Set<Path> HELD = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
+  private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
   private final Path key;
   private final Path path;
   private final FileChannel channel;
@@ -111,6 +112,9 @@ final class DataDirLock implements AutoCloseable {
 
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     try {
       lock.release();
     } catch (IOException e) {
