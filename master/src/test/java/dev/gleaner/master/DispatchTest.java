@@ -198,6 +198,28 @@ class DispatchTest {
   }
 
   @Test
+  void aJobWhoseInputIsNotServedAfterARestartWaitsForARestartThatServesIt() throws Exception {
+    Path file = dir.resolve("in.txt");
+    Files.writeString(file, "GATTACA\nnothing\nGATTACA\n", StandardCharsets.UTF_8);
+    JobSpec spec = JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+        .putParams("pattern", "GATTACA").build();
+    String id;
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
+      id = m.submit(spec);
+    }
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"))) {
+      // started without --serve: the job is not failed, only not taken up
+      assertTrue(m.server.status(null).getJobsList().stream().noneMatch(j -> j.getJobId().equals(id)));
+    }
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir));
+         ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
+      var status = m.awaitEnd(id);
+      assertEquals("DONE", status.getState(), status.getMessage());
+      assertTrue(status.getResult().startsWith("2 matching lines"), status.getResult());
+    }
+  }
+
+  @Test
   void aRestartedMasterResumesFromTheCommittedPiecesOnly() throws Exception {
     String id;
     long checkpoint;

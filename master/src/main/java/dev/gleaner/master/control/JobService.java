@@ -229,8 +229,8 @@ public final class JobService {
       try {
         input = openInput(workload, spec);
       } catch (IllegalArgumentException e) {
-        log.error("job {} cannot resume: {}", r.id(), e.getMessage());
-        store.call(Store.updateJob(r.id(), "FAILED", null, System.currentTimeMillis(), null, "cannot resume: " + e.getMessage()));
+        // its pieces stay in the store: a master restarted with the input served takes the job up again
+        log.error("job {} cannot resume now and is left as it is: {}", r.id(), e.getMessage());
         continue;
       }
       RangeSet remaining = RangeSet.of(r.start(), r.end());
