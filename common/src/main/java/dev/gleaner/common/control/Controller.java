@@ -163,24 +163,11 @@ public final class Controller {
     hungry.remove(m);
     fresh.remove(m);
     estimator.down(id, now, interrupted);
-    Map<JobLedger, List<ChunkPlan>> lost = new LinkedHashMap<>();
-    for (Copy c : List.copyOf(m.copies)) {
-      removeCopy(c, now);
-      lost.computeIfAbsent(c.job, k -> new ArrayList<>()).add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end),
-          c.checkpoints));
-    }
     for (JobLedger j : jobs.values()) {
-      Deque<ChunkPlan> q = j.queues.remove(id);
-      if (q != null) {
-        lost.computeIfAbsent(j, k -> new ArrayList<>()).addAll(q);
+      List<ChunkPlan> lost = withdraw(m, j, null, now);
+      if (!lost.isEmpty() && !j.phase.ended() && j.phase != JobPhase.ENDING) {
+        reroute(j, id, orphansOf(j, lost, id), now);
       }
-    }
-    for (Map.Entry<JobLedger, List<ChunkPlan>> e : lost.entrySet()) {
-      JobLedger j = e.getKey();
-      if (j.phase.ended() || j.phase == JobPhase.ENDING) {
-        continue;
-      }
-      reroute(j, id, orphansOf(j, e.getValue(), id), now);
     }
     for (JobLedger j : jobs.values()) {
       if (j.active()) {
@@ -188,6 +175,30 @@ public final class Controller {
       }
     }
     pump(now);
+  }
+
+  /**
+   * Takes the worker's copies and queue of a job back: the unsaved rest of each copy, then its
+   * queue, as chunks keeping their checkpoints. With {@code cancelWhy}, the worker is told to stop
+   * each copy (a worker that is gone is not).
+   */
+  private List<ChunkPlan> withdraw(Member m, JobLedger j, String cancelWhy, double now) {
+    List<ChunkPlan> parts = new ArrayList<>();
+    for (Copy c : List.copyOf(m.copies)) {
+      if (c.job != j) {
+        continue;
+      }
+      if (cancelWhy != null) {
+        out.add(new Action.Cancel(m.id, j.def.id(), c.id, cancelWhy));
+      }
+      removeCopy(c, now);
+      parts.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
+    }
+    Deque<ChunkPlan> q = j.queues.remove(m.id);
+    if (q != null) {
+      parts.addAll(q);
+    }
+    return parts;
   }
 
   /** {@code bytes} of a copy's input went onto the worker's wire in {@code seconds}. */
@@ -323,17 +334,7 @@ public final class Controller {
     // the last worker that takes the job is never set aside: its failures count toward maxAttempts
     if (j.failuresOf(worker) >= 2 && othersLeft && j.setAside.add(worker)) {
       // its other copies and its queue of this job go to others too
-      for (Copy other : List.copyOf(c.worker.copies)) {
-        if (other.job == j) {
-          out.add(new Action.Cancel(worker, job, other.id, "worker set aside from this job after failures"));
-          removeCopy(other, now);
-          rest.add(JobLedger.part(other.cursor, Math.max(other.cursor, other.end), other.checkpoints));
-        }
-      }
-      Deque<ChunkPlan> q = j.queues.remove(worker);
-      if (q != null) {
-        rest.addAll(q);
-      }
+      rest.addAll(withdraw(c.worker, j, "worker set aside from this job after failures", now));
       j.message = "worker " + worker + " was set aside after " + j.failuresOf(worker) + " failures: " + message;
       replanLater(j, "worker " + worker + " set aside");
     }
@@ -379,7 +380,8 @@ public final class Controller {
    * work, as if it had been interrupted: heartbeats prove a process, not progress.
    */
   private void expireLeases(double now) {
-    for (Member m : List.copyOf(members.values())) {
+    // workerLost changes a member's state, never the map
+    for (Member m : members.values()) {
       if (m.state == Member.State.DOWN || m.copies.isEmpty()) {
         continue;
       }
@@ -400,20 +402,12 @@ public final class Controller {
 
   /** Seconds the copy's next piece may take: {@code leaseFactor} times its expected time, at least the floor. */
   double lease(Member m, Copy c) {
-    long cut = c.nextCut();
     double speed = handout.speed(m, c.job);
     // a first piece of a job with input may wait for the one port behind every other worker's input
     if (!(speed > 0) || c.job.def.hasInput() && c.cursor == c.start) {
       return config.leaseFloor() * config.leaseFactor();
     }
-    double seconds = (cut - c.cursor) / speed;
-    if (c.job.def.hasInput() && c.cursor == c.start) {
-      Estimate bw = estimator.bandwidth(m.id);
-      if (bw.known() && bw.value() > 0) {
-        seconds += (c.end - c.start) * c.job.def.bytesPerUnit() / bw.value();
-      }
-    }
-    return Math.max(config.leaseFloor(), config.leaseFactor() * seconds);
+    return Math.max(config.leaseFloor(), config.leaseFactor() * (c.nextCut() - c.cursor) / speed);
   }
 
   // ---------------------------------------------------------------- deciding
