@@ -9,6 +9,7 @@ import dev.gleaner.common.control.Verdict;
 import dev.gleaner.common.control.WorkerInfo;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.util.RangeSet;
+import dev.gleaner.common.workload.Workload;
 import dev.gleaner.master.metrics.MasterMetrics;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.Assign;
@@ -61,6 +62,8 @@ public final class ControlLoop implements AutoCloseable {
   /** Each session's row in the store's history, once written. */
   private final Map<WorkerLink, CompletableFuture<Long>> sessionRows = new HashMap<>();
   private final Map<String, MasterJob> jobs = new LinkedHashMap<>();
+  /** Each job's workload, for the connections' threads to check results before the loop sees them. */
+  private final Map<String, Workload> workloadOf = new java.util.concurrent.ConcurrentHashMap<>();
   /** Workers' histories from the store, read once at start; the estimator keeps them up to date. */
   private final Map<String, Store.History> histories;
 
@@ -229,16 +232,17 @@ public final class ControlLoop implements AutoCloseable {
 
   /** A piece arrived: the controller says whether it counts; new units are made durable, then acknowledged. */
   public void piece(WorkerLink link, Piece p) {
+    // checked on the connection's thread, not the loop's: reading a large result is not the loop's work
+    Workload workload = workloadOf.get(p.getJobId());
+    String malformed = workload == null ? null : malformed(workload, p, link.workerId());
+    if (malformed != null) {
+      // refused before it counts: the worker's session ends and its unsaved units go to others
+      link.refuse(Error.Code.BAD_RESULT, malformed);
+      return;
+    }
     post(() -> {
       String id = link.workerId();
       if (links.get(id) != link) {
-        return;
-      }
-      MasterJob job = jobs.get(p.getJobId());
-      String malformed = job == null ? null : malformed(job, p, id);
-      if (malformed != null) {
-        // refused before it counts: the worker's session ends and its unsaved units go to others
-        link.refuse(Error.Code.BAD_RESULT, malformed);
         return;
       }
       if (p.getInputBytes() > 0 && p.getInputNanos() > 0) {
@@ -267,15 +271,15 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /** Why a piece's result cannot be merged into its job's, or null when it can. */
-  private static String malformed(MasterJob job, Piece p, String worker) {
+  private static String malformed(Workload workload, Piece p, String worker) {
     try {
-      job.workload.merge(job.workload.empty(), p.getResult().toByteArray());
+      workload.merge(workload.empty(), p.getResult().toByteArray());
       return null;
     } catch (RuntimeException e) {
       log.warn("job {}: piece [{}, {}) of chunk {} from worker {} has a result {} cannot read", p.getJobId(),
-          p.getStart(), p.getEnd(), p.getChunkId(), worker, job.workload.name(), e);
+          p.getStart(), p.getEnd(), p.getChunkId(), worker, workload.name(), e);
       return "piece [" + p.getStart() + ", " + p.getEnd() + ") of chunk " + p.getChunkId() + " of job '"
-          + p.getJobId() + "' has a malformed " + job.workload.name() + " result (" + p.getResult().size()
+          + p.getJobId() + "' has a malformed " + workload.name() + " result (" + p.getResult().size()
           + " bytes): " + e.getMessage();
     }
   }
@@ -332,6 +336,7 @@ public final class ControlLoop implements AutoCloseable {
 
   /** A job to run (submitted, or resumed after a restart). */
   void addJob(MasterJob job, JobDef def) {
+    workloadOf.put(job.id, job.workload);
     post(() -> {
       jobs.put(job.id, job);
       if (job.state == null) {
@@ -481,7 +486,7 @@ public final class ControlLoop implements AutoCloseable {
             job.finishedAtMillis = now;
             job.message = f.message();
             job.state = state;
-            closeInput(job);
+            release(job);
             log.info("job {} {} in {} ms: {}", job.id, state.equals("DONE") ? "done" : "ended at its deadline",
                 now - job.submittedAtMillis, text.lines().findFirst().orElse(""));
           }));
@@ -501,11 +506,13 @@ public final class ControlLoop implements AutoCloseable {
     job.state = "FAILED";
     job.message = message;
     job.finishedAtMillis = now;
-    closeInput(job);
+    release(job);
   }
 
   /** Every unit has arrived or will not be computed: no stream reads the input any more. */
-  private static void closeInput(MasterJob job) {
+  /** What a job holds only while it runs: its input file, its entry for checking results. */
+  private void release(MasterJob job) {
+    workloadOf.remove(job.id);
     if (job.input != null) {
       try {
         job.input.close();
