@@ -11,10 +11,6 @@ import picocli.CommandLine;
 final class WholeNumber implements CommandLine.ITypeConverter<Long> {
   @Override
   public Long convert(String text) {
-    return parse(text);
-  }
-
-  static long parse(String text) {
     String t = text.strip().replace("_", "");
     try {
       return Long.parseLong(t);

@@ -17,6 +17,11 @@ public final class Framing {
     install(pipeline, maxFrameBytes, false);
   }
 
+  /** The frame decoder {@link #install} put in this pipeline, to change its limit. */
+  public static FrameDecoder decoder(ChannelPipeline pipeline) {
+    return (FrameDecoder) pipeline.get("frame-decoder");
+  }
+
   /** Like {@link #install(ChannelPipeline, int)}; with {@code sliceData}, data frames arrive as {@link DataFrame}s. */
   public static void install(ChannelPipeline pipeline, int maxFrameBytes, boolean sliceData) {
     // many small frames (assignments, pieces, acks) leave in one syscall instead of one each

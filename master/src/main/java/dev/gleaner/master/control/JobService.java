@@ -10,11 +10,17 @@ import dev.gleaner.common.workload.Workload;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.JobSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongUnaryOperator;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,14 +46,14 @@ public final class JobService {
     this.store = store;
     this.loop = loop;
     this.workloads = workloads;
-    List<Path> real = new java.util.ArrayList<>();
+    List<Path> real = new ArrayList<>();
     for (Path d : serve) {
       try {
         real.add(d.toAbsolutePath().toRealPath());
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         throw new IllegalArgumentException("--serve " + d + ": no such directory", e);
       }
-      if (!java.nio.file.Files.isDirectory(real.get(real.size() - 1))) {
+      if (!Files.isDirectory(real.get(real.size() - 1))) {
         throw new IllegalArgumentException("--serve " + d + ": not a directory");
       }
     }
@@ -169,16 +175,16 @@ public final class JobService {
     Path real;
     try {
       real = Path.of(path).toAbsolutePath().toRealPath();
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(workload + ": the input file " + path + " does not exist on the master", e);
-    } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+    } catch (IOException | InvalidPathException e) {
       throw new IllegalArgumentException(workload + ": cannot read the input file " + path + ": " + e.getMessage(), e);
     }
     if (served.stream().noneMatch(real::startsWith)) {
       throw new IllegalArgumentException(workload + ": " + path + " is not under a directory this master serves ("
-          + served.stream().map(Path::toString).collect(java.util.stream.Collectors.joining(", ")) + ")");
+          + served.stream().map(Path::toString).collect(Collectors.joining(", ")) + ")");
     }
-    if (!java.nio.file.Files.isRegularFile(real)) {
+    if (!Files.isRegularFile(real)) {
       throw new IllegalArgumentException(workload + ": " + path + " is not a regular file");
     }
     return real;
@@ -188,7 +194,7 @@ public final class JobService {
     if (input != null) {
       try {
         input.close();
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         if (primary != null) {
           primary.addSuppressed(e);
         } else {

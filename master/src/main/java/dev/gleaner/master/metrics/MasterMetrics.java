@@ -4,7 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
-/** The master's meters: chunks, units, bytes, failures, plans, splits, heartbeat lag, commit latency. */
+/**
+ * The master's meters: chunks, units, bytes, failures, plans, splits, heartbeat lag, commit latency,
+ * connections logging in.
+ */
 public final class MasterMetrics {
   public final Counter chunksAssigned;
   public final Counter chunksCompleted;
@@ -20,7 +23,10 @@ public final class MasterMetrics {
   public final Timer heartbeatLag;
   public final Timer pieceCommit;
 
+  private final MeterRegistry registry;
+
   public MasterMetrics(MeterRegistry registry) {
+    this.registry = registry;
     chunksAssigned = Counter.builder("gleaner.chunks.assigned").description("chunks handed to workers").register(registry);
     chunksCompleted = Counter.builder("gleaner.chunks.completed").description("chunks fully committed").register(registry);
     chunksRerouted = Counter.builder("gleaner.chunks.rerouted").description("unfinished chunks given back after a worker left").register(registry);
@@ -34,5 +40,11 @@ public final class MasterMetrics {
     piecesDiscarded = Counter.builder("gleaner.pieces.discarded").description("pieces that could not count (cancelled copy, partial overlap)").register(registry);
     heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("time between heartbeats of a worker").register(registry);
     pieceCommit = Timer.builder("gleaner.piece.commit").description("time from receiving a piece to its durable commit").register(registry);
+  }
+
+  /** Gauges the connections in the handshake, as {@code waiting} counts them. */
+  public void loggingIn(java.util.function.IntSupplier waiting) {
+    io.micrometer.core.instrument.Gauge.builder("gleaner.connections.logging.in", waiting, w -> w.getAsInt())
+        .description("connections in the handshake").register(registry);
   }
 }

@@ -4,7 +4,7 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Challenge;
 import dev.gleaner.protocol.Envelope;
-import dev.gleaner.protocol.FrameDecoder;
+import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
@@ -140,7 +140,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     }
     String sessionId = UUID.randomUUID().toString();
     loggedInOrOut();
-    ((FrameDecoder) ctx.pipeline().get("frame-decoder")).limit(services.config().maxFrameBytes());
+    Framing.decoder(ctx.pipeline()).limit(services.config().maxFrameBytes());
     ctx.writeAndFlush(Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId(sessionId)
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
         .setHeartbeatTimeoutMs((int) Math.min(Integer.MAX_VALUE, services.config().heartbeatTimeout().toMillis()))

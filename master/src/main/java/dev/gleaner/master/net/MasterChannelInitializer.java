@@ -4,7 +4,6 @@ import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.control.ControlLoop;
 import dev.gleaner.master.control.JobService;
 import dev.gleaner.master.metrics.MasterMetrics;
-import dev.gleaner.protocol.FrameDecoder;
 import dev.gleaner.protocol.Framing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelInitializer;
@@ -21,8 +20,7 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
   public MasterChannelInitializer(MasterConfig config, ControlLoop loop, JobService jobs, MasterMetrics metrics,
       MeterRegistry registry) {
     LoginGate gate = new LoginGate();
-    io.micrometer.core.instrument.Gauge.builder("gleaner.connections.logging.in", gate, LoginGate::waiting)
-        .description("connections in the handshake").register(registry);
+    metrics.loggingIn(gate::waiting);
     this.services = new Services(config, config.ticker(), config.secret(), loop, jobs,
         new SendPort(config.concurrentSends()), new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),
         metrics, registry, gate);
@@ -33,7 +31,7 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
     ch.config().setMessageSizeEstimator(FileRegionSizeEstimator.INSTANCE);
     Framing.install(ch.pipeline(), services.config().maxFrameBytes());
     // until the peer has logged in, a frame may be no larger than a handshake needs
-    ((FrameDecoder) ch.pipeline().get("frame-decoder")).limit(LoginGate.FRAME_BYTES);
+    Framing.decoder(ch.pipeline()).limit(LoginGate.FRAME_BYTES);
     ch.pipeline().addLast("connection", new ConnectionHandler(services));
   }
 

@@ -100,9 +100,7 @@ final class WorkerSession implements WorkerLink {
     if (channel.isActive()) {
       channel.writeAndFlush(Messages.error(code, message)).addListener(ChannelFutureListener.CLOSE);
       // the error may sit behind input the worker is not reading: the session ends regardless
-      channel.eventLoop().schedule(() -> {
-        channel.close();
-      }, 5, java.util.concurrent.TimeUnit.SECONDS);
+      channel.eventLoop().schedule((Runnable) channel::close, 5, TimeUnit.SECONDS);
     }
   }
 
