@@ -12,6 +12,7 @@ import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.StatusRequest;
 import dev.gleaner.protocol.Submit;
+import dev.gleaner.protocol.SubmitReply;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -71,8 +72,13 @@ final class MasterClient implements AutoCloseable {
 
   /** Submits a job; returns its id. */
   String submit(JobSpec spec) throws IOException {
+    return submitReply(spec).getJobId();
+  }
+
+  /** Submits a job; the reply says its id and whether its key named a job submitted before. */
+  SubmitReply submitReply(JobSpec spec) throws IOException {
     send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(spec)).build());
-    return expect(Envelope.BodyCase.SUBMIT_REPLY).getSubmitReply().getJobId();
+    return expect(Envelope.BodyCase.SUBMIT_REPLY).getSubmitReply();
   }
 
   StatusReply status(String jobId) throws IOException {

@@ -1,6 +1,11 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.common.time.Backoff;
 import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.SubmitReply;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.SplittableRandom;
 import dev.gleaner.protocol.JobSpec;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -37,6 +42,17 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON document (the final job status) on stdout.")
   boolean json;
 
+  @Option(names = "--key", paramLabel = "KEY",
+      description = "An idempotency key: a second submit with the same key returns the job the first made instead of"
+          + " a new one (default: a fresh random key, so a submit this command sends again after losing the master"
+          + " never makes a second job).")
+  String key;
+
+  @Option(names = "--reconnect-for", defaultValue = "600", paramLabel = "SECONDS",
+      description = "How long to keep reconnecting to a master that went away while following the job; the job"
+          + " goes on there either way (default: ${DEFAULT-VALUE} s).")
+  long reconnectFor;
+
   @Option(names = "--poll-ms", defaultValue = "500", hidden = true, description = "Status polling period.")
   long pollMs;
 
@@ -46,27 +62,65 @@ final class SubmitCommand implements Callable<Integer> {
     if (resume != null) {
       job = job.toBuilder().setResume(resume).build();
     }
-    try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
-      String id = c.submit(job);
-      if (detach) {
-        spec.commandLine().getOut().println(json ? StatusView.json(java.util.Map.of("id", id)) : id);
-        return 0;
-      }
-      if (!json) {
-        System.err.println("submitted " + id);
-      }
-      JobStatus j = follow(c, id, !json, pollMs);
-      if (json) {
-        spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(j)));
-      } else {
-        spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
-        if (j.getState().equals("DONE_PARTIAL")) {
-          System.err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList())
-              + "\n(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes them)");
+    job = job.toBuilder().setKey(key != null ? key : java.util.UUID.randomUUID().toString()).build();
+    String id = null;
+    boolean reached = false;
+    long lostSince = 0;
+    Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5), new SplittableRandom());
+    // bounded: each pass either ends the command or waits, and the waits end after reconnectFor
+    while (true) {
+      try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
+        reached = true;
+        if (id == null) {
+          // sent again after a lost reply, the same key gets the same job
+          SubmitReply r = c.submitReply(job);
+          id = r.getJobId();
+          if (detach) {
+            spec.commandLine().getOut().println(json ? StatusView.json(java.util.Map.of("id", id)) : id);
+            return 0;
+          }
+          if (!json) {
+            System.err.println(r.getExisting() ? "already submitted as " + id + " (same key); following it"
+                : "submitted " + id);
+          }
+        } else if (lostSince != 0) {
+          System.err.println("reconnected to the master; following " + id);
         }
+        lostSince = 0;
+        backoff.reset();
+        return report(follow(c, id, !json, pollMs));
+      } catch (MasterClient.RefusedException e) {
+        throw e;
+      } catch (IOException e) {
+        if (!reached) {
+          throw e;
+        }
+        long now = System.nanoTime();
+        if (lostSince == 0) {
+          lostSince = now;
+          System.err.println("\nlost the master (" + e.getMessage() + ")" + (id == null ? "" : "; " + id
+              + " goes on there") + "; reconnecting for up to " + reconnectFor + " s");
+        } else if (now - lostSince > TimeUnit.SECONDS.toNanos(reconnectFor)) {
+          throw new IOException("the master has been unreachable for " + reconnectFor + " s"
+              + (id == null ? "" : "; job " + id + " may still be running (gleaner status " + id + ")"), e);
+        }
+        TimeUnit.MILLISECONDS.sleep(backoff.next().toMillis());
       }
-      return j.getState().equals("FAILED") ? 1 : 0;
     }
+  }
+
+  /** Prints the job's end; the exit code. */
+  private int report(JobStatus j) {
+    if (json) {
+      spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(j)));
+    } else {
+      spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
+      if (j.getState().equals("DONE_PARTIAL")) {
+        System.err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList())
+            + "\n(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes them)");
+      }
+    }
+    return j.getState().equals("FAILED") ? 1 : 0;
   }
 
   /** Polls the job until it is DONE or FAILED, drawing a progress line on stderr if asked. */

@@ -114,6 +114,9 @@ public final class MasterServer implements AutoCloseable {
     if (sweeper != null) {
       sweeper.cancel(false);
     }
+    if (loop != null) {
+      loop.stopping();
+    }
     if (server != null) {
       server.close().awaitUninterruptibly();
     }

@@ -15,6 +15,7 @@ import dev.gleaner.common.workload.LongResult;
 import dev.gleaner.common.workload.PrimeSieve;
 import dev.gleaner.protocol.Assign;
 import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.HeldChunk;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.Messages;
@@ -232,6 +233,8 @@ class DispatchTest {
         w.send(piece(a, a.getStart(), checkpoint));
         await().atMost(Duration.ofSeconds(10)).until(() -> m.job(id).getUnitsDone() == checkpoint);
       }
+      // seen as lost before the master stops: its chunks are not reserved for it after the restart
+      await().atMost(Duration.ofSeconds(10)).until(() -> m.server.liveWorkers().isEmpty());
     }
     try (MasterFixture m = MasterFixture.start(dir)) {
       assertEquals(checkpoint, m.job(id).getUnitsDone());
@@ -245,6 +248,97 @@ class DispatchTest {
         }
         assertEquals(800_000 - checkpoint, given);
       }
+    }
+  }
+
+  @Test
+  void aWorkerThatKeptComputingThroughARestartReportsToTheRestartedMasterAndNothingIsHandedOutTwice()
+      throws Exception {
+    String id;
+    Assign held;
+    MasterFixture first = MasterFixture.start(dir);
+    try (RawPeer w = RawPeer.worker(first.port, SECRET, "w", 7)) {
+      id = first.submit(MasterFixture.primes(0, 800_000, "self", 100_000, 0));
+      Assign a = nextAssign(w);
+      held = nextAssign(w);
+      w.send(piece(a, a.getStart(), a.getEnd()));
+      await().atMost(Duration.ofSeconds(10)).until(() -> first.job(id).getUnitsDone() == a.getEnd() - a.getStart());
+      // the master goes away while w computes its second chunk
+      first.close();
+    } finally {
+      first.close();
+    }
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      try (ScriptedWorker other = new ScriptedWorker(m.port, SECRET, "other")) {
+        // w comes back with the chunk it kept computing, and reports it
+        HeldChunk claim = HeldChunk.newBuilder().setJobId(id).setChunkId(held.getChunkId()).setStart(held.getStart())
+            .setEnd(held.getEnd()).setAcked(held.getStart()).build();
+        try (RawPeer w = RawPeer.worker(m.port, SECRET, "w", 8, List.of(claim))) {
+          w.send(piece(held, held.getStart(), held.getEnd()));
+          Envelope reply = w.readSkippingHeartbeats(10_000);
+          // new chunks may come first: w has room for more
+          for (int i = 0; i < 50 && reply != null && reply.hasAssign(); i++) {
+            reply = w.readSkippingHeartbeats(10_000);
+          }
+          assertTrue(reply != null && reply.hasPieceAck(), "the restarted master takes the piece: " + reply);
+          assertEquals(held.getEnd(), reply.getPieceAck().getEnd());
+        }
+        // w leaves; the other worker does the rest
+        var status = m.awaitEnd(id);
+          assertEquals(primes(0, 800_000) + " primes", status.getResult());
+          for (Assign a : new ArrayList<>(other.assigned)) {
+            assertTrue(a.getEnd() <= held.getStart() || a.getStart() >= held.getEnd(),
+                "the chunk w kept computing is not handed out again: " + a);
+            assertTrue(a.getChunkId() > held.getChunkId(), "chunk ids are never reused: " + a);
+          }
+      }
+    }
+  }
+
+  @Test
+  void aPieceWhoseResultIsMalformedOnEveryWorkerFailsTheJobInsteadOfBeingTriedForever() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String id = m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0));
+      for (int i = 1; i <= 3; i++) {
+        try (RawPeer garbler = RawPeer.worker(m.port, SECRET, "garbler-" + i)) {
+          Assign a = nextAssign(garbler);
+          garbler.send(Envelope.newBuilder().setPiece(Piece.newBuilder().setJobId(id).setChunkId(a.getChunkId())
+              .setStart(a.getStart()).setEnd(a.getEnd()).setResult(ByteString.copyFrom(new byte[3])).setFinal(true))
+              .build());
+          assertTrue(garbler.closedByMaster());
+        }
+      }
+      var status = m.awaitEnd(id);
+      assertEquals("FAILED", status.getState());
+      assertTrue(status.getMessage().contains("failed 3 times") && status.getMessage().contains("malformed primes result"),
+          status.getMessage());
+    }
+  }
+
+  @Test
+  void aSubmitSentAgainWithItsKeyGetsTheSameJobAndAnotherJobUnderTheKeyIsRefused() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      JobSpec spec = MasterFixture.primes(0, 1000, "self", 1000, 0).toBuilder().setKey("friday-run").build();
+      String first = m.submit(spec);
+      try (RawPeer client = RawPeer.client(m.port, SECRET)) {
+        client.send(Envelope.newBuilder().setSubmit(dev.gleaner.protocol.Submit.newBuilder().setSpec(spec)).build());
+        Envelope again = client.read();
+        assertEquals(first, again.getSubmitReply().getJobId());
+        assertTrue(again.getSubmitReply().getExisting());
+        client.send(Envelope.newBuilder().setSubmit(dev.gleaner.protocol.Submit.newBuilder()
+            .setSpec(spec.toBuilder().putParams("to", "2000"))).build());
+        Envelope refused = client.read();
+        assertEquals(Error.Code.BAD_JOB, refused.getError().getCode());
+        assertTrue(refused.getError().getMessage().contains("the key 'friday-run' already names job " + first),
+            refused.getError().getMessage());
+      }
+      assertEquals(1, m.server.status("").getJobsCount());
+    }
+    // the key is durable: a restarted master answers the same
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      assertEquals("job-1", m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0).toBuilder().setKey("friday-run")
+          .build()));
+      assertEquals("job-2", m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0)));
     }
   }
 

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.HeldChunk;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.Role;
@@ -34,6 +35,8 @@ final class RawPeer implements AutoCloseable {
     out = new DataOutputStream(socket.getOutputStream());
   }
 
+  private List<HeldChunk> held = List.of();
+
   static RawPeer worker(int port, byte[] secret, String id) throws IOException {
     return worker(port, secret, id, 0);
   }
@@ -41,6 +44,14 @@ final class RawPeer implements AutoCloseable {
   /** A worker peer that says which process it is ({@code Hello.instance}). */
   static RawPeer worker(int port, byte[] secret, String id, long instance) throws IOException {
     RawPeer p = new RawPeer(port);
+    p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), instance);
+    return p;
+  }
+
+  /** A worker peer that kept computing {@code held} while it had no master. */
+  static RawPeer worker(int port, byte[] secret, String id, long instance, List<HeldChunk> held) throws IOException {
+    RawPeer p = new RawPeer(port);
+    p.held = held;
     p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), instance);
     return p;
   }
@@ -57,7 +68,7 @@ final class RawPeer implements AutoCloseable {
 
   void handshake(byte[] secret, Role role, String id, List<String> workloads, long instance) throws IOException {
     Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder()
-        .setInstance(instance);
+        .setInstance(instance).addAllHeld(held);
     for (String w : workloads) {
       // a calibration, so the master plans this worker like any other
       hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(1e6));
@@ -97,12 +108,21 @@ final class RawPeer implements AutoCloseable {
 
   /** The next message that is not a PieceAck or the master's answer to a heartbeat, or null on timeout. */
   Envelope readSkippingAcks(int timeoutMillis) throws IOException {
+    return readSkipping(timeoutMillis, e -> e.hasPieceAck() || e.hasHeartbeat());
+  }
+
+  /** The next message that is not the master's answer to a heartbeat, or null on timeout. */
+  Envelope readSkippingHeartbeats(int timeoutMillis) throws IOException {
+    return readSkipping(timeoutMillis, Envelope::hasHeartbeat);
+  }
+
+  private Envelope readSkipping(int timeoutMillis, java.util.function.Predicate<Envelope> skip) throws IOException {
     int old = socket.getSoTimeout();
     socket.setSoTimeout(timeoutMillis);
     try {
       while (true) {
         Envelope e = read();
-        if (!e.hasPieceAck() && !e.hasHeartbeat()) {
+        if (!skip.test(e)) {
           return e;
         }
       }

@@ -42,6 +42,9 @@ final class ChunkRunner implements AutoCloseable {
     void piece(Piece piece);
 
     void failed(String jobId, long chunkId, String message);
+
+    /** The chunk's task is over (complete, failed, cancelled or stopped by a drain). */
+    default void ended(String jobId, long chunkId) {}
   }
 
   private final Workloads workloads;
@@ -49,7 +52,8 @@ final class ChunkRunner implements AutoCloseable {
   private final double slowdown;
   private final double maxSpeed;
   private final Map<String, Double> speeds;
-  private final int maxFrameBytes;
+  /** The largest frame the master accepts (its Welcome says); a piece that would not fit fails its chunk. */
+  private volatile int maxFrameBytes;
   private final ExecutorService sequencer;
   private final ExecutorService pool;
   private final Map<String, ChunkTask> tasks = new ConcurrentHashMap<>();
@@ -91,6 +95,7 @@ final class ChunkRunner implements AutoCloseable {
         tasks.remove(task.key());
         task.close();
         pending.decrementAndGet();
+        reporter.ended(assign.getJobId(), assign.getChunkId());
       }
     });
   }
@@ -123,7 +128,20 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
-  /** The connection is gone: everything assigned through it is abandoned (the master reroutes it). */
+  /** The master's frame limit, from its Welcome: pieces must fit in it, whatever this worker's own limit. */
+  void maxFrameBytes(int bytes) {
+    if (bytes > 0) {
+      maxFrameBytes = bytes;
+    }
+  }
+
+  /** Whether the chunk is here and still waits for input that has not all arrived. */
+  boolean awaitsInput(String key) {
+    ChunkTask t = tasks.get(key);
+    return t != null && t.awaitsInput();
+  }
+
+  /** Every chunk stops (an injected crash, too many pieces waiting for an absent master). */
   void cancelAll() {
     for (ChunkTask t : tasks.values()) {
       t.cancel();

@@ -67,6 +67,11 @@ final class ChunkTask {
     return assign.getDataBytes() > 0;
   }
 
+  /** Whether part of its input has not arrived yet. */
+  boolean awaitsInput() {
+    return hasInput() && received.get() < end - assign.getStart();
+  }
+
   void cancel() {
     cancelled = true;
   }

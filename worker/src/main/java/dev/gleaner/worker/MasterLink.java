@@ -3,13 +3,11 @@ package dev.gleaner.worker;
 import com.google.protobuf.ByteString;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.AuthResponse;
-import dev.gleaner.protocol.ChunkFailed;
 import dev.gleaner.protocol.DataFrame;
 import dev.gleaner.protocol.Drain;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Messages;
-import dev.gleaner.protocol.Piece;
 import dev.gleaner.protocol.ProtocolVersion;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.Speed;
@@ -23,7 +21,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * The worker's end of one connection: handshake, heartbeats, and routing of assignments, input and
  * acknowledgements to the {@link ChunkRunner}.
  */
-final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements ChunkRunner.Reporter {
+final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   private static final Logger log = LoggerFactory.getLogger(MasterLink.class);
   static final long HANDSHAKE_SECONDS = 30;
 
@@ -48,7 +45,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
   private final WorkerConfig config;
   private final ChunkRunner runner;
   private final Map<String, Double> speeds;
-  private final AtomicInteger unacked = new AtomicInteger();
+  private final Outbox outbox;
   private Phase phase = Phase.AWAIT_CHALLENGE;
   private volatile Channel channel;
   private ScheduledFuture<?> heartbeats;
@@ -56,7 +53,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
   /** When anything last came from the master (any frame, data included). */
   private volatile long lastHeardNanos = System.nanoTime();
 
-  MasterLink(WorkerDaemon daemon, WorkerConfig config, ChunkRunner runner, Map<String, Double> speeds) {
+  MasterLink(WorkerDaemon daemon, WorkerConfig config, ChunkRunner runner, Map<String, Double> speeds, Outbox outbox) {
+    this.outbox = outbox;
     this.daemon = daemon;
     this.config = config;
     this.runner = runner;
@@ -69,6 +67,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
     Hello.Builder hello = Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
         config.workloads().names()).getHello().toBuilder();
     hello.setInstance(daemon.instance());
+    // chunks computed on while the master was away: the master takes them up or cancels them
+    hello.addAllHeld(outbox.claims());
     speeds.forEach((w, s) -> hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));
     if (config.availableUntil() != null) {
       hello.setAvailableUntilMillis(config.availableUntil().toEpochMilli());
@@ -125,6 +125,9 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
           return;
         }
         phase = Phase.READY;
+        // the master's limit on what it receives, not this worker's on what it reads, bounds a piece
+        runner.maxFrameBytes(Math.min(config.maxFrameBytes(), msg.getWelcome().getMaxFrameBytes() > 0
+            ? msg.getWelcome().getMaxFrameBytes() : config.maxFrameBytes()));
         long interval = Math.max(10, msg.getWelcome().getHeartbeatIntervalMs());
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(msg.getWelcome().getHeartbeatTimeoutMs());
         heartbeats = ctx.executor().scheduleAtFixedRate(() -> {
@@ -140,6 +143,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
           ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis()));
         }, interval, interval, TimeUnit.MILLISECONDS);
         daemon.connected(this);
+        outbox.connected(ctx.channel());
       }
       case READY -> onMessage(ctx, msg);
     }
@@ -147,7 +151,28 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
 
   private void onMessage(ChannelHandlerContext ctx, Envelope msg) {
     switch (msg.getBodyCase()) {
-      case ASSIGN -> runner.assign(msg.getAssign(), new ChunkTask.FlowControl() {
+      case ASSIGN -> assign(ctx, msg);
+      case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
+          Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()), System.nanoTime());
+      case PIECE_ACK -> outbox.acked(msg.getPieceAck().getJobId(), msg.getPieceAck().getChunkId(),
+          msg.getPieceAck().getEnd());
+      case HEARTBEAT -> daemon.answered();
+      case CANCEL -> {
+        runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
+        outbox.forget(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
+      }
+      case TRUNCATE -> {
+        runner.truncate(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(), msg.getTruncate().getEnd());
+        outbox.truncated(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(), msg.getTruncate().getEnd());
+      }
+      case DRAIN -> daemon.drainAsync("the master asked: " + msg.getDrain().getReason());
+      default -> protocolError(ctx, "the master sent an unexpected " + msg.getBodyCase());
+    }
+  }
+
+  private void assign(ChannelHandlerContext ctx, Envelope msg) {
+    outbox.assigned(msg.getAssign());
+    runner.assign(msg.getAssign(), new ChunkTask.FlowControl() {
         @Override
         public void pause() {
           ctx.channel().config().setAutoRead(false);
@@ -158,17 +183,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
           lastHeardNanos = System.nanoTime();
           ctx.channel().config().setAutoRead(true);
         }
-      }, this);
-      case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
-          Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()), System.nanoTime());
-      case PIECE_ACK -> unacked.decrementAndGet();
-      case HEARTBEAT -> daemon.answered();
-      case CANCEL -> runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
-      case TRUNCATE -> runner.truncate(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(),
-          msg.getTruncate().getEnd());
-      case DRAIN -> daemon.drainAsync("the master asked: " + msg.getDrain().getReason());
-      default -> protocolError(ctx, "the master sent an unexpected " + msg.getBodyCase());
-    }
+    }, outbox);
   }
 
   private void protocolError(ChannelHandlerContext ctx, String message) {
@@ -177,27 +192,9 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
     ctx.close();
   }
 
-  @Override
-  public void piece(Piece piece) {
-    Channel c = channel;
-    if (c != null && c.isActive()) {
-      unacked.incrementAndGet();
-      c.writeAndFlush(Envelope.newBuilder().setPiece(piece).build());
-    }
-  }
-
-  @Override
-  public void failed(String jobId, long chunkId, String message) {
-    Channel c = channel;
-    if (c != null && c.isActive()) {
-      c.writeAndFlush(Envelope.newBuilder().setChunkFailed(ChunkFailed.newBuilder()
-          .setJobId(jobId).setChunkId(chunkId).setMessage(message)).build());
-    }
-  }
-
   /** Pieces sent and not yet acknowledged as durable. */
   int unacked() {
-    return unacked.get();
+    return outbox.unacked();
   }
 
   void sendDrain(String reason) {
@@ -228,7 +225,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> implements 
     if (heartbeats != null) {
       heartbeats.cancel(false);
     }
-    runner.cancelAll();
+    // chunks go on for their lease: a restarted master takes them up when this worker is back
+    outbox.disconnected(ctx.channel(), System.nanoTime(), runner::awaitsInput);
     daemon.disconnected(this);
     ctx.fireChannelInactive();
   }

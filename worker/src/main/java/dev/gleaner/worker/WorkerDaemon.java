@@ -47,12 +47,15 @@ public final class WorkerDaemon implements AutoCloseable {
   private final EventLoopGroup group;
   private final boolean ownsGroup;
   private final ChunkRunner runner;
+  private final Outbox outbox = new Outbox();
   private final Backoff backoff;
   private final Bootstrap bootstrap;
   private final CountDownLatch stopped = new CountDownLatch(1);
   /** This process's instance number: a reconnect replaces its old session, a namesake is refused. */
   private final long instance = new java.security.SecureRandom().nextLong() | 1L;
   private volatile MasterLink link;
+  /** Stops chunks held past their lease while the master is away. */
+  private volatile java.util.concurrent.Future<?> expiry;
   private volatile State state = State.CONNECTING;
   private volatile String fatal;
 
@@ -62,6 +65,17 @@ public final class WorkerDaemon implements AutoCloseable {
     this.group = shared == null ? new NioEventLoopGroup(1) : shared;
     this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed(), speeds,
         config.maxFrameBytes());
+    outbox.chunks(new Outbox.Chunks() {
+      @Override
+      public void cancel(String jobId, long chunkId) {
+        runner.cancel(jobId, chunkId);
+      }
+
+      @Override
+      public void cancelAll() {
+        runner.cancelAll();
+      }
+    });
     this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -76,7 +90,7 @@ public final class WorkerDaemon implements AutoCloseable {
               ch.pipeline().addLast("thin-link", new ChannelTrafficShapingHandler(0, config.receiveBytesPerSecond(), 100));
             }
             Framing.install(ch.pipeline(), config.maxFrameBytes(), true);
-            ch.pipeline().addLast("master", new MasterLink(WorkerDaemon.this, config, runner, speeds));
+            ch.pipeline().addLast("master", new MasterLink(WorkerDaemon.this, config, runner, speeds, outbox));
           }
         });
     if (config.receiveBytesPerSecond() > 0) {
@@ -98,6 +112,7 @@ public final class WorkerDaemon implements AutoCloseable {
     Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed());
     WorkerDaemon d = new WorkerDaemon(config, speeds, shared);
     d.scheduleOwnEnd();
+    d.expiry = d.group.scheduleAtFixedRate(() -> d.outbox.expire(System.nanoTime()), 1, 1, TimeUnit.SECONDS);
     d.connect();
     return d;
   }
@@ -133,6 +148,7 @@ public final class WorkerDaemon implements AutoCloseable {
     state = State.INTERRUPTED;
     log.warn("failure injection: this worker goes down now");
     runner.cancelAll();
+    outbox.clear();
     MasterLink l = link;
     if (l != null) {
       l.drop();
@@ -251,6 +267,10 @@ public final class WorkerDaemon implements AutoCloseable {
   /** Stops at once; the master reroutes whatever was unfinished. */
   public void stop() {
     state = State.STOPPED;
+    java.util.concurrent.Future<?> e = expiry;
+    if (e != null) {
+      e.cancel(false);
+    }
     runner.close();
     if (ownsGroup) {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);

@@ -10,9 +10,11 @@ public sealed interface Action {
    * {@code checkpoints}. Copy ids of a job are never reused.
    *
    * @param inputBytes bytes of input that will follow as a {@link Stream} (0 for none)
+   * @param lease seconds the worker may compute its first piece without reporting (see
+   *     {@link ControlConfig#leaseFloor()}); a worker that lost its master keeps computing that long
    */
-  record Assign(String worker, String job, long copyId, long start, long end, long[] checkpoints, long inputBytes)
-      implements Action {
+  record Assign(String worker, String job, long copyId, long start, long end, long[] checkpoints, long inputBytes,
+      double lease) implements Action {
     public long units() {
       return end - start;
     }
@@ -45,6 +47,13 @@ public sealed interface Action {
 
   /** Stop computing the copy; what it reports from now on is not counted. */
   record Cancel(String worker, String job, long copyId, String why) implements Action {}
+
+  /**
+   * The copy no longer stands: its worker was lost (or set aside, or did not come back after a
+   * restart) and its unsaved units went to others. Nothing to send; a body that remembers copies
+   * (the master's store) forgets it, so a restart does not reserve its units for that worker.
+   */
+  record Withdrawn(String worker, String job, long copyId) implements Action {}
 
   /**
    * The job was (re-)planned.

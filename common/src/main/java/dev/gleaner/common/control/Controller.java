@@ -64,6 +64,8 @@ public final class Controller {
   final Set<Member> fresh = new LinkedHashSet<>();
   /** Work appeared (or time moved) since the last pass: every hungry worker looks again. */
   boolean workChanged = true;
+  /** Copies reserved for workers that have not come back yet (see {@link Copy#reservedUntil}). */
+  int reserved;
   final Handout handout = new Handout(this);
   final Planner planner = new Planner(this);
 
@@ -94,27 +96,98 @@ public final class Controller {
 
   /** A job to run; one already fully committed (a restart) finishes at once. */
   public void addJob(JobDef def, double now) {
+    addJob(def, List.of(), 0, now);
+  }
+
+  /**
+   * A job a restarted master takes up again, with the copies its store says were handed out and
+   * not finished. Each copy's unsaved units stay reserved for its worker for {@code graceSeconds}:
+   * a worker that kept computing through the restart claims the copy when it connects
+   * ({@link #workerJoined(WorkerInfo, List, double)}) and goes on with it; the units of a worker
+   * that does not come back in time go to others, as if it had been lost then. Of two copies over
+   * the same units, the later (the master's newer decision) is kept.
+   *
+   * @param handedOut copies of this job from the store, each with {@code acked} the end of its
+   *     committed pieces; their ids are below the job's {@link JobDef#firstCopyId()}
+   */
+  public void addJob(JobDef def, List<Held> handedOut, double graceSeconds, double now) {
     if (jobs.containsKey(def.id())) {
       throw new IllegalArgumentException("job " + def.id() + " is already known");
     }
-    jobs.put(def.id(), new JobLedger(def));
+    JobLedger j = new JobLedger(def);
+    jobs.put(def.id(), j);
+    List<Held> newestFirst = new ArrayList<>(handedOut);
+    newestFirst.sort((a, b) -> Long.compare(b.copyId(), a.copyId()));
+    RangeSet taken = new RangeSet();
+    for (Held h : newestFirst) {
+      if (!h.job().equals(def.id()) || h.copyId() >= j.nextCopyId) {
+        throw new IllegalArgumentException("copy " + h + " is not a copy of job " + def.id() + " below id "
+            + j.nextCopyId);
+      }
+      if (h.acked() >= h.end() || taken.intersects(h.acked(), h.end()) || j.committed.containsAll(h.acked(), h.end())) {
+        continue;
+      }
+      Member m = members.computeIfAbsent(h.worker(), id -> Member.unseen(id, def.workload(), now));
+      if (m.state != Member.State.DOWN) {
+        continue;
+      }
+      Copy c = new Copy(h.copyId(), j, m, h.start(), h.end(), h.checkpoints());
+      c.cursor = h.acked();
+      c.startedAt = now;
+      c.progressAt = now;
+      c.reservedUntil = now + graceSeconds;
+      j.copies.put(c.id, c);
+      m.copies.add(c);
+      m.copies.sort(BY_ID);
+      j.unplanned.remove(c.cursor, c.end);
+      taken.add(c.cursor, c.end);
+      reserved++;
+    }
     workChanged = true;
     pump(now);
   }
 
+  /** Copies in the order they were handed out (a worker computes them in that order). */
+  private static final java.util.Comparator<Copy> BY_ID = java.util.Comparator.comparingLong((Copy c) -> c.id);
+
   /** A worker's session started: a new worker, or one coming back. */
   public void workerJoined(WorkerInfo info, double now) {
+    workerJoined(info, List.of(), now);
+  }
+
+  /**
+   * A worker's session started, the worker holding {@code claims}: copies it kept computing while
+   * it was away from this master (a restart, a cut). A claim of a copy the controller still keeps
+   * for this worker is taken up where its acknowledged pieces end (its later pieces follow); any
+   * other claim is cancelled, and the worker's reserved copies it did not claim go to others.
+   */
+  public void workerJoined(WorkerInfo info, List<Held> claims, double now) {
     Member m = members.get(info.id());
     if (m != null && m.state != Member.State.DOWN) {
+      // a new session while the old one looked alive: what it claims of its copies stays with it
+      for (Held h : claims) {
+        JobLedger j = jobs.get(h.job());
+        Copy c = j == null ? null : j.copies.get(h.copyId());
+        if (c != null && c.worker == m && !c.reserved()) {
+          c.reservedUntil = now;
+          reserved++;
+        }
+      }
       workerLost(info.id(), "replaced by a new session", false, now);
     }
-    if (m == null) {
-      m = new Member(info, now);
-      members.put(m.id, m);
+    if (m == null || m.unseen) {
+      if (m == null) {
+        m = new Member(info, now);
+        members.put(m.id, m);
+      } else {
+        m.update(info, now);
+        m.unseen = false;
+      }
       estimator.history(m.id, info.pastInterruptions(), info.pastExposureSeconds());
     } else {
       m.update(info, now);
     }
+    takeUp(m, claims, now);
     estimator.up(m.id, now, info.availableUntil());
     for (Map.Entry<String, Double> e : info.calibrated().entrySet()) {
       estimator.calibrated(m.id, e.getKey(), e.getValue());
@@ -185,12 +258,11 @@ public final class Controller {
   private List<ChunkPlan> withdraw(Member m, JobLedger j, String cancelWhy, double now) {
     List<ChunkPlan> parts = new ArrayList<>();
     for (Copy c : List.copyOf(m.copies)) {
-      if (c.job != j) {
+      if (c.job != j || c.reserved()) {
         continue;
       }
-      if (cancelWhy != null) {
-        out.add(new Action.Cancel(m.id, j.def.id(), c.id, cancelWhy));
-      }
+      out.add(cancelWhy != null ? new Action.Cancel(m.id, j.def.id(), c.id, cancelWhy)
+          : new Action.Withdrawn(m.id, j.def.id(), c.id));
       removeCopy(c, now);
       parts.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
     }
@@ -200,6 +272,100 @@ public final class Controller {
     }
     return parts;
   }
+
+  /** The worker's claims taken up or cancelled; its reserved copies it did not claim go to others. */
+  private void takeUp(Member m, List<Held> claims, double now) {
+    java.util.Set<Copy> claimed = new java.util.HashSet<>();
+    for (Held h : claims) {
+      JobLedger j = jobs.get(h.job());
+      Copy c = j == null ? null : j.copies.get(h.copyId());
+      boolean live = j != null && !j.phase.ended() && j.phase != JobPhase.ENDING;
+      if (live && c != null && c.worker == m && c.reserved() && c.start == h.start() && h.acked() <= c.end) {
+        c.reservedUntil = Double.NaN;
+        reserved--;
+        claimed.add(c);
+        if (h.acked() > c.cursor) {
+          // acknowledged as saved elsewhere (a duplicate) after the store's last piece of this copy
+          long from = c.cursor;
+          c.cursor = h.acked();
+          reroute(j, m.id, orphansOf(j, List.of(JobLedger.part(from, c.cursor, c.checkpoints)), null), now);
+        }
+        if (h.end() < c.end) {
+          // the worker stops earlier than the store says (a truncation the store missed)
+          long oldEnd = c.end;
+          c.end = Math.max(c.cursor, h.end());
+          reroute(j, m.id, orphansOf(j, List.of(JobLedger.part(c.end, oldEnd, c.checkpoints)), null), now);
+        } else if (h.end() > c.end) {
+          out.add(new Action.Truncate(m.id, j.def.id(), c.id, c.end));
+        }
+        c.progressAt = now;
+      } else {
+        if (j != null && c == null && h.copyId() < j.nextCopyId) {
+          // its pieces still on the way are acknowledged and not counted, not refused
+          j.ended.putIfAbsent(h.copyId(), m.id);
+        }
+        out.add(new Action.Cancel(m.id, h.job(), h.copyId(), j == null ? "the master knows no job " + h.job()
+            : !live ? "job " + h.job() + " has ended" : "the master no longer keeps this copy for worker " + m.id));
+      }
+    }
+    for (Copy c : List.copyOf(m.copies)) {
+      if (c.reserved() && !claimed.contains(c)) {
+        release(c, "worker " + m.id + " came back without it", now);
+      }
+    }
+    m.copies.sort(BY_ID);
+    if (!m.copies.isEmpty()) {
+      m.copies.get(0).started(now);
+    }
+  }
+
+  /** A reserved copy's units go to the others: its worker did not claim it in time. */
+  private void release(Copy c, String why, double now) {
+    JobLedger j = c.job;
+    removeCopy(c, now);
+    out.add(new Action.Withdrawn(c.worker.id, j.def.id(), c.id));
+    if (!j.phase.ended() && j.phase != JobPhase.ENDING) {
+      reroute(j, c.worker.id, orphansOf(j, List.of(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints)),
+          null), now);
+      if (j.active()) {
+        replanLater(j, why);
+      }
+    }
+  }
+
+  /**
+   * Reserved copies whose workers did not come back within the grace go to others; so do those of a
+   * job with nothing else left for an idle worker, once {@link #IDLE_RESERVED_SECONDS} have passed.
+   */
+  private void expireReserved(double now) {
+    if (reserved == 0) {
+      return;
+    }
+    for (JobLedger j : jobs.values()) {
+      boolean idle = false;
+      boolean idleKnown = false;
+      for (Copy c : List.copyOf(j.copies.values())) {
+        if (!c.reserved() || c.worker.state != Member.State.DOWN) {
+          continue;
+        }
+        if (c.reservedUntil <= now) {
+          release(c, "worker " + c.worker.id + " did not come back for its copy " + c.id, now);
+        } else if (now - c.progressAt >= IDLE_RESERVED_SECONDS) {
+          if (!idleKnown) {
+            idle = j.active() && unstarted(j) == 0
+                && hungry.stream().anyMatch(m -> j.takes(m) && m.copies.size() < config.window());
+            idleKnown = true;
+          }
+          if (idle) {
+            release(c, "worker " + c.worker.id + " is not back and others are idle", now);
+          }
+        }
+      }
+    }
+  }
+
+  /** Seconds after a restart before reserved copies go to workers that have nothing else to do. */
+  static final double IDLE_RESERVED_SECONDS = 10;
 
   /** {@code bytes} of a copy's input went onto the worker's wire in {@code seconds}. */
   public void streamed(String worker, String job, long copyId, long bytes, double seconds, double now) {
@@ -315,14 +481,7 @@ public final class Controller {
       // a copy that had already ended (cancelled, split, covered): nothing of it is outstanding
       return;
     }
-    long cut = c.nextCut();
-    j.failures.add(new JobLedger.Failure(c.cursor, cut, worker, message));
-    List<JobLedger.Failure> here = j.failuresWithin(c.cursor, cut);
-    if (here.size() >= config.maxAttempts()) {
-      String who = here.stream().map(JobLedger.Failure::worker).distinct().collect(
-          java.util.stream.Collectors.joining(", "));
-      finish(j, JobPhase.FAILED, "units [" + c.cursor + ", " + cut + ") failed " + here.size() + " times (on " + who
-          + "); the last error, on " + worker + ": " + message, now);
+    if (countFailure(c, message, now)) {
       pump(now);
       return;
     }
@@ -342,6 +501,38 @@ public final class Controller {
     pump(now);
   }
 
+  /**
+   * Counts a failure of the copy's next piece; when that piece has failed {@code maxAttempts} times
+   * the job fails with the last message, and this returns true.
+   */
+  private boolean countFailure(Copy c, String message, double now) {
+    JobLedger j = c.job;
+    long cut = c.nextCut();
+    j.failures.add(new JobLedger.Failure(c.cursor, cut, c.worker.id, message));
+    List<JobLedger.Failure> here = j.failuresWithin(c.cursor, cut);
+    if (here.size() < config.maxAttempts()) {
+      return false;
+    }
+    String who = here.stream().map(JobLedger.Failure::worker).distinct().collect(
+        java.util.stream.Collectors.joining(", "));
+    finish(j, JobPhase.FAILED, "units [" + c.cursor + ", " + cut + ") failed " + here.size() + " times (on " + who
+        + "); the last error, on " + c.worker.id + ": " + message, now);
+    return true;
+  }
+
+  /**
+   * The worker sent a result of a copy that cannot be read; the body ends its session. It counts
+   * as a failure of that piece, as {@link #chunkFailed} does, so a piece whose result is malformed
+   * everywhere fails its job instead of being tried forever.
+   */
+  public void badResult(String worker, String job, long copyId, String message, double now) {
+    JobLedger j = jobs.get(job);
+    Copy c = j == null ? null : j.copies.get(copyId);
+    if (c != null && c.worker.id.equals(worker) && !j.phase.ended() && countFailure(c, message, now)) {
+      pump(now);
+    }
+  }
+
   /** The job fails for a reason outside the controller (the store, the merge). */
   public void fail(String job, String message, double now) {
     JobLedger j = jobs.get(job);
@@ -353,6 +544,7 @@ public final class Controller {
 
   /** Time passed: deadlines, drifting estimates, due re-plans, tails worth splitting. */
   public void tick(double now) {
+    expireReserved(now);
     expireLeases(now);
     for (JobLedger j : jobs.values()) {
       if (j.active() && !j.setAside.isEmpty() && members.values().stream().noneMatch(m -> m.up() && j.takes(m))) {
@@ -395,6 +587,8 @@ public final class Controller {
         String why = String.format(Locale.ROOT, "no piece of chunk %s for %.0f s (its lease: %.0f s)", c, silent,
             lease);
         out.add(new Action.Drop(m.id, why));
+        // a piece that hangs everywhere (a program that never ends) must not be tried forever
+        countFailure(c, why, now);
         workerLost(m.id, why, true, now);
       }
     }
@@ -462,6 +656,10 @@ public final class Controller {
   void removeCopy(Copy c, double now) {
     if (c.job.copies.remove(c.id) == null) {
       return;
+    }
+    if (c.reserved()) {
+      c.reservedUntil = Double.NaN;
+      reserved--;
     }
     c.job.ended.put(c.id, c.worker.id);
     Member m = c.worker;

@@ -24,16 +24,30 @@ final class Copy {
   double progressAt = Double.NaN;
   /** Whether another copy holds some of the same units on purpose. */
   boolean replica;
+  /**
+   * For a copy a restarted master reloaded while its worker is away: until when its units stay
+   * reserved for that worker to claim; NaN for a copy whose worker is here.
+   */
+  double reservedUntil = Double.NaN;
 
   Copy(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
+    this(id, job, worker, start, end, end, checkpoints);
+  }
+
+  Copy(long id, JobLedger job, Member worker, long start, long end, long assignedEnd, long[] checkpoints) {
     this.id = id;
     this.job = job;
     this.worker = worker;
     this.start = start;
     this.end = end;
-    this.assignedEnd = end;
+    this.assignedEnd = assignedEnd;
     this.checkpoints = checkpoints;
     this.cursor = start;
+  }
+
+  /** Whether it is reserved for a worker that has not come back since the master restarted. */
+  boolean reserved() {
+    return !Double.isNaN(reservedUntil);
   }
 
   void started(double now) {

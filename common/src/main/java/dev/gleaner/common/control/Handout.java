@@ -373,7 +373,8 @@ final class Handout {
       copy.started(now);
     }
     long bytes = j.def.hasInput() ? (long) Math.ceil(c.units() * j.def.bytesPerUnit()) : 0;
-    ctl.out.add(new Action.Assign(m.id, j.def.id(), copy.id, c.start(), c.end(), c.checkpoints(), bytes));
+    ctl.out.add(new Action.Assign(m.id, j.def.id(), copy.id, c.start(), c.end(), c.checkpoints(), bytes,
+        ctl.lease(m, copy)));
     if (bytes > 0) {
       ctl.out.add(new Action.Stream(m.id, j.def.id(), copy.id, c.start(), c.end(), j.rank.getOrDefault(m.id, Integer.MAX_VALUE)));
     }

@@ -27,10 +27,21 @@ final class Member {
   long unitsDone;
   /** Sessions so far (1 for the first). */
   int sessions;
+  /** Known only from a restarted master's store, as the holder of reserved copies; not seen yet. */
+  boolean unseen;
 
   Member(WorkerInfo info, double now) {
     this.id = info.id();
     update(info, now);
+  }
+
+  /** A worker the store says holds copies, before it connects to this master. */
+  static Member unseen(String id, String workload, double now) {
+    Member m = new Member(new WorkerInfo(id, Set.of(workload), 1, java.util.Map.of(), Double.POSITIVE_INFINITY, 0, 0), now);
+    m.state = State.DOWN;
+    m.sessions = 0;
+    m.unseen = true;
+    return m;
   }
 
   void update(WorkerInfo info, double now) {

@@ -383,6 +383,27 @@ class ControllerTest {
     assertEquals(1_000_000, c.job("j").committed());
   }
 
+  @Test
+  void aPieceThatOutlivesItsLeaseOnThreeWorkersFailsTheJob() {
+    // a program that never ends: each worker that takes the piece loses its lease, and the job
+    // must not hand it out forever
+    c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(1000, 0), 0);
+    double t = 0;
+    for (int i = 1; i <= 3; i++) {
+      String w = "w" + i;
+      c.workerJoined(WorkerInfo.of(w, "primes", 1000), t);
+      List<Action.Assign> got = only(drain(), Action.Assign.class);
+      assertEquals(List.of(w), got.stream().map(Action.Assign::worker).distinct().toList(), "attempt " + i);
+      t += 10 * c.config().leaseFloor() + 1;
+      c.tick(t);
+      List<Action> acts = drain();
+      assertEquals(1, only(acts, Action.Drop.class).size(), acts.toString());
+    }
+    assertEquals(JobPhase.FAILED, c.job("j").phase());
+    assertTrue(c.job("j").message().contains("failed 3 times") && c.job("j").message().contains("lease"),
+        c.job("j").message());
+  }
+
   /** Runs the job to its end: every assignment to a worker in {@code failing} fails, the others complete. */
   private void runWithFailures(List<Action.Assign> work, Set<String> failing, double t0) {
     double t = t0;

@@ -2,6 +2,7 @@ package dev.gleaner.master.control;
 
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.control.Held;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.JobPhase;
@@ -17,6 +18,7 @@ import dev.gleaner.protocol.Cancel;
 import dev.gleaner.protocol.ChunkFailed;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.HeldChunk;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Piece;
 import dev.gleaner.protocol.PieceAck;
@@ -64,6 +66,10 @@ public final class ControlLoop implements AutoCloseable {
   private final Map<String, MasterJob> jobs = new LinkedHashMap<>();
   /** Each job's workload, for the connections' threads to check results before the loop sees them. */
   private final Map<String, Workload> workloadOf = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Set when the master stops: sessions closing then are not workers lost. */
+  private boolean stopping;
+  /** Chunks being recorded before their Assign is sent, with what must follow it. */
+  private final Map<String, List<Runnable>> unrecorded = new HashMap<>();
   /** Workers' histories from the store, read once at start; the estimator keeps them up to date. */
   private final Map<String, Store.History> histories;
 
@@ -164,13 +170,32 @@ public final class ControlLoop implements AutoCloseable {
       double until = hello.getAvailableUntilMillis() > 0 ? fromMillis(hello.getAvailableUntilMillis())
           : Double.POSITIVE_INFINITY;
       Store.History h = histories.getOrDefault(id, new Store.History(0, 0));
+      List<Held> claims = claims(id, hello);
       controller.workerJoined(new WorkerInfo(id, java.util.Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds,
-          until, h.interruptions(), h.exposureSeconds()), now());
+          until, h.interruptions(), h.exposureSeconds()), claims, now());
+      if (!claims.isEmpty()) {
+        log.info("worker {} kept computing {} chunk(s) while away: {}", id, claims.size(), claims);
+      }
       sessionRows.put(link, store.submit(Store.sessionStarted(id, at)));
       store.submit(Store.workerSeen(id, link.host(), link.cores(), at));
       log.info("worker {} joined from {} with {} cores{}", id, link.host(), link.cores(),
           Double.isFinite(until) ? ", available until " + java.time.Instant.ofEpochMilli(hello.getAvailableUntilMillis()) : "");
     });
+  }
+
+  /** The chunks a worker says it kept computing; a malformed one is logged and left out (the worker then drops it). */
+  private static List<Held> claims(String worker, Hello hello) {
+    List<Held> out = new ArrayList<>();
+    for (HeldChunk h : hello.getHeldList()) {
+      try {
+        out.add(new Held(worker, h.getJobId(), h.getChunkId(), h.getStart(), h.getEnd(), h.getAcked(),
+            h.getCheckpointsList().stream().mapToLong(Long::longValue).toArray()));
+      } catch (IllegalArgumentException e) {
+        log.warn("worker {} claims a malformed chunk {} of job {}: {}", worker, h.getChunkId(), h.getJobId(),
+            e.getMessage());
+      }
+    }
+    return out;
   }
 
   /** A worker's later calibration: a new prior for its estimator. */
@@ -203,7 +228,7 @@ public final class ControlLoop implements AutoCloseable {
    */
   public void lost(WorkerLink link, String why, boolean interrupted) {
     post(() -> {
-      if (links.get(link.workerId()) != link) {
+      if (links.get(link.workerId()) != link || stopping) {
         return;
       }
       links.remove(link.workerId());
@@ -236,7 +261,13 @@ public final class ControlLoop implements AutoCloseable {
     Workload workload = workloadOf.get(p.getJobId());
     String malformed = workload == null ? null : malformed(workload, p, link.workerId());
     if (malformed != null) {
-      // refused before it counts: the worker's session ends and its unsaved units go to others
+      // refused before it counts: the worker's session ends and its unsaved units go to others; it
+      // counts as a failure of that piece (a result malformed everywhere fails the job)
+      post(() -> {
+        if (links.get(link.workerId()) == link) {
+          controller.badResult(link.workerId(), p.getJobId(), p.getChunkId(), malformed, now());
+        }
+      });
       link.refuse(Error.Code.BAD_RESULT, malformed);
       return;
     }
@@ -334,13 +365,24 @@ public final class ControlLoop implements AutoCloseable {
 
   // ---------------------------------------------------------------- jobs
 
+  /**
+   * Seconds a restarted master keeps the chunks its store says were handed out for their workers to
+   * claim (workers reconnect within seconds; the backoff is capped at 30 s).
+   */
+  static final double REJOIN_GRACE_SECONDS = 60;
+
   /** A job to run (submitted, or resumed after a restart). */
   void addJob(MasterJob job, JobDef def) {
+    addJob(job, def, List.of());
+  }
+
+  /** A job resumed after a restart, with the chunks handed out before it that still stand. */
+  void addJob(MasterJob job, JobDef def, List<Held> handedOut) {
     workloadOf.put(job.id, job.workload);
     post(() -> {
       jobs.put(job.id, job);
       if (job.state == null) {
-        controller.addJob(def, now());
+        controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, now());
       }
     });
   }
@@ -366,40 +408,40 @@ public final class ControlLoop implements AutoCloseable {
 
   private void carryOut(Action a) {
     if (a instanceof Action.Assign x) {
-      WorkerLink link = links.get(x.worker());
-      MasterJob job = jobs.get(x.job());
-      if (link != null && job != null) {
-        Assign.Builder b = job.assignPrototype.toBuilder().setChunkId(x.copyId()).setStart(x.start()).setEnd(x.end())
-            .setDataBytes(x.inputBytes());
-        for (long cp : x.checkpoints()) {
-          b.addCheckpoints(cp);
-        }
-        link.send(Envelope.newBuilder().setAssign(b).build());
-        metrics.chunksAssigned.increment();
-      }
+      assign(x);
     } else if (a instanceof Action.Stream x) {
-      WorkerLink link = links.get(x.worker());
-      MasterJob job = jobs.get(x.job());
-      if (link != null && job != null && job.input != null) {
-        link.stream(x.job(), x.copyId(), job.input, x.start(), x.end(), x.rank());
-      }
+      afterRecorded(x.job(), x.copyId(), () -> {
+        WorkerLink link = links.get(x.worker());
+        MasterJob job = jobs.get(x.job());
+        if (link != null && job != null && job.input != null) {
+          link.stream(x.job(), x.copyId(), job.input, x.start(), x.end(), x.rank());
+        }
+      });
     } else if (a instanceof Action.Truncate x) {
-      WorkerLink link = links.get(x.worker());
-      if (link != null) {
-        link.send(Envelope.newBuilder().setTruncate(Truncate.newBuilder().setJobId(x.job()).setChunkId(x.copyId())
-            .setEnd(x.end())).build());
-        link.truncateStream(x.job(), x.copyId(), x.end());
-      }
+      store.submit(Store.truncated(x.job(), x.copyId(), x.end()));
+      afterRecorded(x.job(), x.copyId(), () -> {
+        WorkerLink link = links.get(x.worker());
+        if (link != null) {
+          link.send(Envelope.newBuilder().setTruncate(Truncate.newBuilder().setJobId(x.job()).setChunkId(x.copyId())
+              .setEnd(x.end())).build());
+          link.truncateStream(x.job(), x.copyId(), x.end());
+        }
+      });
       metrics.splits.increment();
       log.info("job {}: chunk {} of worker {} now ends at unit {}; its tail goes to an idle worker", x.job(),
           x.copyId(), x.worker(), x.end());
     } else if (a instanceof Action.Cancel x) {
-      WorkerLink link = links.get(x.worker());
-      if (link != null) {
-        link.send(Envelope.newBuilder().setCancel(Cancel.newBuilder().setJobId(x.job()).setChunkId(x.copyId())).build());
-        link.cancelStream(x.job(), x.copyId());
-      }
+      store.submit(Store.chunkEnded(x.job(), x.copyId(), "CANCELLED"));
+      afterRecorded(x.job(), x.copyId(), () -> {
+        WorkerLink link = links.get(x.worker());
+        if (link != null) {
+          link.send(Envelope.newBuilder().setCancel(Cancel.newBuilder().setJobId(x.job()).setChunkId(x.copyId())).build());
+          link.cancelStream(x.job(), x.copyId());
+        }
+      });
       log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.copyId(), x.worker(), x.why());
+    } else if (a instanceof Action.Withdrawn x) {
+      store.submit(Store.chunkEnded(x.job(), x.copyId(), "WITHDRAWN"));
     } else if (a instanceof Action.Drop x) {
       WorkerLink link = links.get(x.worker());
       if (link != null) {
@@ -422,6 +464,54 @@ public final class ControlLoop implements AutoCloseable {
       if (job != null) {
         finish(job, f);
       }
+    }
+  }
+
+  /**
+   * Records the chunk, then sends it (persist, then send): its id is never handed out again, and a
+   * restarted master knows who holds it. What the controller decides about the chunk meanwhile
+   * (its input, a truncation, a cancel) follows the Assign in order.
+   */
+  private void assign(Action.Assign x) {
+    WorkerLink link = links.get(x.worker());
+    MasterJob job = jobs.get(x.job());
+    if (link == null || job == null) {
+      return;
+    }
+    long leaseMs = (long) Math.min(Integer.MAX_VALUE, Math.ceil(x.lease() * 1000));
+    Assign.Builder b = job.assignPrototype.toBuilder().setChunkId(x.copyId()).setStart(x.start()).setEnd(x.end())
+        .setDataBytes(x.inputBytes()).setLeaseMs((int) leaseMs);
+    for (long cp : x.checkpoints()) {
+      b.addCheckpoints(cp);
+    }
+    Envelope frame = Envelope.newBuilder().setAssign(b).build();
+    String key = x.job() + "#" + x.copyId();
+    List<Runnable> later = new ArrayList<>();
+    unrecorded.put(key, later);
+    store.submit(Store.assigned(x.job(), x.copyId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
+        System.currentTimeMillis())).whenComplete((ok, err) -> post(() -> {
+          unrecorded.remove(key);
+          if (err != null) {
+            log.error("job {}: cannot record chunk {} for worker {}: {}", x.job(), x.copyId(), x.worker(),
+                err.getMessage(), err);
+            controller.fail(x.job(), "the store failed: " + err.getMessage(), now());
+            return;
+          }
+          if (links.get(x.worker()) == link) {
+            link.send(frame);
+            metrics.chunksAssigned.increment();
+          }
+          later.forEach(Runnable::run);
+        }));
+  }
+
+  /** Runs {@code send} once the chunk's Assign has gone out (at once if it has). */
+  private void afterRecorded(String job, long copyId, Runnable send) {
+    List<Runnable> later = unrecorded.get(job + "#" + copyId);
+    if (later != null) {
+      later.add(send);
+    } else {
+      send.run();
     }
   }
 
@@ -537,6 +627,23 @@ public final class ControlLoop implements AutoCloseable {
   /** Wall-clock milliseconds for a controller time. */
   long toMillis(double t) {
     return System.currentTimeMillis() + Math.round((t - now()) * 1000);
+  }
+
+  /**
+   * The master is stopping: the sessions about to close are not lost workers. Their chunks stay
+   * recorded as theirs, so the workers, which keep computing, claim them from the next master.
+   */
+  public void stopping() {
+    if (thread.isShutdown()) {
+      return;
+    }
+    try {
+      call(() -> stopping = true).get(5, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      log.warn("the control loop did not acknowledge the stop: {}", e.toString(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Override

@@ -66,9 +66,12 @@ public final class JobService {
    * @throws IllegalArgumentException with a sentence for the person who wrote the job file (also as
    *     the future's failure, for what is checked against the store)
    */
-  public CompletableFuture<String> submit(JobSpec spec) {
+  public CompletableFuture<Submitted> submit(JobSpec spec) {
     Workload workload = workloads.get(spec.getWorkload());
     Strategies.byName(spec.getStrategy());
+    if (spec.getKey().length() > 200) {
+      throw new IllegalArgumentException("a submit key may have at most 200 characters, got " + spec.getKey().length());
+    }
     if (spec.getMinWorkers() > 100_000) {
       throw new IllegalArgumentException("min-workers " + spec.getMinWorkers() + " is not a sensible number of workers");
     }
@@ -95,7 +98,7 @@ public final class JobService {
   }
 
   /** A job that computes only what an earlier job did not finish by its deadline, keeping its pieces. */
-  private CompletableFuture<String> resumeFrom(JobSpec spec, Workload workload) {
+  private CompletableFuture<Submitted> resumeFrom(JobSpec spec, Workload workload) {
     String from = spec.getResume();
     return store.submit(Store.jobs()).thenCompose(records -> {
       Store.JobRecord old = records.stream().filter(r -> r.id().equals(from)).findFirst()
@@ -113,29 +116,69 @@ public final class JobService {
     });
   }
 
-  private CompletableFuture<String> store(JobSpec spec, Workload workload, FileInputSource input, long start, long end,
+  private CompletableFuture<Submitted> store(JobSpec spec, Workload workload, FileInputSource input, long start, long end,
       RangeSet remaining, String resumes) {
-    long n = seq.incrementAndGet();
-    String id = "job-" + n;
     long now = System.currentTimeMillis();
-    MasterJob job = new MasterJob(id, spec, workload, input, start, end, now);
-    CompletableFuture<Void> stored = store.submit(Store.insertJob(new Store.JobRecord(id, n, spec.getName(),
-        workload.name(), spec.toByteArray(), "QUEUED", start, end, spec.getStrategy(), now, 0, null, null, null)));
-    if (resumes != null) {
-      stored = stored.thenCompose(x -> store.submit(Store.copyPieces(resumes, id))).thenApply(x -> null);
-    }
-    stored.whenComplete((done, err) -> {
-      if (err != null) {
+    String key = spec.getKey();
+    String[] made = new String[1];
+    // one transaction: the key is checked, then the job numbered and stored (two submits with one key
+    // make one job, and a submit sent again does not use up a number)
+    Store.Op<Store.JobRecord> once = tx -> {
+      if (!key.isEmpty()) {
+        Store.JobRecord existing = Store.jobByKey(key).run(tx);
+        if (existing != null) {
+          return existing;
+        }
+      }
+      long n = seq.incrementAndGet();
+      String id = "job-" + n;
+      Store.insertJob(new Store.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(), "QUEUED", start,
+          end, spec.getStrategy(), now, 0, null, null, null)).run(tx);
+      if (!key.isEmpty()) {
+        Store.jobKey(id, key).run(tx);
+      }
+      if (resumes != null) {
+        Store.copyPieces(resumes, id).run(tx);
+      }
+      made[0] = id;
+      return null;
+    };
+    return store.submit(once).handle((existing, err) -> {
+      if (err != null || existing != null) {
         closeQuietly(input, null);
       }
-    });
-    return stored.thenApply(done -> {
+      if (err != null) {
+        throw err instanceof java.util.concurrent.CompletionException c ? c : new java.util.concurrent.CompletionException(err);
+      }
+      if (existing != null) {
+        if (!sameSpec(existing.spec(), spec)) {
+          throw new IllegalArgumentException("the key '" + key + "' already names job " + existing.id()
+              + ", submitted with a different job; choose another key");
+        }
+        log.info("job {} submitted again with its key '{}': nothing new", existing.id(), key);
+        return new Submitted(existing.id(), true);
+      }
+      String id = made[0];
+      MasterJob job = new MasterJob(id, spec, workload, input, start, end, now);
       log.info("job {} submitted: {} over [{}, {}){}", id, workload.name(), start, end,
           resumes == null ? "" : ", the " + remaining.size() + " units job " + resumes + " did not finish");
       loop.addJob(job, definition(job, remaining, 1));
-      return id;
+      return new Submitted(id, false);
     });
   }
+
+  /** Whether a stored spec is the same job as {@code spec} (maps compared as maps, not as bytes). */
+  private static boolean sameSpec(byte[] stored, JobSpec spec) {
+    try {
+      return JobSpec.parseFrom(stored).equals(spec);
+    } catch (InvalidProtocolBufferException e) {
+      log.warn("a stored job spec is unreadable: {}", e.getMessage(), e);
+      return false;
+    }
+  }
+
+  /** A submitted job's id, and whether its key named a job stored before. */
+  public record Submitted(String id, boolean existing) {}
 
   /** The job as the controller runs it. */
   private JobDef definition(MasterJob job, RangeSet remaining, long firstCopyId) {
@@ -244,8 +287,15 @@ public final class JobService {
         remaining.remove(p.start(), p.end());
       }
       MasterJob job = new MasterJob(r.id(), spec, workload, input, r.start(), r.end(), r.submittedAt());
-      log.info("job {} resumes: {} of {} units already committed", r.id(), job.units() - remaining.size(), job.units());
-      loop.addJob(job, definition(job, remaining, store.call(Store.maxChunkId(r.id())) + 1));
+      List<dev.gleaner.common.control.Held> handedOut = store.call(Store.handedOut(r.id()));
+      log.info("job {} resumes: {} of {} units already committed, {} chunk(s) out with workers", r.id(),
+          job.units() - remaining.size(), job.units(), handedOut.size());
+      JobDef def = definition(job, remaining, store.call(Store.maxChunkId(r.id())) + 1);
+      if (!r.state().equals("QUEUED")) {
+        // it had started: it does not wait for min-workers again
+        def = def.withMinWorkers(1);
+      }
+      loop.addJob(job, def, handedOut);
     }
   }
 }

@@ -118,8 +118,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello needs an id of 1 to 200 characters");
       return;
     }
-    if (h.getWorkloadsCount() > 1000 || h.getSpeedsCount() > 1000) {
-      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello may name at most 1000 workloads");
+    if (h.getWorkloadsCount() > 1000 || h.getSpeedsCount() > 1000 || h.getHeldCount() > 1000) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello may name at most 1000 workloads and 1000 held chunks");
       return;
     }
     hello = h;
@@ -182,7 +182,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     switch (msg.getBodyCase()) {
       case SUBMIT -> {
         try {
-          services.jobs().submit(msg.getSubmit().getSpec()).whenComplete((id, err) -> {
+          services.jobs().submit(msg.getSubmit().getSpec()).whenComplete((submitted, err) -> {
             Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
                 ? err.getCause() : err;
             if (cause instanceof IllegalArgumentException bad) {
@@ -192,7 +192,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
               log.error("cannot store a job from {}: {}", ctx.channel().remoteAddress(), cause.getMessage(), cause);
               ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the job: " + cause.getMessage()));
             } else {
-              ctx.writeAndFlush(Envelope.newBuilder().setSubmitReply(SubmitReply.newBuilder().setJobId(id)).build());
+              ctx.writeAndFlush(Envelope.newBuilder().setSubmitReply(SubmitReply.newBuilder().setJobId(submitted.id())
+                  .setExisting(submitted.existing())).build());
             }
           });
         } catch (IllegalArgumentException e) {

@@ -17,7 +17,8 @@ final class LoginGate {
   static final int FRAME_BYTES = 64 * 1024;
   static final int HANDSHAKE_SECONDS = 30;
 
-  private final ConcurrentHashMap<InetAddress, AtomicInteger> byAddress = new ConcurrentHashMap<>();
+  /** Connections in the handshake per address; an address is counted and released inside one atomic compute. */
+  private final ConcurrentHashMap<InetAddress, Integer> byAddress = new ConcurrentHashMap<>();
   private final AtomicInteger total = new AtomicInteger();
 
   /** Whether one more connection from {@code address} may start a handshake; if so it must {@link #leave}. */
@@ -26,19 +27,25 @@ final class LoginGate {
       total.decrementAndGet();
       return false;
     }
-    AtomicInteger n = byAddress.computeIfAbsent(address, a -> new AtomicInteger());
-    if (n.incrementAndGet() > PER_ADDRESS) {
-      n.decrementAndGet();
+    boolean[] admitted = new boolean[1];
+    byAddress.compute(address, (a, n) -> {
+      int now = n == null ? 0 : n;
+      if (now >= PER_ADDRESS) {
+        return n;
+      }
+      admitted[0] = true;
+      return now + 1;
+    });
+    if (!admitted[0]) {
       total.decrementAndGet();
-      return false;
     }
-    return true;
+    return admitted[0];
   }
 
   /** The handshake of a connection that {@link #enter}ed ended (logged in, refused or closed). */
   void leave(InetAddress address) {
     total.decrementAndGet();
-    byAddress.computeIfPresent(address, (a, n) -> n.decrementAndGet() <= 0 ? null : n);
+    byAddress.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
   }
 
   /** Connections in the handshake now. */

@@ -81,8 +81,10 @@ public final class Store implements AutoCloseable {
     }
     // two masters on one store would both hand out job-1 and commit each other's pieces
     this.lock = DataDirLock.acquire(dataDir);
+    Connection opened = null;
     try {
-      this.connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+      opened = DriverManager.getConnection("jdbc:sqlite:" + file);
+      this.connection = opened;
       try (Statement s = connection.createStatement()) {
         s.execute("PRAGMA journal_mode=WAL");
         s.execute("PRAGMA synchronous=FULL");
@@ -100,10 +102,24 @@ public final class Store implements AutoCloseable {
         s.execute("CREATE TABLE IF NOT EXISTS worker_sessions(id INTEGER PRIMARY KEY AUTOINCREMENT, worker_id TEXT,"
             + " started_at INTEGER, ended_at INTEGER, interrupted INTEGER)");
         addColumn(s, "jobs", "not_done", "TEXT");
+        // every chunk handed out is recorded before it is sent: ids are never reused, and a restarted
+        // master knows which worker holds what (state ASSIGNED) and under which lease
+        addColumn(s, "chunks", "checkpoints", "TEXT");
+        addColumn(s, "chunks", "lease_ms", "INTEGER");
+        addColumn(s, "chunks", "assigned_at", "INTEGER");
+        addColumn(s, "jobs", "submit_key", "TEXT");
+        s.execute("CREATE UNIQUE INDEX IF NOT EXISTS jobs_by_key ON jobs(submit_key) WHERE submit_key IS NOT NULL");
       }
       connection.setAutoCommit(false);
       tx = new Tx(connection);
     } catch (SQLException e) {
+      if (opened != null) {
+        try {
+          opened.close();
+        } catch (SQLException c) {
+          e.addSuppressed(c);
+        }
+      }
       lock.close();
       throw new IllegalStateException("cannot open the store in " + dataDir + ": " + e.getMessage(), e);
     }
@@ -229,6 +245,30 @@ public final class Store implements AutoCloseable {
 
   // ---- operations used by the master; each runs on the store thread ----
 
+  /** The job a submit key names (its id and spec only), or null. */
+  public static Op<JobRecord> jobByKey(String key) {
+    return c -> {
+      PreparedStatement q = c.prepare("SELECT id, spec FROM jobs WHERE submit_key=?");
+      q.setString(1, key);
+      try (ResultSet r = q.executeQuery()) {
+        return r.next()
+            ? new JobRecord(r.getString(1), 0, null, null, r.getBytes(2), null, 0, 0, null, 0, 0, null, null, null)
+            : null;
+      }
+    };
+  }
+
+  /** Records the submit key of a job. */
+  public static Op<Void> jobKey(String id, String key) {
+    return c -> {
+      PreparedStatement u = c.prepare("UPDATE jobs SET submit_key=? WHERE id=?");
+      u.setString(1, key);
+      u.setString(2, id);
+      u.executeUpdate();
+      return null;
+    };
+  }
+
   public static Op<Void> insertJob(JobRecord job) {
     return c -> {
       {
@@ -286,6 +326,84 @@ public final class Store implements AutoCloseable {
         p.executeUpdate();
       }
       return null;
+    };
+  }
+
+  /** A chunk was handed out (recorded before it is sent). */
+  public static Op<Void> assigned(String jobId, long chunkId, String workerId, long start, long end, long[] checkpoints,
+      long leaseMs, long at) {
+    return c -> {
+      PreparedStatement p = c.prepare("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state, checkpoints,"
+          + " lease_ms, assigned_at) VALUES (?,?,?,?,?,'ASSIGNED',?,?,?)");
+      p.setString(1, jobId);
+      p.setLong(2, chunkId);
+      p.setLong(3, start);
+      p.setLong(4, end);
+      p.setString(5, workerId);
+      StringBuilder cps = new StringBuilder();
+      for (long k : checkpoints) {
+        cps.append(cps.length() == 0 ? "" : ",").append(k);
+      }
+      p.setString(6, cps.toString());
+      p.setLong(7, leaseMs);
+      p.setLong(8, at);
+      p.executeUpdate();
+      return null;
+    };
+  }
+
+  /** The chunk now ends at {@code end} (its tail went to another worker). */
+  public static Op<Void> truncated(String jobId, long chunkId, long end) {
+    return c -> {
+      PreparedStatement p = c.prepare("UPDATE chunks SET end=MIN(end, ?) WHERE job_id=? AND chunk_id=?");
+      p.setLong(1, end);
+      p.setString(2, jobId);
+      p.setLong(3, chunkId);
+      p.executeUpdate();
+      return null;
+    };
+  }
+
+  /** The chunk no longer stands (cancelled, or its worker's work went to others). */
+  public static Op<Void> chunkEnded(String jobId, long chunkId, String state) {
+    return c -> {
+      PreparedStatement p = c.prepare("UPDATE chunks SET state=? WHERE job_id=? AND chunk_id=? AND state='ASSIGNED'");
+      p.setString(1, state);
+      p.setString(2, jobId);
+      p.setLong(3, chunkId);
+      p.executeUpdate();
+      return null;
+    };
+  }
+
+  /**
+   * The chunks of a job that were handed out and still stand, each with the end of its committed
+   * pieces (its start if none).
+   */
+  public static Op<List<dev.gleaner.common.control.Held>> handedOut(String jobId) {
+    return c -> {
+      List<dev.gleaner.common.control.Held> out = new ArrayList<>();
+      PreparedStatement p = c.prepare("SELECT k.worker_id, k.chunk_id, k.start, k.end, k.checkpoints,"
+          + " (SELECT MAX(end) FROM pieces WHERE job_id=k.job_id AND chunk_id=k.chunk_id)"
+          + " FROM chunks k WHERE k.job_id=? AND k.state='ASSIGNED' ORDER BY k.chunk_id");
+      p.setString(1, jobId);
+      try (ResultSet r = p.executeQuery()) {
+        while (r.next()) {
+          long start = r.getLong(3);
+          long end = r.getLong(4);
+          long acked = r.getLong(6);
+          acked = r.wasNull() ? start : Math.max(start, Math.min(end, acked));
+          String cps = r.getString(5);
+          long[] checkpoints = cps == null || cps.isEmpty() ? new long[0]
+              : java.util.Arrays.stream(cps.split(",")).mapToLong(Long::parseLong).filter(k -> k > start && k < end)
+                  .toArray();
+          if (end > start) {
+            out.add(new dev.gleaner.common.control.Held(r.getString(1), jobId, r.getLong(2), start, end, acked,
+                checkpoints));
+          }
+        }
+      }
+      return out;
     };
   }
 

@@ -1,0 +1,158 @@
+package dev.gleaner.common.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.common.util.RangeSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A master that restarts (or a worker that reconnects) while workers keep computing: the copies
+ * they hold are claimed and go on, nothing is handed out twice, and what nobody claims in time
+ * goes to the others.
+ */
+class ControllerRestartTest {
+  private final Controller c = new Controller();
+
+  private static <T extends Action> List<T> only(List<Action> actions, Class<T> type) {
+    return actions.stream().filter(type::isInstance).map(type::cast).collect(Collectors.toList());
+  }
+
+  /** The restarted master's view: job j over [0, 1000), units [0, 200) committed, two copies out. */
+  private void restartedWithTwoCopiesOut(double grace) {
+    RangeSet remaining = RangeSet.of(200, 1000);
+    JobDef def = new JobDef("j", "primes", 0, 1000, remaining, "self", 100, 0, 1, Double.POSITIVE_INFINITY, false, 0,
+        x -> x, dev.gleaner.common.model.RiskModel.LINEAR, 8);
+    c.addJob(def, List.of(
+        new Held("a", "j", 5, 100, 300, 200, new long[] {200}),   // a saved [100, 200) of it before the restart
+        new Held("b", "j", 7, 300, 400, 300, new long[0])), grace, 0);
+  }
+
+  @Test
+  void aWorkerThatKeptComputingThroughARestartClaimsItsCopyAndItsNextPieceCounts() {
+    restartedWithTwoCopiesOut(60);
+    c.workerJoined(WorkerInfo.of("c", "primes", 100), 1);
+    List<Action> first = c.drain();
+    for (Action.Assign x : only(first, Action.Assign.class)) {
+      assertTrue(x.copyId() >= 8, "ids are never reused: " + x);
+      assertTrue(x.start() >= 400, "nobody else gets the reserved units [200, 400): " + x);
+    }
+    assertNull(c.checkLedger("j"));
+    // a comes back holding copy 5, its piece [100, 200) acknowledged, [200, 300) computed meanwhile
+    c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 5, 100, 300, 200, new long[] {200})), 2);
+    assertTrue(only(c.drain(), Action.Cancel.class).isEmpty(), "its claim stands");
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", 5, 200, 300, 2));
+    c.committed("a", "j", 5, 200, 300, 1, 2);
+    assertTrue(c.committedUnits("j").containsAll(100, 300));
+    assertNull(c.checkLedger("j"));
+  }
+
+  @Test
+  void aPieceCommittedBeforeTheRestartButNotAcknowledgedComesBackAsADuplicate() {
+    restartedWithTwoCopiesOut(60);
+    // the ack of [100, 200) was lost with the master: the worker claims from 100 and sends it again
+    c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 5, 100, 300, 100, new long[] {200})), 1);
+    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", 5, 100, 200, 1));
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", 5, 200, 300, 1));
+  }
+
+  @Test
+  void reservedUnitsOfAWorkerThatDoesNotComeBackGoToOthersAfterTheGrace() {
+    restartedWithTwoCopiesOut(30);
+    c.workerJoined(WorkerInfo.of("c", "primes", 1e6), 1);
+    List<Action.Assign> got = new ArrayList<>(only(c.drain(), Action.Assign.class));
+    c.tick(10);
+    got.addAll(only(c.drain(), Action.Assign.class));
+    assertTrue(got.stream().noneMatch(x -> x.start() < 400 && x.end() > 200), "still reserved at 10 s: " + got);
+    c.tick(31);
+    // c holds its window; finish what it has until the released units come its way
+    for (int round = 0; round < 50 && got.stream().noneMatch(x -> x.start() < 400 && x.end() > 200); round++) {
+      for (Action.Assign x : List.copyOf(got)) {
+        if (c.piece("c", "j", x.copyId(), x.start(), x.end(), 32 + round) == Verdict.COMMIT) {
+          c.committed("c", "j", x.copyId(), x.start(), x.end(), 0.001, 32 + round);
+        }
+      }
+      got.clear();
+      got.addAll(only(c.drain(), Action.Assign.class));
+    }
+    assertTrue(got.stream().anyMatch(x -> x.start() < 400 && x.end() > 200), "the reserved units went to c: " + got);
+    assertNull(c.checkLedger("j"));
+    // a comes back late: its claim is cancelled, and its pieces on the way are acknowledged, not refused
+    c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 5, 100, 300, 200, new long[] {200})), 40);
+    List<Action.Cancel> cancels = only(c.drain(), Action.Cancel.class);
+    assertEquals(1, cancels.size());
+    assertEquals(5, cancels.get(0).copyId());
+    Verdict late = c.piece("a", "j", 5, 200, 300, 40);
+    assertTrue(late == Verdict.DISCARD || late == Verdict.DUPLICATE, "a late piece does not count: " + late);
+  }
+
+  @Test
+  void whenNothingElseIsLeftIdleWorkersTakeReservedUnitsBeforeTheGraceEnds() {
+    JobDef def = new JobDef("j", "primes", 0, 1000, RangeSet.of(0, 100), "self", 100, 0, 1, Double.POSITIVE_INFINITY,
+        false, 0, x -> x, dev.gleaner.common.model.RiskModel.LINEAR, 10);
+    c.addJob(def, List.of(new Held("a", "j", 3, 0, 100, 0, new long[0])), 600, 0);
+    c.workerJoined(WorkerInfo.of("b", "primes", 100), 1);
+    assertTrue(only(c.drain(), Action.Assign.class).isEmpty(), "only reserved units are left");
+    c.tick(Controller.IDLE_RESERVED_SECONDS - 1);
+    assertTrue(only(c.drain(), Action.Assign.class).isEmpty());
+    c.tick(Controller.IDLE_RESERVED_SECONDS + 1);
+    List<Action.Assign> got = only(c.drain(), Action.Assign.class);
+    assertEquals(100, got.stream().mapToLong(Action.Assign::units).sum(), "b is idle: it takes them: " + got);
+    assertNull(c.checkLedger("j"));
+  }
+
+  @Test
+  void aWorkerThatRestartedLosesItsReservedCopiesToOthersAtOnce() {
+    restartedWithTwoCopiesOut(600);
+    c.workerJoined(WorkerInfo.of("b", "primes", 1e6), List.of(), 1);
+    List<Action.Assign> got = only(c.drain(), Action.Assign.class);
+    assertTrue(got.stream().anyMatch(x -> x.start() <= 300 && x.end() > 300), "[300, 400) is free again: " + got);
+    assertNull(c.checkLedger("j"));
+  }
+
+  @Test
+  void aClaimOfACopyTheMasterNeverGaveThisWorkerIsCancelled() {
+    restartedWithTwoCopiesOut(60);
+    // b claims a's copy (a bug, or a worker lying about its id's history)
+    c.workerJoined(WorkerInfo.of("b", "primes", 100), List.of(new Held("b", "j", 5, 100, 300, 200, new long[0]),
+        new Held("b", "j", 7, 300, 400, 300, new long[0])), 1);
+    List<Action.Cancel> cancels = only(c.drain(), Action.Cancel.class);
+    assertEquals(List.of(5L), cancels.stream().map(Action.Cancel::copyId).toList());
+    assertEquals(Verdict.REFUSE, c.piece("b", "j", 5, 200, 300, 1), "a's copy is not b's");
+    assertEquals(Verdict.COMMIT, c.piece("b", "j", 7, 300, 400, 1));
+  }
+
+  @Test
+  void ofTwoStoredCopiesOverTheSameUnitsTheLaterIsKept() {
+    JobDef def = new JobDef("j", "primes", 0, 1000, RangeSet.of(0, 1000), "self", 100, 0, 1, Double.POSITIVE_INFINITY,
+        false, 0, x -> x, dev.gleaner.common.model.RiskModel.LINEAR, 10);
+    // copy 3 went to a; a was lost and its units went to b as copy 9
+    c.addJob(def, List.of(new Held("a", "j", 3, 0, 100, 0, new long[0]), new Held("b", "j", 9, 0, 100, 0, new long[0])),
+        60, 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 3, 0, 100, 0, new long[0])), 1);
+    assertEquals(List.of(3L), only(c.drain(), Action.Cancel.class).stream().map(Action.Cancel::copyId).toList());
+    c.workerJoined(WorkerInfo.of("b", "primes", 100), List.of(new Held("b", "j", 9, 0, 100, 0, new long[0])), 1);
+    assertTrue(only(c.drain(), Action.Cancel.class).isEmpty());
+    assertEquals(Verdict.COMMIT, c.piece("b", "j", 9, 0, 100, 2));
+  }
+
+  @Test
+  void aReconnectBeforeTheOldSessionWasSeenToEndKeepsTheCopiesItClaims() {
+    c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "self").withChunking(1000, 0), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 100), 0);
+    List<Action.Assign> out = only(c.drain(), Action.Assign.class);
+    Action.Assign first = out.get(0);
+    // a new session of a, the old one not yet noticed as closed: it still computes `first`
+    c.workerJoined(WorkerInfo.of("a", "primes", 100),
+        List.of(new Held("a", "j", first.copyId(), first.start(), first.end(), first.start(), new long[0])), 1);
+    List<Action> after = c.drain();
+    assertTrue(only(after, Action.Cancel.class).stream().noneMatch(x -> x.copyId() == first.copyId()),
+        "the copy it claims stays: " + after);
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), first.start(), first.end(), 2));
+    assertNull(c.checkLedger("j"));
+  }
+}

@@ -1,0 +1,244 @@
+package dev.gleaner.worker;
+
+import dev.gleaner.protocol.Assign;
+import dev.gleaner.protocol.ChunkFailed;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.HeldChunk;
+import dev.gleaner.protocol.Piece;
+import io.netty.channel.Channel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's chunks and their pieces across connections: a piece stays here from the moment it
+ * is computed until the master acknowledges it as durable. When the master goes away (a restart, a
+ * cut), the worker keeps computing its chunks for their lease; on the next connection it claims
+ * them in its Hello and sends the pieces not acknowledged again, in order, before any new one.
+ *
+ * <p>How: one lock orders everything that touches the current channel, so a piece computed while
+ * the old pieces are being sent again cannot overtake them.
+ */
+final class Outbox implements ChunkRunner.Reporter {
+  private static final Logger log = LoggerFactory.getLogger(Outbox.class);
+  /** The lease of a chunk whose Assign named none. */
+  static final long DEFAULT_LEASE_MS = 120_000;
+  /** Bytes of pieces held while disconnected beyond which the worker stops computing until it reconnects. */
+  static final long MAX_HELD_BYTES = 64L * 1024 * 1024;
+
+  private static final class Entry {
+    final Assign assign;
+    long end;
+    long acked;
+    final ArrayDeque<Piece> unacked = new ArrayDeque<>();
+    /** Its task is still running (or queued) in the runner. */
+    boolean running = true;
+    /** When, while disconnected, the worker stops computing it (nanoTime); 0 while connected. */
+    long stopAt;
+
+    Entry(Assign assign) {
+      this.assign = assign;
+      this.end = assign.getEnd();
+      this.acked = assign.getStart();
+    }
+
+    long leaseNanos() {
+      return (assign.getLeaseMs() > 0 ? assign.getLeaseMs() : DEFAULT_LEASE_MS) * 1_000_000L;
+    }
+  }
+
+  private final Map<String, Entry> entries = new LinkedHashMap<>();
+  private Channel channel;
+  private long unackedBytes;
+  private int unackedPieces;
+
+  /** Hooks into the runner, for what the outbox decides about running chunks. */
+  interface Chunks {
+    void cancel(String jobId, long chunkId);
+
+    void cancelAll();
+  }
+
+  private Chunks chunks;
+
+  void chunks(Chunks c) {
+    this.chunks = c;
+  }
+
+  synchronized void assigned(Assign a) {
+    entries.put(ChunkTask.key(a.getJobId(), a.getChunkId()), new Entry(a));
+  }
+
+  synchronized void truncated(String jobId, long chunkId, long end) {
+    Entry e = entries.get(ChunkTask.key(jobId, chunkId));
+    if (e != null) {
+      e.end = Math.max(e.acked, Math.min(e.end, end));
+    }
+  }
+
+  /** The master cancelled the chunk: nothing of it is sent any more. */
+  synchronized void forget(String jobId, long chunkId) {
+    Entry e = entries.remove(ChunkTask.key(jobId, chunkId));
+    if (e != null) {
+      drop(e);
+    }
+  }
+
+  private void drop(Entry e) {
+    for (Piece p : e.unacked) {
+      unackedBytes -= p.getSerializedSize();
+      unackedPieces--;
+    }
+    e.unacked.clear();
+  }
+
+  @Override
+  public synchronized void piece(Piece piece) {
+    Entry e = entries.get(ChunkTask.key(piece.getJobId(), piece.getChunkId()));
+    if (e == null) {
+      return;
+    }
+    e.unacked.add(piece);
+    unackedBytes += piece.getSerializedSize();
+    unackedPieces++;
+    if (channel != null) {
+      channel.writeAndFlush(Envelope.newBuilder().setPiece(piece).build());
+    } else if (unackedBytes > MAX_HELD_BYTES && chunks != null) {
+      log.warn("{} bytes of pieces wait for the master; computing stops until it is back", unackedBytes);
+      chunks.cancelAll();
+    }
+  }
+
+  @Override
+  public synchronized void failed(String jobId, long chunkId, String message) {
+    entries.remove(ChunkTask.key(jobId, chunkId));
+    if (channel != null) {
+      channel.writeAndFlush(Envelope.newBuilder().setChunkFailed(ChunkFailed.newBuilder()
+          .setJobId(jobId).setChunkId(chunkId).setMessage(message)).build());
+    } else {
+      log.warn("chunk {} of job {} failed while the master was away (it will be computed elsewhere): {}", chunkId,
+          jobId, message);
+    }
+  }
+
+  @Override
+  public synchronized void ended(String jobId, long chunkId) {
+    String key = ChunkTask.key(jobId, chunkId);
+    Entry e = entries.get(key);
+    if (e != null) {
+      e.running = false;
+      if (e.unacked.isEmpty()) {
+        entries.remove(key);
+      }
+    }
+  }
+
+  /** The master made the chunk's pieces up to {@code end} durable. */
+  synchronized void acked(String jobId, long chunkId, long end) {
+    String key = ChunkTask.key(jobId, chunkId);
+    Entry e = entries.get(key);
+    if (e == null) {
+      return;
+    }
+    while (!e.unacked.isEmpty() && e.unacked.peek().getEnd() <= end) {
+      Piece p = e.unacked.poll();
+      unackedBytes -= p.getSerializedSize();
+      unackedPieces--;
+    }
+    e.acked = Math.max(e.acked, Math.min(e.end, end));
+    if (e.unacked.isEmpty() && (!e.running || e.acked >= e.end)) {
+      entries.remove(key);
+    }
+  }
+
+  /** What this worker holds, for the Hello of a new connection. */
+  synchronized List<HeldChunk> claims() {
+    List<HeldChunk> out = new ArrayList<>();
+    for (Entry e : entries.values()) {
+      if (e.end <= e.assign.getStart()) {
+        continue;
+      }
+      HeldChunk.Builder h = HeldChunk.newBuilder().setJobId(e.assign.getJobId()).setChunkId(e.assign.getChunkId())
+          .setStart(e.assign.getStart()).setEnd(e.end).setAcked(Math.min(e.acked, e.end));
+      for (long k : e.assign.getCheckpointsList()) {
+        if (k < e.end) {
+          h.addCheckpoints(k);
+        }
+      }
+      out.add(h.build());
+    }
+    return out;
+  }
+
+  /**
+   * The connection was welcomed: the pieces not acknowledged go out again, in order, then new
+   * pieces go straight through {@code c}.
+   */
+  synchronized void connected(Channel c) {
+    for (Entry e : entries.values()) {
+      e.stopAt = 0;
+      for (Piece p : e.unacked) {
+        c.write(Envelope.newBuilder().setPiece(p).build());
+      }
+    }
+    c.flush();
+    channel = c;
+  }
+
+  /**
+   * The connection is gone: chunks go on for their lease, except those still waiting for input
+   * (it will not come); pieces wait here.
+   */
+  synchronized void disconnected(Channel c, long nowNanos, java.util.function.Predicate<String> waitsForInput) {
+    if (channel != c) {
+      return;
+    }
+    channel = null;
+    for (Iterator<Map.Entry<String, Entry>> it = entries.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, Entry> me = it.next();
+      Entry e = me.getValue();
+      if (e.running && waitsForInput.test(me.getKey())) {
+        chunks.cancel(e.assign.getJobId(), e.assign.getChunkId());
+        e.running = false;
+        if (e.unacked.isEmpty()) {
+          it.remove();
+        }
+      } else {
+        e.stopAt = nowNanos + e.leaseNanos();
+      }
+    }
+  }
+
+  /** While disconnected: chunks past their lease stop and are no longer claimed. */
+  synchronized void expire(long nowNanos) {
+    if (channel != null) {
+      return;
+    }
+    for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
+      Entry e = it.next();
+      if (e.stopAt != 0 && nowNanos - e.stopAt > 0) {
+        log.warn("no master within the lease of chunk {} of job {}; it is dropped", e.assign.getChunkId(),
+            e.assign.getJobId());
+        chunks.cancel(e.assign.getJobId(), e.assign.getChunkId());
+        drop(e);
+        it.remove();
+      }
+    }
+  }
+
+  synchronized int unacked() {
+    return unackedPieces;
+  }
+
+  /** Everything is forgotten (an injected crash). */
+  synchronized void clear() {
+    entries.clear();
+    unackedBytes = 0;
+    unackedPieces = 0;
+  }
+}
