@@ -86,6 +86,29 @@ final class MasterClient implements AutoCloseable {
     return expect(Envelope.BodyCase.STATUS_REPLY).getStatusReply();
   }
 
+  /**
+   * Streams the whole result of an ended job to {@code out}, part by part; returns its bytes.
+   *
+   * @throws RefusedException if the job is unknown, running or failed
+   */
+  long result(String jobId, java.io.OutputStream out) throws IOException {
+    send(Envelope.newBuilder().setResultRequest(dev.gleaner.protocol.ResultRequest.newBuilder().setJobId(jobId)).build());
+    long total = 0;
+    // bounded: each part carries at least one byte unless it is the last
+    while (true) {
+      dev.gleaner.protocol.ResultPart part = expect(Envelope.BodyCase.RESULT_PART).getResultPart();
+      part.getData().writeTo(out);
+      total += part.getData().size();
+      if (part.getLast()) {
+        out.flush();
+        return total;
+      }
+      if (part.getData().isEmpty()) {
+        throw new IOException("the master sent an empty part of the result of " + jobId);
+      }
+    }
+  }
+
   private void send(Envelope e) throws IOException {
     byte[] bytes = e.toByteArray();
     out.writeInt(bytes.length);

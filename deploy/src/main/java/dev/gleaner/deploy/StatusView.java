@@ -73,6 +73,8 @@ final class StatusView {
     m.put("unitsDone", j.getUnitsDone());
     m.put("unitsPerSecond", j.getUnitsPerSecond());
     m.put("result", j.getResult());
+    m.put("resultSize", j.getResultSize());
+    m.put("resultTruncated", j.getResultTruncated());
     m.put("message", j.getMessage());
     m.put("submittedAtMillis", j.getSubmittedAtMillis());
     m.put("finishedAtMillis", j.getFinishedAtMillis());
@@ -148,12 +150,15 @@ final class StatusView {
       if (j.getNotDoneCount() > 0) {
         out.printf("    not done: %s%n", ranges(j.getNotDoneList()));
       }
+      if (j.getResultTruncated()) {
+        out.printf("    result: %s bytes in all (gleaner result %s)%n", human(j.getResultSize()), j.getJobId());
+      }
       if (j.getRecoveryCount() > 0 && !j.getRecoveryScheme().isEmpty()) {
         out.printf("    recovery lists (%s scheme):%n", j.getRecoveryScheme());
         for (dev.gleaner.protocol.RecoveryList r : j.getRecoveryList()) {
           List<String> l = r.getListList();
           out.printf("      %-16s -> %s%s%n", r.getWorkerId(), String.join(" ", l.subList(0, Math.min(8, l.size()))),
-              l.size() > 8 ? " ..." : "");
+              Math.max(l.size(), r.getLength()) > 8 ? " ... (" + Math.max(l.size(), r.getLength()) + " in all)" : "");
         }
       }
       for (dev.gleaner.protocol.Reroute r : j.getReroutesList()) {

@@ -88,7 +88,7 @@ final class SubmitCommand implements Callable<Integer> {
         }
         lostSince = 0;
         backoff.reset();
-        return report(follow(c, id, !json, pollMs));
+        return report(c, follow(c, id, !json, pollMs));
       } catch (MasterClient.RefusedException e) {
         throw e;
       } catch (IOException e) {
@@ -109,12 +109,19 @@ final class SubmitCommand implements Callable<Integer> {
     }
   }
 
-  /** Prints the job's end; the exit code. */
-  private int report(JobStatus j) {
+  /** Prints the job's end (a result too long for a status is streamed whole); the exit code. */
+  private int report(MasterClient c, JobStatus j) throws IOException {
     if (json) {
       spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(j)));
+    } else if (j.getResultTruncated() && !j.getState().equals("FAILED")) {
+      try (TextSink out = new TextSink(spec.commandLine().getOut())) {
+        c.result(j.getJobId(), out);
+      }
+      spec.commandLine().getOut().println();
     } else {
       spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
+    }
+    if (!json) {
       if (j.getState().equals("DONE_PARTIAL")) {
         System.err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList())
             + "\n(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes them)");

@@ -79,6 +79,41 @@ class CommandLineTest {
   }
 
   @Test
+  void aResultTooLongForAStatusIsPrintedWholeBySubmitAndByResult() throws Exception {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      // multi-byte characters, so parts cut inside one
+      text.append("ligne ").append(i).append(" café GATTACA\n");
+    }
+    Path input = Files.writeString(dir.resolve("input.txt"), text);
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 1, Set.of());
+      Path job = Files.writeString(dir.resolve("job.yaml"), "workload: grep\nparams: {file: " + input
+          + ", pattern: GATTACA, max-lines: 1000000}\n");
+      String master = "127.0.0.1:" + c.master.port();
+      String whole = "20000 matching lines\n" + String.join("\n", text.toString().lines().toList());
+      Run submitted = gleaner("submit", job.toString(), "--master", master, "--secret-file", c.secretFile().toString());
+      assertEquals(0, submitted.code(), submitted.err());
+      assertEquals(whole, submitted.out().strip());
+
+      Run printed = gleaner("result", "job-1", "--master", master, "--secret-file", c.secretFile().toString());
+      assertEquals(0, printed.code(), printed.err());
+      assertEquals(whole, printed.out().strip());
+      Path file = dir.resolve("result.txt");
+      Run saved = gleaner("result", "job-1", "-o", file.toString(), "--master", master, "--secret-file",
+          c.secretFile().toString());
+      assertEquals(0, saved.code(), saved.err());
+      assertEquals(whole, Files.readString(file));
+
+      Run table = gleaner("status", "--master", master, "--secret-file", c.secretFile().toString());
+      assertTrue(table.out().contains("(gleaner result job-1)"), table.out());
+      Run unknown = gleaner("result", "job-7", "--master", master, "--secret-file", c.secretFile().toString());
+      assertEquals(1, unknown.code());
+      assertTrue(unknown.err().contains("the master knows no job 'job-7'"), unknown.err());
+    }
+  }
+
+  @Test
   void aWrongSecretIsRefusedWithTheReason() throws Exception {
     try (LocalCluster c = new LocalCluster(dir)) {
       Path wrong = Files.writeString(dir.resolve("wrong"), "not-the-cluster-secret-at-all");

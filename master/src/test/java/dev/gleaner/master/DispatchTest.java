@@ -343,6 +343,64 @@ class DispatchTest {
   }
 
   @Test
+  void aLargeResultStaysOutOfStatusRepliesAndStreamsWholeOnRequest() throws Exception {
+    Path file = dir.resolve("many.txt");
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 40_000; i++) {
+      text.append("line ").append(i).append(" GATTACA GATTACA GATTACA\n");
+    }
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
+      String id = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+          .putParams("pattern", "GATTACA").putParams("max-lines", "1000000").setChunkUnits(400_000).build());
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
+        assertEquals("DONE", m.awaitEnd(id).getState());
+      }
+      String whole = "40000 matching lines\n" + String.join("\n", text.toString().lines().toList());
+      try (RawPeer client = RawPeer.client(m.port, SECRET)) {
+        client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.getDefaultInstance()).build());
+        var all = client.read().getStatusReply().getJobs(0);
+        assertTrue(all.getResultTruncated());
+        assertEquals(whole.getBytes(StandardCharsets.UTF_8).length, all.getResultSize());
+        assertTrue(all.getResult().length() <= 4096 && whole.startsWith(all.getResult()), "the start of the result");
+
+        client.send(Envelope.newBuilder().setResultRequest(dev.gleaner.protocol.ResultRequest.newBuilder().setJobId(id))
+            .build());
+        java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+        int parts = 0;
+        for (boolean last = false; !last && parts < 10_000; parts++) {
+          var part = client.read().getResultPart();
+          part.getData().writeTo(got);
+          last = part.getLast();
+        }
+        assertTrue(parts > 1, "streamed in parts, each under the frame limit: " + parts);
+        assertEquals(whole, got.toString(StandardCharsets.UTF_8));
+
+        client.send(Envelope.newBuilder().setResultRequest(dev.gleaner.protocol.ResultRequest.newBuilder()
+            .setJobId("job-99")).build());
+        Envelope unknown = client.read();
+        assertEquals(Error.Code.BAD_JOB, unknown.getError().getCode());
+        assertTrue(unknown.getError().getMessage().contains("no job 'job-99'"), unknown.getError().getMessage());
+      }
+    }
+  }
+
+  @Test
+  void aStatusReplyOverTheFrameLimitIsRefusedWithAnErrorThatNamesTheLimit() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withMaxFrameBytes(2048))) {
+      for (int i = 0; i < 40; i++) {
+        m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0).toBuilder().setName("a rather long job name " + i).build());
+      }
+      try (RawPeer client = RawPeer.client(m.port, SECRET)) {
+        client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.getDefaultInstance()).build());
+        Envelope e = client.read();
+        assertEquals(Error.Code.FRAME_TOO_LARGE, e.getError().getCode());
+        assertTrue(e.getError().getMessage().contains("over the frame limit of 2048 bytes"), e.getError().getMessage());
+      }
+    }
+  }
+
+  @Test
   void grepStreamsLineAlignedInputAndCountsExactly() throws Exception {
     Path file = dir.resolve("genome.fa");
     StringBuilder text = new StringBuilder();

@@ -789,8 +789,7 @@ public final class Controller {
    */
   public record JobView(String id, String workload, JobPhase phase, String message, String strategy, String reason,
       long units, long committed, RangeSet notDone, double expectedWork, int replans, double deadline,
-      Map<String, Long> shares, String scheme, Map<String, List<String>> recovery, List<Action.Rerouted> reroutes,
-      long queued, long held) {}
+      Map<String, Long> shares, String scheme, List<Action.Rerouted> reroutes, long queued, long held) {}
 
   /** A worker's state and the estimates the planner uses, each with its observation count. */
   public record WorkerView(String id, String state, Map<String, Estimate> speeds, Estimate bandwidth,
@@ -815,14 +814,37 @@ public final class Controller {
       notDone = RangeSet.of(j.def.start(), j.def.end());
       notDone.removeAll(j.committed);
     }
-    Map<String, List<String>> recovery = new LinkedHashMap<>();
-    for (String w : j.members) {
-      recovery.put(w, j.recoveryList(w));
-    }
     return new JobView(j.def.id(), j.def.workload(), j.phase, j.message, j.strategy, j.reason, j.units(),
         j.committed.size(), notDone, j.expectedWork, Math.max(0, j.replans), j.def.deadline(),
-        Map.copyOf(j.unitsByWorker), j.scheme == null ? "" : j.scheme.name(), recovery, List.copyOf(j.reroutes),
+        Map.copyOf(j.unitsByWorker), j.scheme == null ? "" : j.scheme.name(), List.copyOf(j.reroutes),
         j.phase.ended() ? 0 : unstarted(j), j.held().size());
+  }
+
+  /**
+   * The job's recovery lists (worker, where its unfinished work goes), each cut to its first
+   * {@code entries}: N workers make N lists of N, too many to show whole.
+   */
+  public Map<String, List<String>> recovery(String job, int entries) {
+    JobLedger j = jobs.get(job);
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    if (j == null || j.scheme == null) {
+      return out;
+    }
+    for (int i = 0; i < j.members.size(); i++) {
+      int[] list = j.scheme.list(i);
+      List<String> ids = new ArrayList<>(Math.min(entries, list.length));
+      for (int k = 0; k < list.length && k < entries; k++) {
+        ids.add(j.members.get(list[k]));
+      }
+      out.put(j.members.get(i), ids);
+    }
+    return out;
+  }
+
+  /** The length of every recovery list of the job (the number of its planned workers but one). */
+  public int recoveryLength(String job) {
+    JobLedger j = jobs.get(job);
+    return j == null || j.scheme == null ? 0 : j.scheme.list(0).length;
   }
 
   /** Units queued that nobody has started or saved. */

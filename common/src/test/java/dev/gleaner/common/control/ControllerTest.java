@@ -246,7 +246,7 @@ class ControllerTest {
     Action.Assign w0 = first.stream().filter(a -> a.worker().equals("w0")).findFirst().orElseThrow();
     assertEquals(0, w0.start());
     complete(w0, 10);
-    List<String> list = c.job("j").recovery().get("w0");
+    List<String> list = c.recovery("j", Integer.MAX_VALUE).get("w0");
     assertEquals(5, list.size());
     c.workerLost("w0", "test", true, 20);
     List<Action> after = drain();

@@ -619,6 +619,26 @@ public final class ControlLoop implements AutoCloseable {
     return call(() -> StatusReport.build(controller, jobs, links, registry, jobId, now(), this));
   }
 
+  /**
+   * The whole rendered result of an ended job, for a client to stream; fails with a sentence when
+   * the job is unknown, still running, or failed.
+   */
+  public CompletableFuture<byte[]> result(String jobId) {
+    return call(() -> {
+      MasterJob j = jobs.get(jobId);
+      if (j == null) {
+        throw new IllegalArgumentException("the master knows no job '" + jobId + "'");
+      }
+      if (j.state == null) {
+        throw new IllegalArgumentException("job " + jobId + " has not ended yet (gleaner status " + jobId + ")");
+      }
+      if (j.state.equals("FAILED")) {
+        throw new IllegalArgumentException("job " + jobId + " failed: " + j.message);
+      }
+      return j.resultBytes();
+    });
+  }
+
   /** Ids of the workers with a session. */
   public CompletableFuture<List<String>> liveWorkers() {
     return call(() -> new ArrayList<>(links.keySet()));

@@ -22,6 +22,8 @@ final class MasterJob {
   /** The stored outcome (DONE, DONE_PARTIAL, FAILED), or null while it runs or is being merged. */
   String state;
   String resultText = "";
+  /** The rendered result as UTF-8, made on first request (a result is streamed from it). */
+  private byte[] resultBytes;
   String message = "";
   long finishedAtMillis;
   /** For a job that ended at its deadline before this master started: what was not done. */
@@ -42,5 +44,13 @@ final class MasterJob {
 
   long units() {
     return end - start;
+  }
+
+  /** The rendered result as UTF-8 bytes. */
+  byte[] resultBytes() {
+    if (resultBytes == null) {
+      resultBytes = resultText.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+    return resultBytes;
   }
 }

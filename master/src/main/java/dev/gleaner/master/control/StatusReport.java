@@ -40,7 +40,7 @@ final class StatusReport {
       if (!jobId.isEmpty() && !jobId.equals(j.id)) {
         continue;
       }
-      reply.addJobs(job(j, controller.job(j.id), now));
+      reply.addJobs(job(j, controller.job(j.id), now, !jobId.isEmpty(), controller));
     }
     for (Controller.WorkerView w : controller.workers(now)) {
       WorkerLink link = links.get(w.id());
@@ -69,11 +69,24 @@ final class StatusReport {
     return reply.build();
   }
 
-  private static JobStatus job(MasterJob j, Controller.JobView v, double now) {
+  /** Characters of a result shown in a status of all jobs, and of one job. */
+  static final int RESULT_SHOWN_ALL = 4096;
+  static final int RESULT_SHOWN_ONE = 64 * 1024;
+  /** Entries of each recovery list shown in a status of one job (none in a status of all). */
+  static final int RECOVERY_SHOWN = 16;
+  /** Reroutes shown, the latest ones, in a status of all jobs and of one job. */
+  static final int REROUTES_SHOWN_ALL = 20;
+  static final int REROUTES_SHOWN_ONE = 200;
+
+  private static JobStatus job(MasterJob j, Controller.JobView v, double now, boolean one, Controller controller) {
     long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : System.currentTimeMillis();
     double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
+    int shown = one ? RESULT_SHOWN_ONE : RESULT_SHOWN_ALL;
+    boolean cut = j.resultText.length() > shown;
     JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName())
-        .setWorkload(j.workload.name()).setUnitsTotal(j.units()).setResult(j.resultText)
+        .setWorkload(j.workload.name()).setUnitsTotal(j.units())
+        .setResult(cut ? j.resultText.substring(0, shown) : j.resultText).setResultTruncated(cut)
+        .setResultSize(j.resultText.isEmpty() ? 0 : j.resultBytes().length)
         .setSubmittedAtMillis(j.submittedAtMillis).setFinishedAtMillis(j.finishedAtMillis)
         .setDeadlineMillis(j.spec.getDeadlineMillis());
     if (v == null) {
@@ -96,8 +109,14 @@ final class StatusReport {
         .setUnitsHeld(v.held()).setRecoveryScheme(v.scheme());
     v.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
-    v.recovery().forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder().setWorkerId(w).addAllList(l)));
-    for (var r : v.reroutes()) {
+    if (one) {
+      int length = controller.recoveryLength(j.id);
+      controller.recovery(j.id, RECOVERY_SHOWN).forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder().setWorkerId(w)
+          .addAllList(l).setLength(length)));
+    }
+    var reroutes = v.reroutes();
+    int keep = one ? REROUTES_SHOWN_ONE : REROUTES_SHOWN_ALL;
+    for (var r : reroutes.subList(Math.max(0, reroutes.size() - keep), reroutes.size())) {
       b.addReroutes(Reroute.newBuilder().setFromWorker(r.from()).setOrigin(r.origin()).setToWorker(r.to())
           .setUnits(r.units()).setChunks(r.chunks()));
     }

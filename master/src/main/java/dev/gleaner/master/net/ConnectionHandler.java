@@ -206,10 +206,33 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
             if (err != null) {
               log.error("cannot build a status reply: {}", err.toString(), err);
               ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not build the status: " + err));
+              return;
+            }
+            Envelope frame = Envelope.newBuilder().setStatusReply(reply).build();
+            int limit = services.config().maxFrameBytes();
+            if (frame.getSerializedSize() + 4 > limit) {
+              // a summary should always fit; if it does not, say so instead of failing silently
+              String why = "the status reply is " + frame.getSerializedSize() + " bytes, over the frame limit of "
+                  + limit + " bytes (--max-frame-mib); ask for one job";
+              log.error("cannot send a status reply to {}: {}", ctx.channel().remoteAddress(), why);
+              ctx.writeAndFlush(Messages.error(Error.Code.FRAME_TOO_LARGE, why));
             } else {
-              ctx.writeAndFlush(Envelope.newBuilder().setStatusReply(reply).build());
+              ctx.writeAndFlush(frame);
             }
           });
+      case RESULT_REQUEST -> {
+        String job = msg.getResultRequest().getJobId();
+        services.loop().result(job).whenComplete((bytes, err) -> ctx.executor().execute(() -> {
+          if (err != null) {
+            Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+                ? err.getCause() : err;
+            ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, cause.getMessage()));
+          } else {
+            result = new ResultStream(job, bytes);
+            pumpResult(ctx);
+          }
+        }));
+      }
       case HEARTBEAT -> { }
       case GOODBYE -> ctx.close();
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client may not send " + msg.getBodyCase());
@@ -239,10 +262,47 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     ctx.fireChannelInactive();
   }
 
+  /** A result being streamed to a client, part by part as the connection drains. */
+  private static final class ResultStream {
+    static final int PART_BYTES = 256 * 1024;
+    final String job;
+    final byte[] bytes;
+    int at;
+
+    ResultStream(String job, byte[] bytes) {
+      this.job = job;
+      this.bytes = bytes;
+    }
+  }
+
+  private ResultStream result;
+
+  /** Writes result parts while the connection takes them; the rest follows when it drains. */
+  private void pumpResult(ChannelHandlerContext ctx) {
+    ResultStream r = result;
+    while (r != null && ctx.channel().isActive()) {
+      int n = Math.min(ResultStream.PART_BYTES, r.bytes.length - r.at);
+      boolean last = r.at + n >= r.bytes.length;
+      ctx.write(Envelope.newBuilder().setResultPart(dev.gleaner.protocol.ResultPart.newBuilder().setJobId(r.job)
+          .setData(ByteString.copyFrom(r.bytes, r.at, n)).setLast(last)).build());
+      r.at += n;
+      if (last) {
+        result = null;
+        r = null;
+      } else if (!ctx.channel().isWritable()) {
+        break;
+      }
+    }
+    ctx.flush();
+  }
+
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
     if (ctx.channel().isWritable()) {
       services.sendPort().writable(ctx.channel());
+      if (result != null) {
+        pumpResult(ctx);
+      }
     }
     ctx.fireChannelWritabilityChanged();
   }
