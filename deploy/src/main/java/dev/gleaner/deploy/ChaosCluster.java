@@ -129,6 +129,11 @@ final class ChaosCluster implements AutoCloseable {
     return dir;
   }
 
+  /** Every master's log, one after another (appended at each restart). */
+  String masterLog() throws IOException {
+    return Files.readString(masterLog);
+  }
+
   /** The master's status (one job, or all with null), on a new connection. */
   StatusReply status(String jobId) throws IOException {
     try (MasterClient c = client()) {

@@ -20,11 +20,11 @@ import java.util.function.IntSupplier;
  * {@link #drop} resets every connection through it (RST both ways), {@link #stall} stops forwarding
  * in both directions (bytes and closes alike) for a while. It forwards to the master's current port
  * (read at each connection, so a restarted master may listen elsewhere), and notes every piece the
- * worker sends on the way ({@link ReportedPieces}).
+ * worker sends and every acknowledgement the master sends back ({@link ReportedPieces}).
  *
- * <p>Two threads per connection copy bytes; the worker-to-master side also reads the frames (a
- * 4-byte length and an {@link Envelope}) to see pieces go by. A frame it cannot read stops the
- * reading for that connection, never the forwarding.
+ * <p>Two threads per connection copy bytes, and read the frames (a 4-byte length and an
+ * {@link Envelope}) as they go by; frames over 64 KiB (chunk input) are skipped unread. A frame it
+ * cannot read stops the reading for that connection, never the forwarding.
  */
 final class ChaosProxy implements AutoCloseable {
   private final String workerId;
@@ -102,14 +102,14 @@ final class ChaosProxy implements AutoCloseable {
       }
       Link link = new Link(client, upstream);
       links.add(link);
-      start(link, client, upstream, new FrameScanner());
-      start(link, upstream, client, null);
+      start(link, client, upstream, new FrameScanner(true));
+      start(link, upstream, client, new FrameScanner(false));
     }
   }
 
   private void start(Link link, Socket from, Socket to, FrameScanner scanner) {
     Thread t = new Thread(() -> pump(link, from, to, scanner), "chaos-proxy-" + workerId + "-"
-        + (scanner == null ? "down" : "up"));
+        + (scanner.fromWorker ? "up" : "down"));
     t.setDaemon(true);
     t.start();
   }
@@ -127,9 +127,7 @@ final class ChaosProxy implements AutoCloseable {
         }
         out.write(buf, 0, n);
         out.flush();
-        if (scanner != null) {
-          scanner.accept(buf, n);
-        }
+        scanner.accept(buf, n);
       }
     } catch (IOException e) {
       // a reset or a close on either side ends the link
@@ -185,21 +183,34 @@ final class ChaosProxy implements AutoCloseable {
     }
   }
 
-  /** Reads the worker's frames as they go by and notes its pieces. */
+  /** Reads the frames of one direction as they go by and notes pieces (from the worker) or acks (to it). */
   private final class FrameScanner {
+    private static final int LARGEST_READ = 64 * 1024;
+    private final boolean fromWorker;
     private byte[] buf = new byte[8 * 1024];
     private int len;
+    private long skip;
     private boolean lost;
 
+    FrameScanner(boolean fromWorker) {
+      this.fromWorker = fromWorker;
+    }
+
     void accept(byte[] bytes, int n) {
-      if (lost) {
+      int off = 0;
+      if (skip > 0) {
+        int s = (int) Math.min(skip, n);
+        skip -= s;
+        off = s;
+      }
+      if (lost || off == n) {
         return;
       }
-      if (len + n > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+      if (len + n - off > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n - off));
       }
-      System.arraycopy(bytes, 0, buf, len, n);
-      len += n;
+      System.arraycopy(bytes, off, buf, len, n - off);
+      len += n - off;
       int pos = 0;
       while (len - pos >= 4) {
         int size = ByteBuffer.wrap(buf, pos, 4).getInt();
@@ -207,15 +218,18 @@ final class ChaosProxy implements AutoCloseable {
           lost = true;
           return;
         }
+        if (size > LARGEST_READ) {
+          // chunk input: not read, passed over as it goes by
+          long here = Math.min(len - pos - 4, size);
+          skip = size - here;
+          pos += 4 + (int) here;
+          continue;
+        }
         if (len - pos - 4 < size) {
           break;
         }
         try {
-          Envelope e = Envelope.parseFrom(ByteBuffer.wrap(buf, pos + 4, size));
-          if (e.hasPiece()) {
-            reported.add(new ReportedPieces.Piece(workerId, e.getPiece().getJobId(), e.getPiece().getStart(),
-                e.getPiece().getEnd(), System.currentTimeMillis()));
-          }
+          note(Envelope.parseFrom(ByteBuffer.wrap(buf, pos + 4, size)));
         } catch (com.google.protobuf.InvalidProtocolBufferException e) {
           lost = true;
           return;
@@ -224,6 +238,17 @@ final class ChaosProxy implements AutoCloseable {
       }
       System.arraycopy(buf, pos, buf, 0, len - pos);
       len -= pos;
+    }
+
+    private void note(Envelope e) {
+      long now = System.currentTimeMillis();
+      if (fromWorker && e.hasPiece()) {
+        reported.add(new ReportedPieces.Piece(workerId, e.getPiece().getJobId(), e.getPiece().getStart(),
+            e.getPiece().getEnd(), now));
+      } else if (!fromWorker && e.hasPieceAck()) {
+        reported.ack(new ReportedPieces.Ack(workerId, e.getPieceAck().getJobId(), e.getPieceAck().getChunkId(),
+            e.getPieceAck().getEnd(), now));
+      }
     }
   }
 }

@@ -15,7 +15,7 @@ final class ChaosReport {
   record Totals(int runs, int failedRuns, int jobs, int wrongAnswers, int failedJobs, long unitsLost,
       long unitsCountedTwice, int hangs, int storeProblems, int otherProblems, int faultsSkipped, int masterRestarts,
       long lostInFlightUnits, long recomputedDurableUnits, double meanDownSeconds, double meanFirstCommitSeconds,
-      long unitsReported, long unitsCommitted) {}
+      long unitsReported, long unitsCommitted, long acks, long acksNotDurable) {}
 
   static Totals totals(List<ChaosRun.Report> reports) {
     int failedRuns = 0;
@@ -36,7 +36,11 @@ final class ChaosReport {
     int firstCount = 0;
     long reported = 0;
     long committed = 0;
+    long acks = 0;
+    long acksNotDurable = 0;
     for (ChaosRun.Report r : reports) {
+      acks += r.acks();
+      acksNotDurable += r.acksNotDurable();
       failedRuns += r.ok() ? 0 : 1;
       other += r.problems().size();
       reported += r.unitsReported();
@@ -67,7 +71,7 @@ final class ChaosReport {
     }
     return new Totals(reports.size(), failedRuns, jobs, wrong, failed, lost, twice, hangs, store, other, skipped,
         restarts, inFlight, again, restarts == 0 ? Double.NaN : down / restarts,
-        firstCount == 0 ? Double.NaN : first / firstCount, reported, committed);
+        firstCount == 0 ? Double.NaN : first / firstCount, reported, committed, acks, acksNotDurable);
   }
 
   /** One run as a table, with its faults and master restarts. */
@@ -103,8 +107,9 @@ final class ChaosReport {
           + " computed again%n", x.atSeconds(), x.piecesBefore(), x.unitsBefore(), x.downSeconds(),
           x.firstCommitSeconds(), x.lostInFlightUnits(), x.recomputedDurableUnits());
     }
-    out.printf(Locale.ROOT, "  units reported by workers %d, committed %d (%.1f%% more reported)%n",
-        r.unitsReported(), r.unitsCommitted(), percentMore(r.unitsReported(), r.unitsCommitted()));
+    out.printf(Locale.ROOT, "  units reported by workers %d, committed %d (%.1f%% more reported); pieces"
+        + " acknowledged %d, of which with nothing durable behind them %d%n", r.unitsReported(), r.unitsCommitted(),
+        percentMore(r.unitsReported(), r.unitsCommitted()), r.acks(), r.acksNotDurable());
     for (String p : r.problems()) {
       out.println("  PROBLEM: " + p);
     }
@@ -131,8 +136,9 @@ final class ChaosReport {
           t.masterRestarts(), t.meanDownSeconds(), t.meanFirstCommitSeconds(), t.lostInFlightUnits(),
           t.recomputedDurableUnits());
     }
-    out.printf(Locale.ROOT, "  units reported by workers %d, committed %d (%.1f%% more reported)%n", t.unitsReported(),
-        t.unitsCommitted(), percentMore(t.unitsReported(), t.unitsCommitted()));
+    out.printf(Locale.ROOT, "  units reported by workers %d, committed %d (%.1f%% more reported); pieces"
+        + " acknowledged %d, of which with nothing durable behind them %d%n", t.unitsReported(), t.unitsCommitted(),
+        percentMore(t.unitsReported(), t.unitsCommitted()), t.acks(), t.acksNotDurable());
     out.flush();
   }
 
@@ -176,6 +182,8 @@ final class ChaosReport {
     m.put("recomputedDurableUnits", t.recomputedDurableUnits());
     m.put("unitsReported", t.unitsReported());
     m.put("unitsCommitted", t.unitsCommitted());
+    m.put("acks", t.acks());
+    m.put("acksNotDurable", t.acksNotDurable());
     return m;
   }
 
@@ -238,6 +246,8 @@ final class ChaosReport {
     m.put("masterRestarts", restarts);
     m.put("unitsReported", r.unitsReported());
     m.put("unitsCommitted", r.unitsCommitted());
+    m.put("acks", r.acks());
+    m.put("acksNotDurable", r.acksNotDurable());
     m.put("problems", r.problems());
     return m;
   }

@@ -58,9 +58,12 @@ final class ChaosRun {
     }
   }
 
-  /** Everything a run found. */
+  /**
+   * Everything a run found; {@code acks} the master's piece acknowledgements seen at the proxies,
+   * {@code acksNotDurable} those with no piece in the store committed by then (a broken promise).
+   */
   record Report(long seed, double seconds, List<JobCheck> jobs, List<Fault> faults, List<Restart> restarts,
-      long unitsReported, long unitsCommitted, List<String> problems) {
+      long unitsReported, long unitsCommitted, int acks, int acksNotDurable, List<String> problems) {
     boolean ok() {
       return problems.isEmpty() && jobs.stream().allMatch(JobCheck::ok);
     }
@@ -148,9 +151,12 @@ final class ChaosRun {
         }
       }
       List<ReportedPieces.Piece> reported = c.reported().all();
+      List<ReportedPieces.Ack> acks = c.reported().acks().stream().filter(a -> ids.contains(a.jobId())).toList();
+      int notDurable = acksNotDurable(acks, committed, c.masterLog());
       Report r = new Report(seed, seconds, checks, List.copyOf(faults), restarts(committed, reported),
           reported.stream().mapToLong(p -> p.end() - p.start()).sum(),
-          committed.stream().mapToLong(StoreAudit.Committed::units).sum(), List.copyOf(problems));
+          committed.stream().mapToLong(StoreAudit.Committed::units).sum(), acks.size(), notDurable,
+          List.copyOf(problems));
       if (!r.ok()) {
         log.println("run " + seed + " failed; last lines of the logs (all in " + dir + "):\n" + c.logs());
       }
@@ -213,7 +219,8 @@ final class ChaosRun {
         if (Signals.awaitExit(w, 40)) {
           detail = "SIGTERM pid " + w.pid() + ", drained and exited (status " + w.exitValue() + ") in "
               + seconds(System.currentTimeMillis() - t);
-          if (w.exitValue() != 0) {
+          // 143 (128 + SIGTERM) is how a JVM exits after its shutdown hooks ran on SIGTERM: the drain
+          if (w.exitValue() != 0 && w.exitValue() != 143) {
             problems.add("worker " + worker + " exited with status " + w.exitValue() + " after SIGTERM");
           }
         } else {
@@ -361,6 +368,44 @@ final class ChaosRun {
       previous = killedAt;
     }
     return out;
+  }
+
+  private static final java.util.regex.Pattern DISCARDED = java.util.regex.Pattern.compile(
+      "job (\\S+): piece \\[(\\d+), (\\d+)\\) of chunk (\\d+) from worker (\\S+) does not count");
+
+  /**
+   * Acknowledgements with nothing durable behind them: the master acknowledges a piece once it is in
+   * the store (or once an earlier copy is), so the store must hold a piece of that job ending there,
+   * committed no later than the acknowledgement went by, unless the master logged that the piece
+   * did not count (its chunk cancelled, or saved in part by another copy). Each one found is a problem.
+   */
+  private int acksNotDurable(List<ReportedPieces.Ack> acks, List<StoreAudit.Committed> committed, String masterLog) {
+    java.util.Set<String> discarded = new java.util.HashSet<>();
+    java.util.regex.Matcher m = DISCARDED.matcher(masterLog);
+    while (m.find()) {
+      discarded.add(m.group(1) + "/" + m.group(4) + "/" + m.group(3) + "/" + m.group(5));
+    }
+    Map<String, Long> firstCommitOfEnd = new java.util.HashMap<>();
+    for (StoreAudit.Committed p : committed) {
+      firstCommitOfEnd.merge(p.jobId() + "/" + p.end(), p.committedAt(), Math::min);
+    }
+    int bad = 0;
+    for (ReportedPieces.Ack a : acks) {
+      Long at = firstCommitOfEnd.get(a.jobId() + "/" + a.end());
+      if ((at == null || at > a.atMillis())
+          && !discarded.contains(a.jobId() + "/" + a.chunkId() + "/" + a.end() + "/" + a.workerId())) {
+        if (bad++ == 0) {
+          problems.add(String.format(Locale.ROOT, "the master acknowledged to %s the piece of chunk %d of %s ending"
+              + " at %d at %.1f s, but the store %s", a.workerId(), a.chunkId(), a.jobId(), a.end(),
+              (a.atMillis() - t0) / 1000.0, at == null ? "has no such piece" : "committed it only at "
+                  + String.format(Locale.ROOT, "%.1f s", (at - t0) / 1000.0)));
+        }
+      }
+    }
+    if (bad > 1) {
+      problems.add((bad - 1) + " more acknowledged piece(s) with nothing durable behind them");
+    }
+    return bad;
   }
 
   /** Units of [start, end) inside the union of {@code ranges}. */
