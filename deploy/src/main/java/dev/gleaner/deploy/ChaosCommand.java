@@ -101,7 +101,14 @@ final class ChaosCommand implements Callable<Integer> {
       for (int i = 0; i < runs; i++) {
         long s = seed + i;
         System.err.printf(Locale.ROOT, "chaos run %d of %d, seed %d%n", i + 1, runs, s);
-        ChaosRun.Report r = new ChaosRun(settings, s, i, System.err).run(dir.resolve("run-" + s));
+        ChaosRun.Report r;
+        try {
+          r = new ChaosRun(settings, s, i, System.err).run(dir.resolve("run-" + s));
+        } catch (IllegalStateException | java.io.IOException | java.sql.SQLException e) {
+          // a master that does not come back, workers that never join: a failed run, and the series goes on
+          System.err.println("chaos run with seed " + s + " could not go on: " + e.getMessage());
+          r = ChaosRun.Report.stopped(s, e.getMessage());
+        }
         reports.add(r);
         if (!json) {
           ChaosReport.table(r, settings, out);
@@ -139,10 +146,12 @@ final class ChaosCommand implements Callable<Integer> {
 
   /** The command line that runs this run again alone: the same seed, and its faults in the same order. */
   String again(ChaosRun.Report r) {
+    // a run stopped before its faults: the kinds as given (its draws are the same)
+    String faults = r.faults().isEmpty() ? String.join(",", kinds) + (inOrder ? " --in-order" : "")
+        : String.join(",", r.faults().stream().map(f -> f.kind().label()).toList()) + " --in-order";
     return String.format(Locale.ROOT, "gleaner chaos --runs 1 --seed %d --workers %d --faults-per-run %d --faults %s"
-        + " --in-order --max-speed %.0f --job-seconds %s --hang-seconds %s%s", r.seed(), workers, faultsPerRun,
-        String.join(",", r.faults().stream().map(f -> f.kind().label()).toList()), maxSpeed, jobSeconds, hangSeconds,
-        noExec ? " --no-exec" : "");
+        + " --max-speed %.0f --job-seconds %s --hang-seconds %s%s", r.seed(), workers, faultsPerRun, faults, maxSpeed,
+        jobSeconds, hangSeconds, noExec ? " --no-exec" : "");
   }
 
   /** Faults injected per kind over all runs. */

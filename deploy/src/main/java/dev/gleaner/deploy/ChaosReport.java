@@ -191,7 +191,7 @@ final class ChaosReport {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("seed", r.seed());
     m.put("ok", r.ok());
-    m.put("seconds", r.seconds());
+    m.put("seconds", StatusView.number(r.seconds()));
     List<Object> jobs = new ArrayList<>();
     for (ChaosRun.JobCheck j : r.jobs()) {
       Map<String, Object> x = new LinkedHashMap<>();

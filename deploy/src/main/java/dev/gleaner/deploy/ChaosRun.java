@@ -68,6 +68,12 @@ final class ChaosRun {
       return problems.isEmpty() && jobs.stream().allMatch(JobCheck::ok);
     }
 
+    /** A run that could not go on (a process that would not start or come back). */
+    static Report stopped(long seed, String why) {
+      return new Report(seed, Double.NaN, List.of(), List.of(), List.of(), 0, 0, 0, 0,
+          List.of("the run could not go on: " + (why == null ? "(no message)" : why)));
+    }
+
     Map<ChaosFault, Integer> faultsByKind() {
       Map<ChaosFault, Integer> m = new EnumMap<>(ChaosFault.class);
       for (Fault f : faults) {
