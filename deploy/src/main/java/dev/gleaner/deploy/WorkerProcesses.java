@@ -35,7 +35,9 @@ final class WorkerProcesses implements AutoCloseable {
       cmd.addAll(List.of("--slowdown", Double.toString(slowdown)));
     }
     cmd.addAll(options);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log(id).toFile()).start();
+    // appended: a worker started again under its id (the chaos suite) keeps the earlier lives in its log
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log(id).toFile())).start();
     processes.put(id, p);
     return p;
   }

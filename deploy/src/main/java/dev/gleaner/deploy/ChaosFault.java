@@ -1,0 +1,47 @@
+package dev.gleaner.deploy;
+
+/** The faults {@code gleaner chaos} injects while jobs run; one at a time, each bounded in time. */
+enum ChaosFault {
+  /** SIGKILL a worker JVM, then start it again under the same {@code --id}. */
+  WORKER_KILL("worker-kill"),
+  /** SIGSTOP a worker JVM for 1-6 s (shorter or longer than the heartbeat timeout), then SIGCONT. */
+  WORKER_STOP("worker-stop"),
+  /** SIGTERM a worker JVM (it drains: reports, waits for the store, says goodbye), then start it again. */
+  WORKER_TERM("worker-term"),
+  /** SIGKILL the master while chunks are out, then start it again on the same data directory. */
+  MASTER_KILL("master-kill"),
+  /** SIGKILL the master right after a piece went through to it (aiming at a commit in progress), then restart it. */
+  MASTER_KILL_COMMIT("master-kill-commit"),
+  /** Reset (RST) every connection of a worker at its proxy; the worker connects again. */
+  NET_DROP("net-drop"),
+  /** Stop forwarding a worker's connection at its proxy for 1-6 s, bytes and closes alike. */
+  NET_STALL("net-stall");
+
+  private final String label;
+
+  ChaosFault(String label) {
+    this.label = label;
+  }
+
+  /** The name on the command line and in reports. */
+  String label() {
+    return label;
+  }
+
+  boolean restartsMaster() {
+    return this == MASTER_KILL || this == MASTER_KILL_COMMIT;
+  }
+
+  static ChaosFault byLabel(String label) {
+    for (ChaosFault f : values()) {
+      if (f.label.equals(label)) {
+        return f;
+      }
+    }
+    StringBuilder known = new StringBuilder();
+    for (ChaosFault f : values()) {
+      known.append(known.length() == 0 ? "" : ", ").append(f.label);
+    }
+    throw new IllegalArgumentException("unknown fault '" + label + "'; known: " + known);
+  }
+}
