@@ -46,7 +46,7 @@ final class SubmitCommand implements Callable<Integer> {
     if (resume != null) {
       job = job.toBuilder().setResume(resume).build();
     }
-    try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
+    try (MasterClient c = client.connect("`gleaner submit`")) {
       String id = c.submit(job);
       if (detach) {
         spec.commandLine().getOut().println(json ? StatusView.json(java.util.Map.of("id", id)) : id);
