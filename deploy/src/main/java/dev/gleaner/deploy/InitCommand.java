@@ -132,7 +132,8 @@ final class InitCommand implements Callable<Integer> {
     out.println("  on worker " + worker + ":    gleaner worker --master " + master + ":7070 --ca ca.crt --token "
         + TokenCommand.fileName(Role.WORKER, worker) + (clientCerts ? " --cert worker-" + worker + ".crt --key worker-" + worker + ".key" : ""));
     out.println("  as a client:    gleaner submit JOB.yaml --master " + master + ":7070 --ca ca.crt --token "
-        + TokenCommand.fileName(Role.CLIENT, client));
+        + TokenCommand.fileName(Role.CLIENT, client)
+        + (clientCerts ? " --cert client-" + client + ".crt --key client-" + client + ".key" : ""));
     out.println("  more tokens:    gleaner token worker ID --cluster-key " + dir.resolve(ClusterFiles.CLUSTER_KEY));
     out.println("copy ca.crt and each peer's own token (never cluster.key, ca.key or master.key) to that peer.");
     return 0;

@@ -70,6 +70,9 @@ final class TlsOnlyHandler extends ByteToMessageDecoder {
         m = t.getMessage();
       }
     }
+    if (m != null && m.contains("Empty client certificate chain")) {
+      return "the peer presented no certificate, and this master requires one of the cluster CA (--client-auth require)";
+    }
     if (m != null && m.contains("Received fatal alert")) {
       return "the peer refused this master's certificate (" + m + "; does its --ca hold this cluster's ca.crt,"
           + " and does the certificate name the host it dialled?)";
