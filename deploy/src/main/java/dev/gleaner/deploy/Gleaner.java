@@ -6,9 +6,9 @@ import picocli.CommandLine.Command;
 /** The {@code gleaner} command: one entry point, one subcommand per task. */
 @Command(name = "gleaner", mixinStandardHelpOptions = true, versionProvider = Gleaner.Version.class,
     description = {"Share a divisible workload across computers that differ and may be taken away at any moment.", ""},
-    subcommands = {MasterCommand.class, WorkerCommand.class, SubmitCommand.class, StatusCommand.class, ResultCommand.class,
-        DemoCommand.class, BenchCommand.class, ChaosCommand.class, RecoveryCommand.class, PlanCommand.class,
-        SimulateCommand.class,
+    subcommands = {InitCommand.class, TokenCommand.class, MasterCommand.class, WorkerCommand.class, SubmitCommand.class,
+        StatusCommand.class, ResultCommand.class, DemoCommand.class, BenchCommand.class, ChaosCommand.class,
+        RecoveryCommand.class, PlanCommand.class, SimulateCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Start with `gleaner demo`; `gleaner <command> --help` explains each command."})
 public final class Gleaner implements Runnable {

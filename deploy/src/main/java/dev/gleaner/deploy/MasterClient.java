@@ -1,18 +1,20 @@
 package dev.gleaner.deploy;
 
 import com.google.protobuf.ByteString;
-import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.ProtocolVersion;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.StatusRequest;
 import dev.gleaner.protocol.Submit;
 import dev.gleaner.protocol.SubmitReply;
+import dev.gleaner.protocol.tls.ClientTls;
+import dev.gleaner.protocol.tls.TlsProblem;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -32,13 +34,22 @@ final class MasterClient implements AutoCloseable {
   private final DataInputStream in;
   private final DataOutputStream out;
 
-  private MasterClient(Socket socket) throws IOException {
+  private final String master;
+
+  private MasterClient(Socket socket, String master) throws IOException {
     this.socket = socket;
+    this.master = master;
     this.in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
     this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
   }
 
+  /** Connects in clear text with the shared secret (demos, benchmarks). */
   static MasterClient connect(HostPort master, byte[] secret) throws IOException {
+    return connect(master, PeerCredential.sharedSecret(secret), null);
+  }
+
+  /** Connects with a token or the shared secret, over TLS when {@code tls} is not null. */
+  static MasterClient connect(HostPort master, PeerCredential credential, ClientTls tls) throws IOException {
     Socket s = new Socket();
     try {
       s.connect(new InetSocketAddress(master.host(), master.port()), 5000);
@@ -48,9 +59,19 @@ final class MasterClient implements AutoCloseable {
       throw new IOException("cannot reach the master at " + master + ": " + e.getMessage()
           + " (is `gleaner master` running there?)", e);
     }
-    MasterClient c = new MasterClient(s);
+    if (tls != null) {
+      try {
+        s = tls.wrap(s, master.host(), master.port());
+      } catch (IOException e) {
+        s.close();
+        TlsProblem problem = TlsProblem.of(e, master.toString());
+        throw new IOException(problem == null ? "cannot reach the master at " + master + ": " + e.getMessage()
+            : problem.message(), e);
+      }
+    }
+    MasterClient c = new MasterClient(s, master.toString());
     try {
-      c.handshake(secret);
+      c.handshake(credential);
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
@@ -58,14 +79,15 @@ final class MasterClient implements AutoCloseable {
     return c;
   }
 
-  private void handshake(byte[] secret) throws IOException {
-    String id = "client-" + ProcessHandle.current().pid();
-    send(Messages.hello(Role.CLIENT, id, "", 0, List.of()));
+  private void handshake(PeerCredential credential) throws IOException {
+    String id = credential.isToken() ? credential.id() : "client-" + ProcessHandle.current().pid();
+    send(Envelope.newBuilder().setHello(Messages.hello(Role.CLIENT, id, "", 0, List.of()).getHello().toBuilder()
+        .setCredential(credential.kind())).build());
     Envelope challenge = expect(Envelope.BodyCase.CHALLENGE);
     if (challenge.getChallenge().getProtocolVersion() != ProtocolVersion.CURRENT) {
       throw new IOException(ProtocolVersion.mismatch(challenge.getChallenge().getProtocolVersion()));
     }
-    byte[] mac = Auth.mac(secret, challenge.getChallenge().getNonce().toByteArray(), Role.CLIENT, id);
+    byte[] mac = credential.answer(challenge.getChallenge().getNonce().toByteArray(), Role.CLIENT, id);
     send(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
     expect(Envelope.BodyCase.WELCOME);
   }
@@ -122,6 +144,10 @@ final class MasterClient implements AutoCloseable {
       length = in.readInt();
     } catch (EOFException e) {
       throw new IOException("the master closed the connection", e);
+    } catch (javax.net.ssl.SSLException e) {
+      // with TLS 1.3 a refused client certificate shows on the first read
+      TlsProblem problem = TlsProblem.of(e, master);
+      throw new IOException(problem == null ? e.getMessage() : problem.message(), e);
     }
     if (length < 0 || length > Framing.DEFAULT_MAX_FRAME_BYTES) {
       throw new IOException("the master sent a frame of " + length + " bytes, over the limit");

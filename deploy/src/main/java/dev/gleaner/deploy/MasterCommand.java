@@ -2,9 +2,13 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.SecretFile;
+import dev.gleaner.protocol.tls.ClusterFiles;
+import dev.gleaner.protocol.tls.ServerTls;
+import java.nio.file.Files;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,8 +33,28 @@ final class MasterCommand implements Callable<Integer> {
   Path data;
 
   @Option(names = "--secret-file", paramLabel = "FILE", defaultValue = "${env:GLEANER_SECRET_FILE:-${sys:user.home}/.gleaner/secret}",
-      description = "The shared cluster secret (default: $GLEANER_SECRET_FILE or ~/.gleaner/secret).")
+      description = "The shared cluster secret (default: $GLEANER_SECRET_FILE or ~/.gleaner/secret): any holder may be"
+          + " any worker or client, so a trusted lab network only. Not read with --tls or --cluster-key unless"
+          + " --allow-shared-secret.")
   Path secretFile;
+
+  @Option(names = "--tls", paramLabel = "DIR", description = "Speak TLS only, with DIR/master.crt and DIR/master.key"
+      + " from `gleaner init DIR`; DIR/cluster.key, if there, is the cluster key (see --cluster-key).")
+  Path tls;
+
+  @Option(names = "--cluster-key", paramLabel = "FILE", description = "Take tokens (from `gleaner init` or `gleaner token`)"
+      + " derived from this key: a worker's logs in as that worker only, a client's as a client only."
+      + " Default with --tls DIR: DIR/cluster.key.")
+  Path clusterKey;
+
+  @Option(names = "--allow-shared-secret", description = "With --tls or --cluster-key: take shared-secret logins too"
+      + " (refused by default there).")
+  boolean allowSharedSecret;
+
+  @Option(names = "--client-auth", paramLabel = "none|require", defaultValue = "none",
+      description = "With --tls: 'require' makes every peer present a certificate of the cluster CA (DIR/ca.crt)"
+          + " (default: ${DEFAULT-VALUE}).")
+  String clientAuth;
 
   @Option(names = "--heartbeat-interval", defaultValue = "2", paramLabel = "SECONDS", description = "Worker heartbeat interval (default: ${DEFAULT-VALUE} s).")
   double heartbeatInterval;
@@ -55,11 +79,39 @@ final class MasterCommand implements Callable<Integer> {
       + " input (grep, wc, exec with input); repeat for several. Without it, jobs cannot read files on the master.")
   java.util.List<Path> serve = new java.util.ArrayList<>();
 
+  /** The logins this master takes: tokens once it is secured, the shared secret only where allowed. */
+  private MasterAuth auth() {
+    Path key = clusterKey;
+    if (key == null && tls != null && Files.exists(tls.resolve(ClusterFiles.CLUSTER_KEY))) {
+      key = tls.resolve(ClusterFiles.CLUSTER_KEY);
+    }
+    boolean secured = tls != null || key != null;
+    if (secured && key == null && !allowSharedSecret) {
+      throw new IllegalArgumentException("--tls " + tls + " has no " + ClusterFiles.CLUSTER_KEY + ", so nobody could log in:"
+          + " give --cluster-key FILE (from `gleaner init`), or --allow-shared-secret");
+    }
+    byte[] secret = !secured || allowSharedSecret ? SecretFile.read(secretFile) : null;
+    if (key != null && !Files.exists(key)) {
+      throw new IllegalArgumentException("cluster key " + key + " does not exist (`gleaner init DIR` makes DIR/"
+          + ClusterFiles.CLUSTER_KEY + ")");
+    }
+    return new MasterAuth(secret, key == null ? null : SecretFile.read(key));
+  }
+
   @Override
   public Integer call() throws Exception {
-    byte[] secret = SecretFile.read(secretFile);
+    MasterAuth auth = auth();
+    if (!clientAuth.equals("none") && !clientAuth.equals("require")) {
+      throw new IllegalArgumentException("--client-auth is none or require, not '" + clientAuth + "'");
+    }
+    if (clientAuth.equals("require") && tls == null) {
+      throw new IllegalArgumentException("--client-auth require needs --tls DIR");
+    }
+    ServerTls serverTls = tls == null ? null : ServerTls.fromDir(tls, clientAuth.equals("require"));
     Workloads workloads = Workloads.withPlugins(Plugins.loader(plugins), ExecWorkload.definitionOnly());
-    MasterConfig config = MasterConfig.defaults(new InetSocketAddress(bind, port), data, secret, workloads)
+    MasterConfig config = MasterConfig.defaults(new InetSocketAddress(bind, port), data, new byte[0], workloads)
+        .withAuth(auth)
+        .withTls(serverTls)
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
         .withConcurrentSends(concurrentSends)
@@ -67,7 +119,8 @@ final class MasterCommand implements Callable<Integer> {
         .withServe(serve.toArray(Path[]::new));
     MasterServer server = new MasterServer(config).start();
     System.err.println("gleaner master listening on port " + server.port() + " (workloads: "
-        + String.join(", ", workloads.names()) + ")");
+        + String.join(", ", workloads.names()) + "; " + (serverTls == null ? "clear text" : "TLS")
+        + (auth.clusterKey() != null ? ", tokens" : "") + (auth.sharedSecret() != null ? ", shared secret" : "") + ")");
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();

@@ -28,7 +28,7 @@ final class ResultCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
+    try (MasterClient c = client.connect("`gleaner result`")) {
       if (output != null) {
         Path partial = output.resolveSibling(output.getFileName() + ".part");
         long bytes;

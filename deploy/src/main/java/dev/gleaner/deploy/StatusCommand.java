@@ -24,7 +24,7 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
+    try (MasterClient c = client.connect("`gleaner status`")) {
       StatusReply reply = c.status(job);
       if (job != null && reply.getJobsCount() == 0) {
         throw new IllegalArgumentException("the master knows no job '" + job + "'");

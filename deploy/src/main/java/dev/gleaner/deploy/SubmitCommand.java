@@ -69,7 +69,7 @@ final class SubmitCommand implements Callable<Integer> {
     Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5), new SplittableRandom());
     // bounded: each pass either ends the command or waits, and the waits end after reconnectFor
     while (true) {
-      try (MasterClient c = MasterClient.connect(client.master, client.secret())) {
+      try (MasterClient c = client.connect("`gleaner submit`")) {
         reached = true;
         if (id == null) {
           // sent again after a lost reply, the same key gets the same job

@@ -1,6 +1,8 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.common.sim.FailureSchedule;
+import dev.gleaner.protocol.PeerCredential;
+import dev.gleaner.protocol.Role;
 import dev.gleaner.worker.WorkerConfig;
 import dev.gleaner.worker.WorkerDaemon;
 import dev.gleaner.worker.Workers;
@@ -22,7 +24,7 @@ final class WorkerCommand implements Callable<Integer> {
   @Mixin
   ClientOptions client;
 
-  @Option(names = "--id", description = "Stable worker id (default: this host's name).")
+  @Option(names = "--id", description = "Stable worker id (default: the id of --token, else this host's name).")
   String id;
 
   @Option(names = "--cores", description = "Threads to compute with (default: all cores).")
@@ -72,10 +74,19 @@ final class WorkerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    WorkerConfig config = WorkerConfig.defaults(client.master.host(), client.master.port(), client.secret(),
-            id == null || id.isBlank() ? hostName() : id,
+    PeerCredential credential = client.credential(Role.WORKER, "`gleaner worker`");
+    String workerId = id == null || id.isBlank() ? hostName() : id;
+    if (credential.isToken()) {
+      if (id != null && !id.equals(credential.id())) {
+        throw new IllegalArgumentException("--id " + id + " disagrees with " + client.tokenFile + ", which is the token of"
+            + " worker '" + credential.id() + "'; leave out --id (a worker takes its token's id)");
+      }
+      workerId = credential.id();
+    }
+    WorkerConfig config = WorkerConfig.defaults(client.master.host(), client.master.port(), credential, workerId,
             Workers.workloads(Plugins.loader(plugins), new LinkedHashSet<>(allowExec)))
-        .withSlowdown(slowdown);
+        .withSlowdown(slowdown)
+        .withTls(client.tls());
     if (cores != null) {
       config = config.withCores(cores);
     }

@@ -4,6 +4,7 @@ import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.protocol.Framing;
+import dev.gleaner.protocol.tls.ServerTls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import java.time.Duration;
  *
  * @param bind address and port to listen on (port 0: an ephemeral port)
  * @param dataDir where the SQLite store lives
- * @param secret the shared cluster secret
+ * @param auth the logins it takes: the shared secret, tokens of its cluster key, or both
  * @param heartbeatInterval how often workers send heartbeats
  * @param heartbeatTimeout silence after which a worker is declared down
  * @param maxFrameBytes hard limit of one frame
@@ -22,10 +23,11 @@ import java.time.Duration;
  * @param ticker the clock for heartbeats and rates
  * @param workloads the workloads jobs may use
  * @param serve directories whose regular files jobs may name as input (none: no file input)
+ * @param tls the master's TLS; null: clear text (a trusted lab network only)
  */
-public record MasterConfig(InetSocketAddress bind, Path dataDir, byte[] secret, Duration heartbeatInterval,
+public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth, Duration heartbeatInterval,
     Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, ControlConfig control, Ticker ticker,
-    Workloads workloads, java.util.List<Path> serve) {
+    Workloads workloads, java.util.List<Path> serve, ServerTls tls) {
 
   public MasterConfig {
     serve = java.util.List.copyOf(serve);
@@ -40,40 +42,52 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, byte[] secret, 
 
   /** Defaults: heartbeat every 2 s, down after 10 s of silence, 16 MiB frames, one-port sends. */
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
-    return new MasterConfig(bind, dataDir, secret, Duration.ofSeconds(2), Duration.ofSeconds(10),
-        Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of());
+    return new MasterConfig(bind, dataDir, MasterAuth.sharedSecret(secret), Duration.ofSeconds(2), Duration.ofSeconds(10),
+        Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null);
   }
 
   public MasterConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new MasterConfig(bind, dataDir, secret, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve);
+    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls);
   }
 
   public MasterConfig withTicker(Ticker t) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls);
   }
 
   public MasterConfig withMaxFrameBytes(int max) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls);
   }
 
   public MasterConfig withConcurrentSends(int n) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls);
   }
 
   public MasterConfig withWindow(int n) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls);
   }
 
   /** Leases of at least {@code floor} and {@code factor} times a piece's expected time (see {@link ControlConfig}). */
   public MasterConfig withLease(Duration floor, double factor) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls);
   }
 
   /** Jobs may name regular files under these directories as input. */
   public MasterConfig withServe(Path... dirs) {
-    return new MasterConfig(bind, dataDir, secret, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, java.util.List.of(dirs));
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, java.util.List.of(dirs), tls);
+  }
+
+  /** Takes these logins instead. */
+  public MasterConfig withAuth(MasterAuth a) {
+    return new MasterConfig(bind, dataDir, a, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, serve, tls);
+  }
+
+  /** Speaks TLS only, with this certificate; null: clear text. */
+  public MasterConfig withTls(ServerTls t) {
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, serve, t);
   }
 
   /** Chunks a worker may hold at once (1 computing, the rest queued on it). */

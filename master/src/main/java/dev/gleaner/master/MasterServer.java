@@ -86,7 +86,10 @@ public final class MasterServer implements AutoCloseable {
         log.error("heartbeat sweep failed: {}", e.getMessage(), e);
       }
     }, period, period, TimeUnit.MILLISECONDS);
-    log.info("master listening on {} with data in {}", port(), store.file());
+    log.info("master listening on {} with data in {} ({}; logins: {})", port(), store.file(),
+        config.tls() == null ? "clear text" : "TLS" + (config.tls().requiresClientCertificates() ? ", client certificates required" : ""),
+        (config.auth().clusterKey() != null ? "tokens" : "") + (config.auth().clusterKey() != null && config.auth().sharedSecret() != null ? " and " : "")
+            + (config.auth().sharedSecret() != null ? "shared secret" : ""));
     return this;
   }
 

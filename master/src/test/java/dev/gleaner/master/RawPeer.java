@@ -1,14 +1,15 @@
 package dev.gleaner.master;
 
 import com.google.protobuf.ByteString;
-import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.HeldChunk;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.Speed;
+import dev.gleaner.protocol.tls.ClientTls;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
@@ -28,7 +29,11 @@ final class RawPeer implements AutoCloseable {
   private final DataOutputStream out;
 
   RawPeer(int port) throws IOException {
-    socket = new Socket("127.0.0.1", port);
+    this(new Socket("127.0.0.1", port));
+  }
+
+  private RawPeer(Socket s) throws IOException {
+    socket = s;
     socket.setSoTimeout(10_000);
     socket.setTcpNoDelay(true);
     in = new DataInputStream(socket.getInputStream());
@@ -56,6 +61,17 @@ final class RawPeer implements AutoCloseable {
     return p;
   }
 
+  /** A peer that speaks TLS to {@code host} (which must resolve to loopback) and checks the master's certificate. */
+  static RawPeer tls(String host, int port, ClientTls tls) throws IOException {
+    Socket plain = new Socket(host, port);
+    try {
+      return new RawPeer(tls.wrap(plain, host, port));
+    } catch (IOException | RuntimeException e) {
+      plain.close();
+      throw e;
+    }
+  }
+
   static RawPeer client(int port, byte[] secret) throws IOException {
     RawPeer p = new RawPeer(port);
     p.handshake(secret, Role.CLIENT, "test-client", List.of());
@@ -67,23 +83,36 @@ final class RawPeer implements AutoCloseable {
   }
 
   void handshake(byte[] secret, Role role, String id, List<String> workloads, long instance) throws IOException {
+    handshake(PeerCredential.sharedSecret(secret), role, id, workloads, instance);
+  }
+
+  /** Says hello as {@code role} and {@code id} and answers with {@code credential}; throws unless welcomed. */
+  void handshake(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
+    Envelope welcome = login(credential, role, id, workloads, instance);
+    if (!welcome.hasWelcome()) {
+      throw new IOException("expected a welcome, got " + welcome);
+    }
+  }
+
+  /** Says hello and answers the challenge; returns the master's reply (a Welcome or an Error). */
+  Envelope login(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
     Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder()
-        .setInstance(instance).addAllHeld(held);
+        .setInstance(instance).setCredential(credential.kind()).addAllHeld(held);
     for (String w : workloads) {
       // a calibration, so the master plans this worker like any other
       hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(1e6));
     }
     send(Envelope.newBuilder().setHello(hello).build());
     Envelope challenge = read();
+    if (challenge.hasError()) {
+      return challenge;
+    }
     if (!challenge.hasChallenge()) {
       throw new IOException("expected a challenge, got " + challenge);
     }
-    byte[] mac = Auth.mac(secret, challenge.getChallenge().getNonce().toByteArray(), role, id);
+    byte[] mac = credential.answer(challenge.getChallenge().getNonce().toByteArray(), role, id);
     send(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
-    Envelope welcome = read();
-    if (!welcome.hasWelcome()) {
-      throw new IOException("expected a welcome, got " + welcome);
-    }
+    return read();
   }
 
   void send(Envelope e) throws IOException {

@@ -8,9 +8,14 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Challenge/response on the shared cluster secret. The master sends a fresh random nonce; the peer
- * answers HMAC-SHA256(secret, nonce || role || peer id). The secret never crosses the wire, and a
- * recorded answer is useless for any other nonce.
+ * Challenge/response. The master sends a fresh random nonce; the peer answers
+ * HMAC-SHA256(key, nonce || role || peer id), where the key is the shared cluster secret or the
+ * peer's {@linkplain #token token}. No key crosses the wire, and a recorded answer is useless for
+ * any other nonce.
+ *
+ * <p>A token is HMAC-SHA256(cluster key, "worker:" + id) or HMAC-SHA256(cluster key, "client:" +
+ * name): the master keeps only the cluster key and derives the token of whoever says hello, so a
+ * token answers for its own role and id and for nothing else, and no per-worker list is stored.
  */
 public final class Auth {
   public static final int NONCE_BYTES = 32;
@@ -32,6 +37,39 @@ public final class Auth {
       mac.update((byte) role.getNumber());
       mac.update(peerId.getBytes(StandardCharsets.UTF_8));
       return mac.doFinal();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
+    }
+  }
+
+  /** The token of {@code role} and {@code id} under the cluster key. */
+  public static byte[] token(byte[] clusterKey, Role role, String id) {
+    return hmac(clusterKey, (roleName(role) + ":" + id).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** "worker" or "client": the name a role has in tokens, token files and commands. */
+  public static String roleName(Role role) {
+    return switch (role) {
+      case WORKER -> "worker";
+      case CLIENT -> "client";
+      default -> throw new IllegalArgumentException("no tokens for role " + role);
+    };
+  }
+
+  /** The role named "worker" or "client". */
+  public static Role role(String name) {
+    return switch (name) {
+      case "worker" -> Role.WORKER;
+      case "client" -> Role.CLIENT;
+      default -> throw new IllegalArgumentException("a role is worker or client, not '" + name + "'");
+    };
+  }
+
+  private static byte[] hmac(byte[] key, byte[] message) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac.doFinal(message);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is not available in this JVM", e);
     }

@@ -1,7 +1,6 @@
 package dev.gleaner.worker;
 
 import com.google.protobuf.ByteString;
-import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.DataFrame;
 import dev.gleaner.protocol.Drain;
@@ -13,6 +12,7 @@ import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.Speed;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.WireException;
+import dev.gleaner.protocol.tls.TlsProblem;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -66,7 +66,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     channel = ctx.channel();
     Hello.Builder hello = Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
         config.workloads().names()).getHello().toBuilder();
-    hello.setInstance(daemon.instance());
+    hello.setInstance(daemon.instance()).setCredential(config.credential().kind());
     // chunks computed on while the master was away: the master takes them up or cancels them
     hello.addAllHeld(outbox.claims());
     speeds.forEach((w, s) -> hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));
@@ -115,7 +115,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
           ctx.close();
           return;
         }
-        byte[] mac = Auth.mac(config.secret(), msg.getChallenge().getNonce().toByteArray(), Role.WORKER, config.workerId());
+        byte[] mac = config.credential().answer(msg.getChallenge().getNonce().toByteArray(), Role.WORKER, config.workerId());
         ctx.writeAndFlush(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
         phase = Phase.AWAIT_WELCOME;
       }
@@ -233,7 +233,15 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof WireException w) {
+    TlsProblem tls = TlsProblem.of(cause, config.host() + ":" + config.port());
+    if (tls != null) {
+      // a certificate that is untrusted, expired or for another host: connecting again cannot help
+      if (tls.permanent()) {
+        daemon.fatal(tls.message());
+      } else {
+        log.warn("{}; connecting again", tls.message());
+      }
+    } else if (cause instanceof WireException w) {
       log.error("bad frame from the master: {}", w.getMessage());
       ctx.writeAndFlush(Messages.error(w.code(), w.getMessage()));
     } else if (cause instanceof IOException) {

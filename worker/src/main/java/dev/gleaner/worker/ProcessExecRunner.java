@@ -9,35 +9,30 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@code exec} pieces as real processes, only for programs on the allow-list this worker was
- * started with ({@code --allow-exec}). stdout (at most {@link #MAX_OUTPUT} bytes) is the result; a
+ * started with ({@code --allow-exec}), compared by real path ({@link ExecAllowList}). stdout (at most {@link #MAX_OUTPUT} bytes) is the result; a
  * non-zero exit fails the chunk with the program's last lines of stderr.
  */
 final class ProcessExecRunner implements ExecWorkload.Runner {
   static final int MAX_OUTPUT = 64 * 1024 * 1024;
   static final int STDERR_TAIL = 4096;
 
-  private final Set<String> allowed;
+  private final ExecAllowList allowed;
 
-  ProcessExecRunner(Set<String> allowed) {
-    this.allowed = Set.copyOf(allowed);
+  ProcessExecRunner(ExecAllowList allowed) {
+    this.allowed = allowed;
   }
 
   @Override
   public ChunkComputation open(List<String> template, boolean hasInput, long start, long end) {
-    String program = template.get(0);
-    if (!allowed.contains(program) && !allowed.contains(Path.of(program).getFileName().toString())) {
-      throw new IllegalArgumentException("exec: program '" + program + "' is not allowed on this worker (allowed: "
-          + String.join(", ", allowed) + "); start the worker with --allow-exec " + program);
-    }
+    // the file that runs is the one whose real path was checked, wherever a later PATH would look
+    String program = allowed.check(template.get(0)).toString();
     return new ChunkComputation() {
       private Process process;
       private Thread stdoutReader;
@@ -51,7 +46,8 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
       @Override
       public void beginPiece(long from, long to) {
         command = new ArrayList<>();
-        for (String w : template) {
+        command.add(program);
+        for (String w : template.subList(1, template.size())) {
           command.add(ExecWorkload.expand(w, from, to));
         }
         try {

@@ -3,6 +3,8 @@ package dev.gleaner.worker;
 import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.protocol.Framing;
+import dev.gleaner.protocol.PeerCredential;
+import dev.gleaner.protocol.tls.ClientTls;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -11,7 +13,7 @@ import java.time.Instant;
  *
  * @param host master host
  * @param port master port
- * @param secret shared cluster secret
+ * @param credential what it answers the master's challenge with: the shared secret or its worker token
  * @param workerId stable id of this worker (interruption history is kept under it)
  * @param cores threads used to compute a chunk
  * @param workloads workloads this worker accepts
@@ -30,11 +32,12 @@ import java.time.Instant;
  *     the master's sends to it (a thin link on one machine); 0 for no limit
  * @param maxSpeed computes at most this many units per second (a slower computer of a given speed,
  *     whatever this one's is: tests and benchmarks); 0 for no limit
+ * @param tls TLS to the master, trusting the cluster CA; null for clear text
  */
-public record WorkerConfig(String host, int port, byte[] secret, String workerId, int cores, Workloads workloads,
+public record WorkerConfig(String host, int port, PeerCredential credential, String workerId, int cores, Workloads workloads,
     double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout,
     Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond,
-    double maxSpeed) {
+    double maxSpeed, ClientTls tls) {
 
   public WorkerConfig {
     if (cores < 1) {
@@ -46,49 +49,68 @@ public record WorkerConfig(String host, int port, byte[] secret, String workerId
     if (!(maxSpeed >= 0)) {
       throw new IllegalArgumentException("the speed cap must not be negative, got " + maxSpeed);
     }
+    if (credential.isToken() && !credential.id().equals(workerId)) {
+      throw new IllegalArgumentException("the token is for worker '" + credential.id() + "', not '" + workerId
+          + "': a worker logs in under its token's id (leave out --id, or make a token for this id)");
+    }
+    if (credential.isToken() && credential.role() != dev.gleaner.protocol.Role.WORKER) {
+      throw new IllegalArgumentException("that is a " + credential + "; a worker needs a worker token"
+          + " (`gleaner token worker ID`)");
+    }
     if (receiveBytesPerSecond < 0) {
       throw new IllegalArgumentException("the receive rate must not be negative, got " + receiveBytesPerSecond);
     }
   }
 
+  /** Defaults, with the shared cluster secret. */
   public static WorkerConfig defaults(String host, int port, byte[] secret, String workerId, Workloads workloads) {
-    return new WorkerConfig(host, port, secret, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
+    return defaults(host, port, PeerCredential.sharedSecret(secret), workerId, workloads);
+  }
+
+  public static WorkerConfig defaults(String host, int port, PeerCredential credential, String workerId, Workloads workloads) {
+    return new WorkerConfig(host, port, credential, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
         Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20),
-        null, null, 0, 0, 0);
+        null, null, 0, 0, 0, null);
   }
 
   public WorkerConfig withCores(int n) {
-    return new WorkerConfig(host, port, secret, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
+    return new WorkerConfig(host, port, credential, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
   }
 
   public WorkerConfig withSlowdown(double k) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, k, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, k, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
   }
 
   public WorkerConfig withBackoff(Duration initial, Duration cap) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, initial, cap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, initial, cap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
   }
 
   public WorkerConfig withAvailableUntil(Instant at) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed);
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
   }
 
   public WorkerConfig withInterruptions(FailureSchedule schedule, long seed) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed);
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls);
   }
 
   public WorkerConfig withReceiveRate(long bytesPerSecond) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed);
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls);
   }
 
   public WorkerConfig withMaxSpeed(double unitsPerSecond) {
-    return new WorkerConfig(host, port, secret, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond);
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond, tls);
+  }
+
+  /** Speaks TLS to the master, trusting the cluster CA; null for clear text. */
+  public WorkerConfig withTls(ClientTls t) {
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, t);
   }
 }

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The worker daemon: calibrates, connects, computes what it is given, and reconnects with capped,
  * jittered exponential backoff whenever the master goes away. A master that refuses this worker
- * for a reason retrying cannot fix (wrong secret, wrong version) stops it with that reason.
+ * for a reason retrying cannot fix (wrong secret or token, wrong version, a certificate it cannot
+ * trust) stops it with that reason.
  */
 public final class WorkerDaemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WorkerDaemon.class);
@@ -88,6 +89,9 @@ public final class WorkerDaemon implements AutoCloseable {
             if (config.receiveBytesPerSecond() > 0) {
               // a thin link: read no faster than this, so TCP flow control slows the master's sends
               ch.pipeline().addLast("thin-link", new ChannelTrafficShapingHandler(0, config.receiveBytesPerSecond(), 100));
+            }
+            if (config.tls() != null) {
+              ch.pipeline().addLast("tls", config.tls().newHandler(ch.alloc(), config.host(), config.port()));
             }
             Framing.install(ch.pipeline(), config.maxFrameBytes(), true);
             ch.pipeline().addLast("master", new MasterLink(WorkerDaemon.this, config, runner, speeds, outbox));
@@ -220,8 +224,18 @@ public final class WorkerDaemon implements AutoCloseable {
 
   void refused(Error error) {
     log.error("the master refused this worker: {}", error.getMessage());
-    if (error.getCode() == Error.Code.AUTH_FAILED || error.getCode() == Error.Code.VERSION_MISMATCH) {
+    if (error.getCode() == Error.Code.AUTH_FAILED || error.getCode() == Error.Code.VERSION_MISMATCH
+        || error.getCode() == Error.Code.TLS_REQUIRED) {
       fatal = error.getMessage();
+      stop();
+    }
+  }
+
+  /** Stops for a reason no retry can fix (a certificate the worker cannot trust). */
+  void fatal(String why) {
+    if (fatal == null) {
+      log.error("stopping: {}", why);
+      fatal = why;
       stop();
     }
   }

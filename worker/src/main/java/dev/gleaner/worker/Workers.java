@@ -12,12 +12,15 @@ public final class Workers {
    * The built-ins and plugins, plus {@code exec} if any program is allowed.
    *
    * @param plugins class loader holding plugin jars (or this class's loader)
-   * @param allowedPrograms programs {@code exec} may run; empty: no {@code exec} at all
+   * @param allowedPrograms programs {@code exec} may run (paths, or names looked up on PATH now); empty: no
+   *     {@code exec} at all
+   * @throws IllegalArgumentException if an allowed program does not exist
    */
   public static Workloads workloads(ClassLoader plugins, Set<String> allowedPrograms) {
     if (allowedPrograms.isEmpty()) {
       return Workloads.withPlugins(plugins);
     }
-    return Workloads.withPlugins(plugins, new ExecWorkload(new ProcessExecRunner(allowedPrograms)));
+    return Workloads.withPlugins(plugins, new ExecWorkload(new ProcessExecRunner(
+        ExecAllowList.resolve(allowedPrograms, System.getenv("PATH")))));
   }
 }

@@ -44,7 +44,9 @@ public final class MasterMetrics {
 
   /** Gauges the connections in the handshake, as {@code waiting} counts them. */
   public void loggingIn(java.util.function.IntSupplier waiting) {
+    // a strong reference: the supplier (a method reference made for this call) has no other holder,
+    // and a weakly held one is collected and the gauge reads NaN
     io.micrometer.core.instrument.Gauge.builder("gleaner.connections.logging.in", waiting, w -> w.getAsInt())
-        .description("connections in the handshake").register(registry);
+        .strongReference(true).description("connections in the handshake").register(registry);
   }
 }

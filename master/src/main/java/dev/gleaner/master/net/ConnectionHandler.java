@@ -118,6 +118,10 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello needs an id of 1 to 200 characters");
       return;
     }
+    if (h.getPeerId().length() > 200) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client's Hello needs a name of at most 200 characters");
+      return;
+    }
     if (h.getWorkloadsCount() > 1000 || h.getSpeedsCount() > 1000 || h.getHeldCount() > 1000) {
       refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello may name at most 1000 workloads and 1000 held chunks");
       return;
@@ -134,8 +138,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.NOT_AUTHENTICATED, "expected the answer to the challenge, got " + msg.getBodyCase());
       return;
     }
-    if (!Auth.verify(services.secret(), nonce, hello.getRole(), hello.getPeerId(), msg.getAuthResponse().getMac().toByteArray())) {
-      refuse(ctx, Error.Code.AUTH_FAILED, "authentication failed: the peer's secret file differs from the master's");
+    String refusal = services.authenticator().refusal(hello, nonce, msg.getAuthResponse().getMac().toByteArray());
+    if (refusal != null) {
+      refuse(ctx, Error.Code.AUTH_FAILED, refusal);
       return;
     }
     String sessionId = UUID.randomUUID().toString();
@@ -311,6 +316,12 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (cause instanceof WireException w) {
       refuse(ctx, w.code(), w.getMessage());
+    } else if (TlsOnlyHandler.isTls(cause)) {
+      // a peer that does not trust this master, or a certificate the master does not trust: no frame can reach it
+      phase = Phase.CLOSING;
+      services.metrics().protocolErrors.increment();
+      log.warn("closing connection from {}: TLS failed: {}", ctx.channel().remoteAddress(), TlsOnlyHandler.reason(cause));
+      ctx.close();
     } else if (cause instanceof IOException) {
       log.debug("connection from {} failed: {}", ctx.channel().remoteAddress(), cause.getMessage());
       ctx.close();

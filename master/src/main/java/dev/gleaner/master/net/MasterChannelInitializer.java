@@ -10,7 +10,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
 
 /**
- * The master's whole pipeline, in one place: length-prefixed frames with a hard maximum, the
+ * The master's whole pipeline, in one place: TLS when configured (clear-text peers refused),
+ * length-prefixed frames with a hard maximum, the
  * protobuf envelope codec (with zero-copy data frames), and the connection handler. Also owns the
  * one port and the heartbeat monitor that every connection shares.
  */
@@ -21,7 +22,7 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
       MeterRegistry registry) {
     LoginGate gate = new LoginGate();
     metrics.loggingIn(gate::waiting);
-    this.services = new Services(config, config.ticker(), config.secret(), loop, jobs,
+    this.services = new Services(config, config.ticker(), new PeerAuthenticator(config.auth()), loop, jobs,
         new SendPort(config.concurrentSends()), new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),
         metrics, registry, gate);
   }
@@ -29,6 +30,10 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
   @Override
   protected void initChannel(SocketChannel ch) {
     ch.config().setMessageSizeEstimator(FileRegionSizeEstimator.INSTANCE);
+    if (services.config().tls() != null) {
+      // TLS only: the first bytes decide; a clear-text peer gets one readable error and the door
+      ch.pipeline().addLast("tls", new TlsOnlyHandler(services.config().tls()));
+    }
     Framing.install(ch.pipeline(), services.config().maxFrameBytes());
     // until the peer has logged in, a frame may be no larger than a handshake needs
     Framing.decoder(ch.pipeline()).limit(LoginGate.FRAME_BYTES);

@@ -8,5 +8,5 @@ import dev.gleaner.master.metrics.MasterMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /** What every connection handler needs. */
-record Services(MasterConfig config, Ticker ticker, byte[] secret, ControlLoop loop, JobService jobs,
+record Services(MasterConfig config, Ticker ticker, PeerAuthenticator authenticator, ControlLoop loop, JobService jobs,
     SendPort sendPort, HeartbeatMonitor monitor, MasterMetrics metrics, MeterRegistry registry, LoginGate gate) {}

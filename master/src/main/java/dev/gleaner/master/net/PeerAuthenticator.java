@@ -1,0 +1,57 @@
+package dev.gleaner.master.net;
+
+import dev.gleaner.master.MasterAuth;
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.Credential;
+import dev.gleaner.protocol.Hello;
+import dev.gleaner.protocol.Role;
+import java.security.MessageDigest;
+
+/**
+ * Checks a peer's answer to the challenge against what its Hello claims: the shared secret, or the
+ * token the master derives from its cluster key for the Hello's role and id. It stores nothing per
+ * worker; a token for worker A cannot answer for B, nor a worker's token for a client, nor the
+ * other way round. A refusal names its cause in one sentence, which the peer reads and the log keeps.
+ */
+final class PeerAuthenticator {
+  private final MasterAuth auth;
+
+  PeerAuthenticator(MasterAuth auth) {
+    this.auth = auth;
+  }
+
+  /** Null if {@code answer} proves the Hello's role and id, else why not. */
+  String refusal(Hello hello, byte[] nonce, byte[] answer) {
+    Role role = hello.getRole();
+    String id = hello.getPeerId();
+    String who = Auth.roleName(role) + " '" + id + "'";
+    if (hello.getCredential() == Credential.TOKEN) {
+      if (auth.clusterKey() == null) {
+        return "authentication failed for " + who + ": this master takes no tokens (it has no cluster key);"
+            + " log in with its shared secret (--secret-file)";
+      }
+      if (matches(Auth.token(auth.clusterKey(), role, id), nonce, role, id, answer)) {
+        return null;
+      }
+      Role other = role == Role.WORKER ? Role.CLIENT : Role.WORKER;
+      if (matches(Auth.token(auth.clusterKey(), other, id), nonce, role, id, answer)) {
+        return "authentication failed for " + who + ": that is a " + Auth.roleName(other) + " token, and a "
+            + Auth.roleName(other) + " token cannot log in as a " + Auth.roleName(role);
+      }
+      return "authentication failed for " + who + ": the token is not " + who + "'s (a token for another id"
+          + " or role, or from another cluster's key)";
+    }
+    if (auth.sharedSecret() == null) {
+      return "authentication failed for " + who + ": this master refuses shared-secret logins; log in with"
+          + " --token FILE (made by `gleaner init` or `gleaner token`)";
+    }
+    if (matches(auth.sharedSecret(), nonce, role, id, answer)) {
+      return null;
+    }
+    return "authentication failed: the peer's secret file differs from the master's";
+  }
+
+  private static boolean matches(byte[] key, byte[] nonce, Role role, String id, byte[] answer) {
+    return MessageDigest.isEqual(Auth.mac(key, nonce, role, id), answer);
+  }
+}
