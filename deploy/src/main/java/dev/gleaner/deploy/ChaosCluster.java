@@ -141,6 +141,15 @@ final class ChaosCluster implements AutoCloseable {
     }
   }
 
+  /** The whole result of an ended job (a status holds only its start). */
+  String result(String jobId) throws IOException {
+    try (MasterClient c = client()) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      c.result(jobId, out);
+      return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+  }
+
   MasterClient client() throws IOException {
     return MasterClient.connect(new HostPort("127.0.0.1", masterPort), secret);
   }

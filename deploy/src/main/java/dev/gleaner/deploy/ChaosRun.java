@@ -302,6 +302,13 @@ final class ChaosRun {
       }
       boolean ended = ids.stream().allMatch(id -> last.containsKey(id) && StatusView.ended(last.get(id).getState()));
       if (ended || System.currentTimeMillis() >= until) {
+        for (Map.Entry<String, JobStatus> e : last.entrySet()) {
+          JobStatus j = e.getValue();
+          if (j.getResultTruncated() && !j.getState().equals("FAILED")) {
+            // a status holds only a result's start: the whole one is streamed
+            e.setValue(j.toBuilder().setResult(c.result(j.getJobId())).setResultTruncated(false).build());
+          }
+        }
         return Map.copyOf(last);
       }
       ChaosCluster.pause(200);

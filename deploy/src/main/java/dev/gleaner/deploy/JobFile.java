@@ -25,12 +25,13 @@ import java.util.Map;
  * min-workers: 1            # wait for this many workers before planning
  * deadline: 62h             # or 2026-11-30T08:00, or 08:00: the job ends then with what is saved
  * replication: false        # let plans give the same units to several workers
+ * verify: 0.1               # compute this share of the units again on a second worker and compare
  * </pre>
  * An unknown key is an error that names it: a typo must not be silently ignored.
  */
 final class JobFile {
   static final List<String> KEYS = List.of("name", "workload", "params", "strategy", "chunk-units", "checkpoints",
-      "min-workers", "deadline", "replication");
+      "min-workers", "deadline", "replication", "verify");
 
   private JobFile() {}
 
@@ -84,6 +85,14 @@ final class JobFile {
         throw new IllegalArgumentException(where + ": 'replication' must be true or false, got " + replication);
       }
       spec.setReplication(replication.booleanValue());
+    }
+    JsonNode verify = root.get("verify");
+    if (verify != null && !verify.isNull()) {
+      if (!verify.isNumber() || !(verify.doubleValue() >= 0 && verify.doubleValue() <= 1)) {
+        throw new IllegalArgumentException(where + ": 'verify' must be a share within 0..1 (0.1 checks a tenth of the"
+            + " units on a second worker), got " + verify);
+      }
+      spec.setVerify(verify.doubleValue());
     }
     JsonNode params = root.get("params");
     if (params != null && !params.isNull()) {

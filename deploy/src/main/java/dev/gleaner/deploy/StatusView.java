@@ -75,6 +75,8 @@ final class StatusView {
     m.put("result", j.getResult());
     m.put("resultSize", j.getResultSize());
     m.put("resultTruncated", j.getResultTruncated());
+    m.put("unitsVerified", j.getUnitsVerified());
+    m.put("mismatches", List.copyOf(j.getMismatchesList()));
     m.put("message", j.getMessage());
     m.put("submittedAtMillis", j.getSubmittedAtMillis());
     m.put("finishedAtMillis", j.getFinishedAtMillis());
@@ -149,6 +151,13 @@ final class StatusView {
       }
       if (j.getNotDoneCount() > 0) {
         out.printf("    not done: %s%n", ranges(j.getNotDoneList()));
+      }
+      if (j.getUnitsVerified() > 0 || j.getMismatchesCount() > 0) {
+        out.printf(Locale.ROOT, "    verified: %s units (%.1f%%) computed again on a second worker and equal%n",
+            human(j.getUnitsVerified()), 100.0 * j.getUnitsVerified() / Math.max(1, j.getUnitsTotal()));
+        for (String m : j.getMismatchesList()) {
+          out.printf("    mismatch: %s%n", m);
+        }
       }
       if (j.getResultTruncated()) {
         out.printf("    result: %s bytes in all (gleaner result %s)%n", human(j.getResultSize()), j.getJobId());

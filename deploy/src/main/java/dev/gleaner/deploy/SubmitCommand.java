@@ -21,7 +21,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "submit", mixinStandardHelpOptions = true,
     description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan and the",
         "work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far.",
-        "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication."})
+        "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,",
+        "verify."})
 final class SubmitCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -42,7 +43,7 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON document (the final job status) on stdout.")
   boolean json;
 
-  @Option(names = "--key", paramLabel = "KEY",
+  @Option(names = "--job-key", paramLabel = "KEY",
       description = "An idempotency key: a second submit with the same key returns the job the first made instead of"
           + " a new one (default: a fresh random key, so a submit this command sends again after losing the master"
           + " never makes a second job).")

@@ -42,6 +42,16 @@ class JobFileTest {
   }
 
   @Test
+  void verifyIsAShareOfTheUnits() {
+    assertEquals(0.1, JobFile.parse("workload: primes\nverify: 0.1\n", "job.yaml").getVerify());
+    for (String bad : new String[] {"1.5", "-0.1", "yes"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> JobFile.parse("workload: primes\nverify: " + bad + "\n", "job.yaml"));
+      assertTrue(e.getMessage().startsWith("job.yaml: 'verify' must be a share within 0..1"), e.getMessage());
+    }
+  }
+
+  @Test
   void brokenYamlSaysWhere() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> JobFile.parse("workload: primes\nparams: [to: 1\n", "job.yaml"));

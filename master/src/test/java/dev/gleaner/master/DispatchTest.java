@@ -401,6 +401,30 @@ class DispatchTest {
   }
 
   @Test
+  void withVerifyAWrongResultIsCaughtByTwoHonestWorkersAndReplaced() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String id = m.submit(MasterFixture.primes(0, 300_000, "self", 100_000, 0).toBuilder().setVerify(1).build());
+      // a worker that adds one to every count it reports, then leaves
+      try (RawPeer liar = RawPeer.worker(m.port, SECRET, "liar")) {
+        Assign a = nextAssign(liar);
+        liar.send(Envelope.newBuilder().setPiece(Piece.newBuilder().setJobId(id).setChunkId(a.getChunkId())
+            .setStart(a.getStart()).setEnd(a.getEnd()).setFinal(true)
+            .setResult(ByteString.copyFrom(LongResult.encode(primes(a.getStart(), a.getEnd()) + 1)))).build());
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.job(id).getUnitsDone() == a.getEnd() - a.getStart());
+      }
+      try (ScriptedWorker w1 = new ScriptedWorker(m.port, SECRET, "w1");
+           ScriptedWorker w2 = new ScriptedWorker(m.port, SECRET, "w2")) {
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState(), status.getMessage());
+        assertEquals(primes(0, 300_000) + " primes", status.getResult(), "the liar's count was replaced");
+        assertEquals(300_000, status.getUnitsVerified());
+        assertTrue(status.getMismatchesList().stream().anyMatch(x -> x.contains("liar's result was wrong")),
+            status.getMismatchesList().toString());
+      }
+    }
+  }
+
+  @Test
   void grepStreamsLineAlignedInputAndCountsExactly() throws Exception {
     Path file = dir.resolve("genome.fa");
     StringBuilder text = new StringBuilder();

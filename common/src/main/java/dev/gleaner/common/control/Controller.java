@@ -264,6 +264,11 @@ public final class Controller {
       out.add(cancelWhy != null ? new Action.Cancel(m.id, j.def.id(), c.id, cancelWhy)
           : new Action.Withdrawn(m.id, j.def.id(), c.id));
       removeCopy(c, now);
+      if (c.check != null) {
+        j.checks.addFirst(c.check);
+        workChanged = true;
+        continue;
+      }
       parts.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
     }
     Deque<ChunkPlan> q = j.queues.remove(m.id);
@@ -400,6 +405,9 @@ public final class Controller {
     if (!c.worker.id.equals(worker) || end <= start || start < c.start || end > c.assignedEnd) {
       return Verdict.REFUSE;
     }
+    if (c.check != null) {
+      return checkPiece(j, c, start, end, now);
+    }
     if (end <= c.cursor) {
       return Verdict.DUPLICATE;
     }
@@ -457,11 +465,80 @@ public final class Controller {
     if (j.replicated) {
       cancelCovered(j, now);
     }
-    if (j.committed.size() == j.units() && !j.phase.ended()) {
-      finish(j, JobPhase.DONE, "", now);
+    if (added > 0 && j.def.verify() > 0 && j.active() && j.checkedSelected < j.def.verify() * j.committed.size()) {
+      // paced so that the share checked follows the share asked for as the job goes
+      j.checks.addLast(new JobLedger.Check(start, end, java.util.Set.of(worker), worker, null));
+      j.checkedSelected += end - start;
+      workChanged = true;
+    }
+    endIfDone(j, now);
+    pump(now);
+  }
+
+  /** Every unit committed and every check settled: DONE; at the deadline, once nothing is pending: DONE_PARTIAL. */
+  private void endIfDone(JobLedger j, double now) {
+    if (j.committed.size() == j.units() && j.checksSettled() && !j.phase.ended()) {
+      finish(j, JobPhase.DONE, j.mismatches.isEmpty() ? "" : String.join("; ", j.mismatches), now);
     } else if (j.phase == JobPhase.ENDING && j.pending.isEmpty()) {
       endPartial(j, now);
     }
+  }
+
+  /** A piece of a check copy: only its whole range compares; anything else sends the check back to the queue. */
+  private Verdict checkPiece(JobLedger j, Copy c, long start, long end, double now) {
+    JobLedger.Check k = c.check;
+    removeCopy(c, now);
+    if (start != k.start() || end != k.end() || j.phase.ended() || j.phase == JobPhase.ENDING) {
+      if (!j.phase.ended() && j.phase != JobPhase.ENDING) {
+        j.checks.addFirst(k);
+        workChanged = true;
+      }
+      pump(now);
+      return Verdict.DISCARD;
+    }
+    j.checking.put(c.id, k);
+    pump(now);
+    return k.tieBreak() ? Verdict.TIE_BREAK : Verdict.CHECK;
+  }
+
+  /**
+   * The body compared a check's result (see {@link Verdict#CHECK}, {@link Verdict#TIE_BREAK}).
+   *
+   * @param agrees whether it equals the committed result
+   * @param agreesWithDissent for a tie-break: whether it equals the dissenting check's result (the
+   *     body has then replaced the committed result with it)
+   */
+  public void checked(String worker, String job, long copyId, boolean agrees, boolean agreesWithDissent, double now) {
+    JobLedger j = jobs.get(job);
+    JobLedger.Check k = j == null ? null : j.checking.remove(copyId);
+    if (k == null || j.phase.ended()) {
+      return;
+    }
+    String range = "units [" + k.start() + ", " + k.end() + ")";
+    if (!k.tieBreak()) {
+      if (agrees) {
+        j.verified += k.units();
+      } else {
+        java.util.Set<String> excluded = new java.util.HashSet<>(k.excluded());
+        excluded.add(worker);
+        j.checks.addFirst(new JobLedger.Check(k.start(), k.end(), java.util.Set.copyOf(excluded), k.committer(), worker));
+        workChanged = true;
+      }
+    } else if (agrees) {
+      j.verified += k.units();
+      j.mismatches.add(range + ": " + k.dissenter() + " disagreed with " + k.committer() + "; " + worker
+          + " agrees with " + k.committer() + ", whose result stands");
+    } else if (agreesWithDissent) {
+      j.verified += k.units();
+      j.mismatches.add(range + ": " + k.committer() + "'s result was wrong; " + k.dissenter() + " and " + worker
+          + " agree, and their result replaced it");
+    } else {
+      finish(j, JobPhase.FAILED, range + " gave three different results (" + k.committer() + ", " + k.dissenter()
+          + ", " + worker + "): the workload is not deterministic, or workers are faulty", now);
+      pump(now);
+      return;
+    }
+    endIfDone(j, now);
     pump(now);
   }
 
@@ -479,6 +556,18 @@ public final class Controller {
     Copy c = j.copies.get(copyId);
     if (c == null || !c.worker.id.equals(worker)) {
       // a copy that had already ended (cancelled, split, covered): nothing of it is outstanding
+      return;
+    }
+    if (c.check != null) {
+      // the units are committed: the check goes to another worker
+      java.util.Set<String> excluded = new java.util.HashSet<>(c.check.excluded());
+      excluded.add(worker);
+      JobLedger.Check k = c.check;
+      removeCopy(c, now);
+      j.checks.addFirst(new JobLedger.Check(k.start(), k.end(), java.util.Set.copyOf(excluded), k.committer(),
+          k.dissenter()));
+      workChanged = true;
+      pump(now);
       return;
     }
     if (countFailure(c, message, now)) {
@@ -588,7 +677,9 @@ public final class Controller {
             lease);
         out.add(new Action.Drop(m.id, why));
         // a piece that hangs everywhere (a program that never ends) must not be tried forever
-        countFailure(c, why, now);
+        if (c.check == null) {
+          countFailure(c, why, now);
+        }
         workerLost(m.id, why, true, now);
       }
     }
@@ -676,7 +767,7 @@ public final class Controller {
   /** Cancels every live copy whose units still to come are all saved by another copy. */
   private void cancelCovered(JobLedger j, double now) {
     for (Copy c : List.copyOf(j.copies.values())) {
-      if (c.cursor < c.end && j.saved(c.cursor, c.end)) {
+      if (c.check == null && c.cursor < c.end && j.saved(c.cursor, c.end)) {
         out.add(new Action.Cancel(c.worker.id, j.def.id(), c.id, "another copy saved its units first"));
         removeCopy(c, now);
       }
@@ -776,6 +867,7 @@ public final class Controller {
     j.queues.clear();
     j.pool.clear();
     j.unplanned.clear();
+    j.checks.clear();
     j.replanDue = false;
   }
 
@@ -789,7 +881,8 @@ public final class Controller {
    */
   public record JobView(String id, String workload, JobPhase phase, String message, String strategy, String reason,
       long units, long committed, RangeSet notDone, double expectedWork, int replans, double deadline,
-      Map<String, Long> shares, String scheme, List<Action.Rerouted> reroutes, long queued, long held) {}
+      Map<String, Long> shares, String scheme, List<Action.Rerouted> reroutes, long queued, long held, long verified,
+      List<String> mismatches) {}
 
   /** A worker's state and the estimates the planner uses, each with its observation count. */
   public record WorkerView(String id, String state, Map<String, Estimate> speeds, Estimate bandwidth,
@@ -817,7 +910,7 @@ public final class Controller {
     return new JobView(j.def.id(), j.def.workload(), j.phase, j.message, j.strategy, j.reason, j.units(),
         j.committed.size(), notDone, j.expectedWork, Math.max(0, j.replans), j.def.deadline(),
         Map.copyOf(j.unitsByWorker), j.scheme == null ? "" : j.scheme.name(), List.copyOf(j.reroutes),
-        j.phase.ended() ? 0 : unstarted(j), j.held().size());
+        j.phase.ended() ? 0 : unstarted(j), j.held().size(), j.verified, List.copyOf(j.mismatches));
   }
 
   /**

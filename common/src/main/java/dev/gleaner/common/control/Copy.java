@@ -24,6 +24,8 @@ final class Copy {
   double progressAt = Double.NaN;
   /** Whether another copy holds some of the same units on purpose. */
   boolean replica;
+  /** For a copy that computes committed units again to compare them: its check; null otherwise. */
+  JobLedger.Check check;
   /**
    * For a copy a restarted master reloaded while its worker is away: until when its units stay
    * reserved for that worker to claim; NaN for a copy whose worker is here.

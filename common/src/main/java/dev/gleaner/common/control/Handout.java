@@ -62,6 +62,12 @@ final class Handout {
         return true;
       }
     }
+    // committed pieces to compute again for comparison, by a worker that has not done them
+    for (JobLedger j : ctl.jobs.values()) {
+      if (j.active() && j.takes(m) && check(j, m, now)) {
+        return true;
+      }
+    }
     if (!m.copies.isEmpty()) {
       return false;
     }
@@ -272,7 +278,7 @@ final class Handout {
     Copy best = null;
     double latest = ctl.config.splitSeconds();
     for (Copy c : j.copies.values()) {
-      if (c.worker == m || c.replica) {
+      if (c.worker == m || c.replica || c.check != null) {
         continue;
       }
       double finish = finishSeconds(c, now);
@@ -364,7 +370,20 @@ final class Handout {
     return e.known() ? e.value() : Double.NaN;
   }
 
-  void assign(JobLedger j, Member m, ChunkPlan c, double now, boolean replica) {
+  /** Gives the worker the first check it may take (not one it committed or checked); false if none. */
+  boolean check(JobLedger j, Member m, double now) {
+    for (java.util.Iterator<JobLedger.Check> it = j.checks.iterator(); it.hasNext(); ) {
+      JobLedger.Check k = it.next();
+      if (!k.excluded().contains(m.id)) {
+        it.remove();
+        assign(j, m, new ChunkPlan(k.start(), k.end(), new long[0]), now, false).check = k;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Copy assign(JobLedger j, Member m, ChunkPlan c, double now, boolean replica) {
     Copy copy = new Copy(j.nextCopyId++, j, m, c.start(), c.end(), c.checkpoints());
     copy.replica = replica;
     j.copies.put(copy.id, copy);
@@ -378,5 +397,6 @@ final class Handout {
     if (bytes > 0) {
       ctl.out.add(new Action.Stream(m.id, j.def.id(), copy.id, c.start(), c.end(), j.rank.getOrDefault(m.id, Integer.MAX_VALUE)));
     }
+    return copy;
   }
 }

@@ -22,11 +22,24 @@ import java.util.function.LongUnaryOperator;
  * @param align the workload's legal cuts (see {@link dev.gleaner.common.plan.PlanRequest#align()})
  * @param risk the risk model plans are made under
  * @param firstCopyId the first copy id to use (ids are never reused, also across restarts)
+ * @param verify the share of committed units (0..1) computed again on a second worker and compared
+ *     (BOINC's quorum, at a chosen cost); a disagreement is settled by a third worker
  */
 public record JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
     long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
-    LongUnaryOperator align, RiskModel risk, long firstCopyId) {
+    LongUnaryOperator align, RiskModel risk, long firstCopyId, double verify) {
+  /** A job with no verification. */
+  public JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
+      long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
+      LongUnaryOperator align, RiskModel risk, long firstCopyId) {
+    this(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline, replication,
+        bytesPerUnit, align, risk, firstCopyId, 0);
+  }
+
   public JobDef {
+    if (!(verify >= 0 && verify <= 1)) {
+      throw new IllegalArgumentException("job " + id + ": verify must be a share within 0..1, got " + verify);
+    }
     if (end <= start) {
       throw new IllegalArgumentException("job " + id + " has no units: [" + start + ", " + end + ")");
     }
@@ -45,37 +58,43 @@ public record JobDef(String id, String workload, long start, long end, RangeSet 
 
   public JobDef withChunking(long chunkUnits, int checkpoints) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId);
+        replication, bytesPerUnit, align, risk, firstCopyId, verify);
   }
 
   public JobDef withMinWorkers(int n) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, n, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId);
+        replication, bytesPerUnit, align, risk, firstCopyId, verify);
   }
 
   public JobDef withDeadline(double at) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, at,
-        replication, bytesPerUnit, align, risk, firstCopyId);
+        replication, bytesPerUnit, align, risk, firstCopyId, verify);
   }
 
   public JobDef withReplication(boolean allowed) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        allowed, bytesPerUnit, align, risk, firstCopyId);
+        allowed, bytesPerUnit, align, risk, firstCopyId, verify);
   }
 
   public JobDef withInput(double bytesPerUnit, LongUnaryOperator align) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId);
+        replication, bytesPerUnit, align, risk, firstCopyId, verify);
   }
 
   public JobDef withRemaining(RangeSet remaining, long firstCopyId) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId);
+        replication, bytesPerUnit, align, risk, firstCopyId, verify);
+  }
+
+  /** Verifies this share (0..1) of the committed units on a second worker. */
+  public JobDef withVerify(double share) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
+        replication, bytesPerUnit, align, risk, firstCopyId, share);
   }
 
   public JobDef withRisk(RiskModel model) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, model, firstCopyId);
+        replication, bytesPerUnit, align, model, firstCopyId, verify);
   }
 
   public long units() {

@@ -37,6 +37,30 @@ final class JobLedger {
   final Map<String, Long> unitsByWorker = new LinkedHashMap<>();
   final List<Action.Rerouted> reroutes = new ArrayList<>();
   long nextCopyId;
+
+  /**
+   * A committed piece to compute again on another worker and compare (see {@link JobDef#verify()}).
+   *
+   * @param excluded workers that may not take it (who committed it, who checked it already)
+   * @param dissenter for a tie-break: the worker whose check disagreed with the committed result
+   */
+  record Check(long start, long end, java.util.Set<String> excluded, String committer, String dissenter) {
+    boolean tieBreak() {
+      return dissenter != null;
+    }
+
+    long units() {
+      return end - start;
+    }
+  }
+
+  /** Checks waiting for a worker, and those being computed or compared, by copy id. */
+  final Deque<Check> checks = new ArrayDeque<>();
+  final Map<Long, Check> checking = new HashMap<>();
+  /** Units picked for checking so far, units whose check agreed (in the end), and what disagreed. */
+  long checkedSelected;
+  long verified;
+  final List<String> mismatches = new ArrayList<>();
   /** Some copies hold the same units on purpose. */
   boolean replicated;
   /** The speeds of the workers up for it, summed at {@link #speedSumAt} (refreshed each second). */
@@ -146,7 +170,9 @@ final class JobLedger {
     s.addAll(pending);
     s.addAll(unplanned);
     for (Copy c : copies.values()) {
-      s.add(c.cursor, c.end);
+      if (c.check == null) {
+        s.add(c.cursor, c.end);
+      }
     }
     for (Map.Entry<String, Deque<ChunkPlan>> q : queues.entrySet()) {
       if (!q.getKey().equals(exceptQueue)) {
@@ -165,9 +191,24 @@ final class JobLedger {
   RangeSet held() {
     RangeSet s = new RangeSet();
     for (Copy c : copies.values()) {
-      s.add(c.cursor, c.end);
+      if (c.check == null) {
+        s.add(c.cursor, c.end);
+      }
     }
     return s;
+  }
+
+  /** Whether every check picked so far is settled. */
+  boolean checksSettled() {
+    if (!checks.isEmpty() || !checking.isEmpty()) {
+      return false;
+    }
+    for (Copy c : copies.values()) {
+      if (c.check != null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Units in queues, the pool, or not planned yet. */

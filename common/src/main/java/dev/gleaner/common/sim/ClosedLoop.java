@@ -418,6 +418,9 @@ public final class ClosedLoop {
       commits.add(from, to);
       controller.overhead(setup.commitDelay());
       controller.committed(h.host.id(), c.job, c.id, from, to, seconds, now);
+    } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
+      // simulated workers are honest: every check agrees
+      controller.checked(h.host.id(), c.job, c.id, true, false, now);
     }
     if (c.cursor >= c.end) {
       c.gone = true;

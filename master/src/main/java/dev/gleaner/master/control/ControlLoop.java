@@ -294,6 +294,7 @@ public final class ControlLoop implements AutoCloseable {
               p.getChunkId(), id);
           ack(link, p);
         }
+        case CHECK, TIE_BREAK -> compare(link, p, v == Verdict.TIE_BREAK);
         case REFUSE -> link.refuse(Error.Code.UNKNOWN_CHUNK, "piece [" + p.getStart() + ", " + p.getEnd()
             + ") of chunk " + p.getChunkId() + " of job '" + p.getJobId() + "' is not the next piece of a chunk"
             + " assigned to worker " + id);
@@ -334,6 +335,30 @@ public final class ControlLoop implements AutoCloseable {
           if (p.getFinal()) {
             metrics.chunksCompleted.increment();
           }
+          ack(link, p);
+        }));
+  }
+
+  /** A check's result is compared with the committed one (and a tie-break's with the dissent) in the store. */
+  private void compare(WorkerLink link, Piece p, boolean tieBreak) {
+    String id = link.workerId();
+    store.submit(Store.compareCheck(p.getJobId(), p.getStart(), p.getEnd(), id, p.getResult().toByteArray(), tieBreak))
+        .whenComplete((r, err) -> post(() -> {
+          if (err != null) {
+            log.error("job {}: cannot compare a check of [{}, {}): {}", p.getJobId(), p.getStart(), p.getEnd(),
+                err.getMessage(), err);
+            controller.fail(p.getJobId(), "the store failed: " + err.getMessage(), now());
+            return;
+          }
+          metrics.piecesChecked.increment();
+          if (!r[0]) {
+            metrics.checkMismatches.increment();
+            log.warn("job {}: {} of units [{}, {}) from worker {} differs from the committed result{}", p.getJobId(),
+                tieBreak ? "the tie-break" : "the check", p.getStart(), p.getEnd(), id,
+                !tieBreak ? "; a third worker decides" : r[1] ? "; it agrees with the dissent, which replaces it"
+                    : " and from the dissent");
+          }
+          controller.checked(id, p.getJobId(), p.getChunkId(), r[0], r[1], now());
           ack(link, p);
         }));
   }

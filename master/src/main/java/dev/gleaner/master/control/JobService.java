@@ -69,6 +69,10 @@ public final class JobService {
   public CompletableFuture<Submitted> submit(JobSpec spec) {
     Workload workload = workloads.get(spec.getWorkload());
     Strategies.byName(spec.getStrategy());
+    if (!(spec.getVerify() >= 0 && spec.getVerify() <= 1)) {
+      throw new IllegalArgumentException("verify must be a share of the units within 0..1 (0.1 checks a tenth), got "
+          + spec.getVerify());
+    }
     if (spec.getKey().length() > 200) {
       throw new IllegalArgumentException("a submit key may have at most 200 characters, got " + spec.getKey().length());
     }
@@ -188,7 +192,7 @@ public final class JobService {
     String strategy = spec.getStrategy().isBlank() ? Strategies.DEFAULT : spec.getStrategy();
     return new JobDef(job.id, job.workload.name(), job.start, job.end, remaining, strategy, spec.getChunkUnits(),
         spec.getCheckpoints(), Math.max(1, spec.getMinWorkers()), deadline, spec.getReplication(),
-        job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstCopyId);
+        job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstCopyId, spec.getVerify());
   }
 
   private FileInputSource openInput(Workload workload, JobSpec spec) {

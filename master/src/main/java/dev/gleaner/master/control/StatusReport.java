@@ -106,7 +106,8 @@ final class StatusReport {
     b.setState(state).setMessage(j.message.isEmpty() ? v.message() : j.message).setStrategy(v.strategy())
         .setPlanReason(v.reason()).setUnitsDone(v.committed()).setUnitsPerSecond(v.committed() / seconds)
         .setExpectedWork(v.expectedWork()).setReplans(v.replans()).setUnitsQueued(v.queued())
-        .setUnitsHeld(v.held()).setRecoveryScheme(v.scheme());
+        .setUnitsHeld(v.held()).setRecoveryScheme(v.scheme()).setUnitsVerified(v.verified())
+        .addAllMismatches(v.mismatches());
     v.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
     if (one) {

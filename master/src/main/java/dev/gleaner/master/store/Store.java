@@ -108,6 +108,9 @@ public final class Store implements AutoCloseable {
         addColumn(s, "chunks", "lease_ms", "INTEGER");
         addColumn(s, "chunks", "assigned_at", "INTEGER");
         addColumn(s, "jobs", "submit_key", "TEXT");
+        // a check's result that disagreed with the committed one, kept for the tie-break
+        s.execute("CREATE TABLE IF NOT EXISTS dissents(job_id TEXT, start INTEGER, end INTEGER, worker_id TEXT,"
+            + " result BLOB, PRIMARY KEY(job_id, start, end))");
         s.execute("CREATE UNIQUE INDEX IF NOT EXISTS jobs_by_key ON jobs(submit_key) WHERE submit_key IS NOT NULL");
       }
       connection.setAutoCommit(false);
@@ -427,6 +430,59 @@ public final class Store implements AutoCloseable {
       p.setBytes(6, result);
       p.setLong(7, at);
       return p.executeUpdate() == 1;
+    };
+  }
+
+  /**
+   * Compares a check's result with the committed piece of the same range; for a tie-break, also with
+   * the dissent kept before, and replaces the committed result when the two agree against it.
+   * Returns {agrees with the committed result, agrees with the dissent}.
+   */
+  public static Op<boolean[]> compareCheck(String jobId, long start, long end, String workerId, byte[] result,
+      boolean tieBreak) {
+    return c -> {
+      PreparedStatement q = c.prepare("SELECT result FROM pieces WHERE job_id=? AND start=? AND end=?");
+      q.setString(1, jobId);
+      q.setLong(2, start);
+      q.setLong(3, end);
+      byte[] committed;
+      try (ResultSet r = q.executeQuery()) {
+        committed = r.next() ? r.getBytes(1) : null;
+      }
+      boolean agrees = committed != null && java.util.Arrays.equals(committed, result);
+      if (agrees) {
+        return new boolean[] {true, false};
+      }
+      if (!tieBreak) {
+        PreparedStatement d = c.prepare("INSERT OR REPLACE INTO dissents(job_id, start, end, worker_id, result)"
+            + " VALUES (?,?,?,?,?)");
+        d.setString(1, jobId);
+        d.setLong(2, start);
+        d.setLong(3, end);
+        d.setString(4, workerId);
+        d.setBytes(5, result);
+        d.executeUpdate();
+        return new boolean[] {false, false};
+      }
+      PreparedStatement d = c.prepare("SELECT result FROM dissents WHERE job_id=? AND start=? AND end=?");
+      d.setString(1, jobId);
+      d.setLong(2, start);
+      d.setLong(3, end);
+      byte[] dissent;
+      try (ResultSet r = d.executeQuery()) {
+        dissent = r.next() ? r.getBytes(1) : null;
+      }
+      boolean withDissent = dissent != null && java.util.Arrays.equals(dissent, result);
+      if (withDissent) {
+        PreparedStatement u = c.prepare("UPDATE pieces SET result=?, worker_id=? WHERE job_id=? AND start=? AND end=?");
+        u.setBytes(1, result);
+        u.setString(2, workerId);
+        u.setString(3, jobId);
+        u.setLong(4, start);
+        u.setLong(5, end);
+        u.executeUpdate();
+      }
+      return new boolean[] {false, withDissent};
     };
   }
 

@@ -1,0 +1,122 @@
+package dev.gleaner.common.control;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code verify: FRACTION}: that share of the committed units is computed again by another worker;
+ * a disagreement goes to a third, the majority stands, and three different results fail the job.
+ * Results are not the controller's business: the test plays the body, saying what compared equal.
+ */
+class ControllerCheckTest {
+  private final Controller c = new Controller();
+  /** Who committed each range, as the COMMIT verdicts said. */
+  private final Map<Long, String> committer = new HashMap<>();
+  private final List<String> checkers = new ArrayList<>();
+
+  /**
+   * Runs the job: every copy is computed whole by its worker; a check's outcome comes from
+   * {@code agrees} (worker, is it a tie-break) and {@code withDissent}. Returns the last time.
+   */
+  private double run(double t, Predicate<String[]> agrees, Predicate<String> withDissent) {
+    List<Action.Assign> work = new ArrayList<>(c.drain().stream().filter(Action.Assign.class::isInstance)
+        .map(Action.Assign.class::cast).toList());
+    for (int step = 0; step < 10_000 && !work.isEmpty(); step++) {
+      Action.Assign a = work.remove(0);
+      t += 1;
+      Verdict v = c.piece(a.worker(), a.job(), a.copyId(), a.start(), a.end(), t);
+      if (v == Verdict.COMMIT) {
+        committer.put(a.start(), a.worker());
+        c.committed(a.worker(), a.job(), a.copyId(), a.start(), a.end(), 1, t);
+      } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
+        checkers.add(a.worker());
+        assertNotEquals(committer.get(a.start()), a.worker(), "a worker never checks its own piece");
+        boolean tie = v == Verdict.TIE_BREAK;
+        c.checked(a.worker(), a.job(), a.copyId(), agrees.test(new String[] {a.worker(), Boolean.toString(tie)}),
+            tie && withDissent.test(a.worker()), t);
+      }
+      c.drain().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
+    }
+    return t;
+  }
+
+  private void start(double verify, String... workers) {
+    c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(100, 0).withVerify(verify), 0);
+    for (String w : workers) {
+      c.workerJoined(WorkerInfo.of(w, "primes", 100), 0);
+    }
+  }
+
+  @Test
+  void theAskedShareIsComputedAgainByAnotherWorkerBeforeTheJobIsDone() {
+    start(0.5, "a", "b");
+    run(0, x -> true, x -> false);
+    Controller.JobView v = c.job("j");
+    assertEquals(JobPhase.DONE, v.phase());
+    assertEquals(1000, v.committed());
+    assertTrue(v.verified() >= 500 && v.verified() <= 600, "half the units, give or take a piece: " + v.verified());
+    assertTrue(v.mismatches().isEmpty());
+    assertNull(c.checkLedger("j"));
+  }
+
+  @Test
+  void withoutVerifyNothingIsComputedTwice() {
+    start(0, "a", "b");
+    run(0, x -> true, x -> false);
+    assertEquals(JobPhase.DONE, c.job("j").phase());
+    assertEquals(0, c.job("j").verified());
+    assertTrue(checkers.isEmpty());
+  }
+
+  @Test
+  void aCheckerThatDisagreesIsOutvotedByAThirdWorker() {
+    start(1, "a", "b", "liar");
+    // the liar's checks disagree; tie-breaks (by an honest third) agree with the committed result
+    run(0, x -> !x[0].equals("liar"), x -> false);
+    Controller.JobView v = c.job("j");
+    assertEquals(JobPhase.DONE, v.phase());
+    assertEquals(1000, v.verified());
+    assertTrue(!v.mismatches().isEmpty() && v.mismatches().stream().allMatch(m -> m.contains("liar disagreed")),
+        v.mismatches().toString());
+    assertTrue(v.message().contains("liar disagreed"), v.message());
+  }
+
+  @Test
+  void aWrongCommittedResultIsReplacedWhenTwoOthersAgreeAgainstIt() {
+    start(1, "a", "b", "liar");
+    // every check of the liar's pieces disagrees, and the tie-break sides with the dissent
+    run(0, x -> false, x -> true);
+    Controller.JobView v = c.job("j");
+    assertEquals(JobPhase.DONE, v.phase());
+    assertTrue(v.mismatches().stream().anyMatch(m -> m.contains("result was wrong")), v.mismatches().toString());
+  }
+
+  @Test
+  void threeDifferentResultsFailTheJob() {
+    start(1, "a", "b", "c");
+    run(0, x -> false, x -> false);
+    Controller.JobView v = c.job("j");
+    assertEquals(JobPhase.FAILED, v.phase());
+    assertTrue(v.message().contains("three different results"), v.message());
+  }
+
+  @Test
+  void aCheckWithNobodyElseToTakeItWaitsForAnotherWorker() {
+    start(1, "a");
+    run(0, x -> true, x -> false);
+    assertEquals(JobPhase.RUNNING, c.job("j").phase(), "a alone cannot check its own pieces");
+    c.workerJoined(WorkerInfo.of("b", "primes", 100), 2000);
+    run(2000, x -> true, x -> false);
+    assertEquals(JobPhase.DONE, c.job("j").phase());
+    assertEquals(1000, c.job("j").verified());
+  }
+}
