@@ -158,7 +158,7 @@ final class ChaosRun {
       }
       List<ReportedPieces.Piece> reported = c.reported().all();
       List<ReportedPieces.Ack> acks = c.reported().acks().stream().filter(a -> ids.contains(a.jobId())).toList();
-      int notDurable = acksNotDurable(acks, committed, c.masterLog());
+      int notDurable = acksNotDurable(acks, reported, committed, c.masterLog());
       Report r = new Report(seed, seconds, checks, List.copyOf(faults), restarts(committed, reported),
           reported.stream().mapToLong(p -> p.end() - p.start()).sum(),
           committed.stream().mapToLong(StoreAudit.Committed::units).sum(), acks.size(), notDurable,
@@ -387,26 +387,45 @@ final class ChaosRun {
       "job (\\S+): piece \\[(\\d+), (\\d+)\\) of chunk (\\d+) from worker (\\S+) does not count");
 
   /**
-   * Acknowledgements with nothing durable behind them: the master acknowledges a piece once it is in
-   * the store (or once an earlier copy is), so the store must hold a piece of that job ending there,
-   * committed no later than the acknowledgement went by, unless the master logged that the piece
-   * did not count (its chunk cancelled, or saved in part by another copy). Each one found is a problem.
+   * Acknowledgements with nothing durable behind them: the master acknowledges a piece once its
+   * units are in the store (its own piece, or pieces of other copies covering the same units), so
+   * the store must cover the acknowledged piece's units with pieces committed no later than the
+   * acknowledgement went by, unless the master logged that the piece did not count (its chunk
+   * cancelled, or saved in part by another copy). Each one found is a problem.
    */
-  private int acksNotDurable(List<ReportedPieces.Ack> acks, List<StoreAudit.Committed> committed, String masterLog) {
+  private int acksNotDurable(List<ReportedPieces.Ack> acks, List<ReportedPieces.Piece> reported,
+      List<StoreAudit.Committed> committed, String masterLog) {
     java.util.Set<String> discarded = new java.util.HashSet<>();
     java.util.regex.Matcher m = DISCARDED.matcher(masterLog);
     while (m.find()) {
       discarded.add(m.group(1) + "/" + m.group(4) + "/" + m.group(3) + "/" + m.group(5));
     }
-    Map<String, Long> firstCommitOfEnd = new java.util.HashMap<>();
+    Map<String, List<StoreAudit.Committed>> byJob = new java.util.HashMap<>();
     for (StoreAudit.Committed p : committed) {
-      firstCommitOfEnd.merge(p.jobId() + "/" + p.end(), p.committedAt(), Math::min);
+      byJob.computeIfAbsent(p.jobId(), j -> new ArrayList<>()).add(p);
     }
     int bad = 0;
     for (ReportedPieces.Ack a : acks) {
-      Long at = firstCommitOfEnd.get(a.jobId() + "/" + a.end());
-      if ((at == null || at > a.atMillis())
-          && !discarded.contains(a.jobId() + "/" + a.chunkId() + "/" + a.end() + "/" + a.workerId())) {
+      // the acknowledged piece: the last one this worker sent of that job ending there
+      long start = a.end();
+      for (ReportedPieces.Piece p : reported) {
+        if (p.workerId().equals(a.workerId()) && p.jobId().equals(a.jobId()) && p.end() == a.end()
+            && p.atMillis() <= a.atMillis()) {
+          start = p.start();
+        }
+      }
+      dev.gleaner.common.util.RangeSet durable = new dev.gleaner.common.util.RangeSet();
+      Long at = null;
+      for (StoreAudit.Committed p : byJob.getOrDefault(a.jobId(), List.of())) {
+        if (p.committedAt() <= a.atMillis()) {
+          durable.add(p.start(), p.end());
+        }
+        if (p.end() == a.end()) {
+          at = at == null ? p.committedAt() : Math.min(at, p.committedAt());
+        }
+      }
+      boolean covered = start < a.end() && durable.containsAll(start, a.end());
+      if (!covered && !discarded.contains(a.jobId() + "/" + a.chunkId() + "/" + a.end() + "/" + a.workerId())) {
         if (bad++ == 0) {
           problems.add(String.format(Locale.ROOT, "the master acknowledged to %s the piece of chunk %d of %s ending"
               + " at %d at %.1f s, but the store %s", a.workerId(), a.chunkId(), a.jobId(), a.end(),

@@ -139,6 +139,9 @@ final class StatusView {
     if (reply.getJobsCount() == 0) {
       out.println("  (none)");
     }
+    if (reply.getJobsOmitted() > 0) {
+      out.printf("  (%d older job(s) not shown; gleaner status --job JOB shows any)%n", reply.getJobsOmitted());
+    }
     for (JobStatus j : reply.getJobsList()) {
       out.printf(Locale.ROOT, "  %-8s %-12s %-8s %s %6.2f%%  %s units/s  %s%n", j.getJobId(), j.getState(),
           j.getWorkload(), bar(j.getUnitsDone(), j.getUnitsTotal(), 20), percent(j), human(j.getUnitsPerSecond()),

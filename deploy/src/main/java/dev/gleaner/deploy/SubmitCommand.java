@@ -117,6 +117,10 @@ final class SubmitCommand implements Callable<Integer> {
     } else if (j.getResultTruncated() && !j.getState().equals("FAILED")) {
       try (TextSink out = new TextSink(spec.commandLine().getOut())) {
         c.result(j.getJobId(), out);
+      } catch (IOException e) {
+        // part of it is printed already: no reconnect that would print it again
+        throw new IllegalStateException("lost the master while printing the result of " + j.getJobId() + " ("
+            + e.getMessage() + "); gleaner result " + j.getJobId() + " prints it", e);
       }
       spec.commandLine().getOut().println();
     } else {

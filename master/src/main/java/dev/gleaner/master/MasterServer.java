@@ -93,6 +93,11 @@ public final class MasterServer implements AutoCloseable {
     return this;
   }
 
+  /** The store (for fault injection in tests). */
+  Store store() {
+    return store;
+  }
+
   /** The bound port. */
   public int port() {
     return ((InetSocketAddress) server.localAddress()).getPort();

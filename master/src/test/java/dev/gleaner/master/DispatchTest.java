@@ -425,6 +425,34 @@ class DispatchTest {
   }
 
   @Test
+  void aFullStoreQueuesPiecesAgainAndTheJobGoesOnOnceItCanWrite() throws Exception {
+    Path file = dir.resolve("lines.txt");
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      text.append("line ").append(i).append(" GATTACA and some more text to make the results big\n");
+    }
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
+      String id = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+          .putParams("pattern", "GATTACA").putParams("max-lines", "1000000").setChunkUnits(100_000).build());
+      // the disk is full: no page may be added to the store
+      m.server.store().call(dev.gleaner.master.store.Store.capPages(1));
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> m.server.status(id).getMetricsOrDefault(
+            "gleaner.store.failures", 0) > 0);
+        var stuck = m.job(id);
+        assertEquals("RUNNING", stuck.getState(), "a full disk does not fail the job: " + stuck.getMessage());
+        assertTrue(stuck.getMessage().startsWith("the store could not"), stuck.getMessage());
+        // space again: the queued units are saved and the count is exact
+        m.server.store().call(dev.gleaner.master.store.Store.capPages(0));
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState(), status.getMessage());
+        assertTrue(status.getResult().startsWith("20000 matching lines"), status.getResult().lines().findFirst().orElse(""));
+      }
+    }
+  }
+
+  @Test
   void grepStreamsLineAlignedInputAndCountsExactly() throws Exception {
     Path file = dir.resolve("genome.fa");
     StringBuilder text = new StringBuilder();

@@ -40,11 +40,20 @@ final class Outbox implements ChunkRunner.Reporter {
     boolean running = true;
     /** When, while disconnected, the worker stops computing it (nanoTime); 0 while connected. */
     long stopAt;
+    /** End of the last piece computed ({@code acked} before any). */
+    long sentEnd;
 
     Entry(Assign assign) {
       this.assign = assign;
       this.end = assign.getEnd();
       this.acked = assign.getStart();
+      this.sentEnd = assign.getStart();
+    }
+
+    /** It computes no more: what it claims ends where its last piece ends. */
+    void stopped() {
+      running = false;
+      end = Math.max(acked, Math.min(end, sentEnd));
     }
 
     long leaseNanos() {
@@ -100,9 +109,11 @@ final class Outbox implements ChunkRunner.Reporter {
   @Override
   public synchronized void piece(Piece piece) {
     Entry e = entries.get(ChunkTask.key(piece.getJobId(), piece.getChunkId()));
-    if (e == null) {
+    if (e == null || !e.running && piece.getEnd() > e.end) {
+      // a chunk stopped here (its last piece slipped past the stop): what it claims ends before
       return;
     }
+    e.sentEnd = Math.max(e.sentEnd, piece.getEnd());
     e.unacked.add(piece);
     unackedBytes += piece.getSerializedSize();
     unackedPieces++;
@@ -111,12 +122,18 @@ final class Outbox implements ChunkRunner.Reporter {
     } else if (unackedBytes > MAX_HELD_BYTES && chunks != null) {
       log.warn("{} bytes of pieces wait for the master; computing stops until it is back", unackedBytes);
       chunks.cancelAll();
+      for (Entry x : entries.values()) {
+        x.stopped();
+      }
     }
   }
 
   @Override
   public synchronized void failed(String jobId, long chunkId, String message) {
-    entries.remove(ChunkTask.key(jobId, chunkId));
+    Entry gone = entries.remove(ChunkTask.key(jobId, chunkId));
+    if (gone != null) {
+      drop(gone);
+    }
     if (channel != null) {
       channel.writeAndFlush(Envelope.newBuilder().setChunkFailed(ChunkFailed.newBuilder()
           .setJobId(jobId).setChunkId(chunkId).setMessage(message)).build());
@@ -131,7 +148,7 @@ final class Outbox implements ChunkRunner.Reporter {
     String key = ChunkTask.key(jobId, chunkId);
     Entry e = entries.get(key);
     if (e != null) {
-      e.running = false;
+      e.stopped();
       if (e.unacked.isEmpty()) {
         entries.remove(key);
       }
@@ -160,7 +177,7 @@ final class Outbox implements ChunkRunner.Reporter {
   synchronized List<HeldChunk> claims() {
     List<HeldChunk> out = new ArrayList<>();
     for (Entry e : entries.values()) {
-      if (e.end <= e.assign.getStart()) {
+      if (e.end <= e.assign.getStart() || e.end <= e.acked) {
         continue;
       }
       HeldChunk.Builder h = HeldChunk.newBuilder().setJobId(e.assign.getJobId()).setChunkId(e.assign.getChunkId())
@@ -204,7 +221,7 @@ final class Outbox implements ChunkRunner.Reporter {
       Entry e = me.getValue();
       if (e.running && waitsForInput.test(me.getKey())) {
         chunks.cancel(e.assign.getJobId(), e.assign.getChunkId());
-        e.running = false;
+        e.stopped();
         if (e.unacked.isEmpty()) {
           it.remove();
         }

@@ -66,6 +66,8 @@ public final class Controller {
   boolean workChanged = true;
   /** Copies reserved for workers that have not come back yet (see {@link Copy#reservedUntil}). */
   int reserved;
+  /** After the store failed, nothing is handed out before this time (no busy loop on a full disk). */
+  double storeHoldUntil = Double.NEGATIVE_INFINITY;
   final Handout handout = new Handout(this);
   final Planner planner = new Planner(this);
 
@@ -296,14 +298,21 @@ public final class Controller {
           reroute(j, m.id, orphansOf(j, List.of(JobLedger.part(from, c.cursor, c.checkpoints)), null), now);
         }
         if (h.end() < c.end) {
-          // the worker stops earlier than the store says (a truncation the store missed)
+          // the worker stops earlier than the store says (a truncation the store missed, a stop)
           long oldEnd = c.end;
           c.end = Math.max(c.cursor, h.end());
           reroute(j, m.id, orphansOf(j, List.of(JobLedger.part(c.end, oldEnd, c.checkpoints)), null), now);
         } else if (h.end() > c.end) {
+          // it may have computed past a truncation it missed: such a piece is taken (and counted once)
+          c.assignedEnd = Math.max(c.assignedEnd, h.end());
           out.add(new Action.Truncate(m.id, j.def.id(), c.id, c.end));
         }
         c.progressAt = now;
+        if (c.cursor >= c.end) {
+          // nothing of it is left to report: its pieces on the way are duplicates
+          removeCopy(c, now);
+          claimed.remove(c);
+        }
       } else {
         if (j != null && c == null && h.copyId() < j.nextCopyId) {
           // its pieces still on the way are acknowledged and not counted, not refused
@@ -369,6 +378,47 @@ public final class Controller {
     }
   }
 
+  /** Seconds a job whose units are all committed waits for a worker able to take its remaining checks. */
+  static final double CHECK_WAIT_SECONDS = 60;
+
+  /**
+   * A job with every unit committed whose remaining checks no connected worker may take (one
+   * worker; a tie-break with two) ends after {@link #CHECK_WAIT_SECONDS} with them not done,
+   * saying so, instead of waiting forever.
+   */
+  private void settleStuckChecks(double now) {
+    for (JobLedger j : jobs.values()) {
+      if (!j.active() || j.checks.isEmpty() || !j.checking.isEmpty() || j.committed.size() < j.units()
+          || j.copies.values().stream().anyMatch(c -> c.check != null)) {
+        j.checksStuckSince = Double.NaN;
+        continue;
+      }
+      boolean takeable = j.checks.stream().anyMatch(k -> members.values().stream()
+          .anyMatch(m -> m.up() && j.takes(m) && !k.excluded().contains(m.id)));
+      if (takeable) {
+        j.checksStuckSince = Double.NaN;
+        continue;
+      }
+      if (Double.isNaN(j.checksStuckSince)) {
+        j.checksStuckSince = now;
+        j.message = "waiting for a worker that may check the last pieces (not the one that computed them)";
+      } else if (now - j.checksStuckSince >= CHECK_WAIT_SECONDS) {
+        long units = 0;
+        for (JobLedger.Check k : j.checks) {
+          units += k.units();
+          if (k.tieBreak()) {
+            j.mismatches.add("units [" + k.start() + ", " + k.end() + "): " + k.dissenter() + " disagreed with "
+                + k.committer() + " and no third worker came to decide; " + k.committer() + "'s result stands");
+          }
+        }
+        j.mismatches.add(units + " units picked for checking were not checked: no other worker within "
+            + (long) CHECK_WAIT_SECONDS + " s");
+        j.checks.clear();
+        endIfDone(j, now);
+      }
+    }
+  }
+
   /** Seconds after a restart before reserved copies go to workers that have nothing else to do. */
   static final double IDLE_RESERVED_SECONDS = 10;
 
@@ -400,7 +450,8 @@ public final class Controller {
       if (!worker.equals(j.ended.get(copyId))) {
         return Verdict.REFUSE;
       }
-      return end > start && j.saved(start, end) ? Verdict.DUPLICATE : Verdict.DISCARD;
+      // a duplicate is acknowledged as saved: only units already durable are (pending ones may still fail)
+      return end > start && j.committed.containsAll(start, end) ? Verdict.DUPLICATE : Verdict.DISCARD;
     }
     if (!c.worker.id.equals(worker) || end <= start || start < c.start || end > c.assignedEnd) {
       return Verdict.REFUSE;
@@ -409,7 +460,8 @@ public final class Controller {
       return checkPiece(j, c, start, end, now);
     }
     if (end <= c.cursor) {
-      return Verdict.DUPLICATE;
+      // sent again (a new session resends what was not acknowledged): a duplicate once durable
+      return j.committed.containsAll(start, end) ? Verdict.DUPLICATE : Verdict.DISCARD;
     }
     if (start != c.cursor) {
       return Verdict.REFUSE;
@@ -418,7 +470,7 @@ public final class Controller {
     c.cursor = end;
     c.progressAt = now;
     Verdict v;
-    if (j.saved(start, end)) {
+    if (j.committed.containsAll(start, end)) {
       v = Verdict.DUPLICATE;
     } else if (j.savedAny(start, end)) {
       v = Verdict.DISCARD;
@@ -478,7 +530,9 @@ public final class Controller {
   /** Every unit committed and every check settled: DONE; at the deadline, once nothing is pending: DONE_PARTIAL. */
   private void endIfDone(JobLedger j, double now) {
     if (j.committed.size() == j.units() && j.checksSettled() && !j.phase.ended()) {
-      finish(j, JobPhase.DONE, j.mismatches.isEmpty() ? "" : String.join("; ", j.mismatches), now);
+      finish(j, JobPhase.DONE, j.mismatches.isEmpty() ? "" : j.mismatches.size() + " check(s) to note: "
+          + String.join("; ", j.mismatches.subList(0, Math.min(3, j.mismatches.size())))
+          + (j.mismatches.size() > 3 ? "; ..." : ""), now);
     } else if (j.phase == JobPhase.ENDING && j.pending.isEmpty()) {
       endPartial(j, now);
     }
@@ -543,6 +597,49 @@ public final class Controller {
   }
 
   /**
+   * The body could not make a piece durable (a full disk, a failing store): it is not acknowledged
+   * and not counted, its units go back to the queues, and the job goes on (saying why) instead of
+   * failing: a store that can write again takes the next pieces.
+   */
+  public void commitFailed(String worker, String job, long copyId, long start, long end, String why, double now) {
+    JobLedger j = jobs.get(job);
+    if (j == null) {
+      return;
+    }
+    j.pending.remove(start, end);
+    storeHoldUntil = now + Math.max(1, config.replanInterval());
+    if (!j.phase.ended() && j.phase != JobPhase.ENDING) {
+      j.message = "the store could not save a piece (" + why + "); its units are queued again";
+      reroute(j, worker, orphansOf(j, List.of(new ChunkPlan(start, end, new long[0])), null), now);
+    }
+    endIfDone(j, now);
+    pump(now);
+  }
+
+  /**
+   * The body could not record a copy before sending it: it is not sent, and its units go back to
+   * the queues.
+   */
+  public void assignFailed(String worker, String job, long copyId, double now) {
+    JobLedger j = jobs.get(job);
+    Copy c = j == null ? null : j.copies.get(copyId);
+    if (c == null || !c.worker.id.equals(worker)) {
+      return;
+    }
+    removeCopy(c, now);
+    storeHoldUntil = now + Math.max(1, config.replanInterval());
+    if (c.check != null) {
+      j.checks.addFirst(c.check);
+      workChanged = true;
+    } else if (!j.phase.ended() && j.phase != JobPhase.ENDING) {
+      j.message = "the store could not record a chunk; its units are queued again";
+      reroute(j, worker, orphansOf(j, List.of(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints)),
+          null), now);
+    }
+    pump(now);
+  }
+
+  /**
    * The worker could not compute a copy (the program failed, not the computer). Its next piece is
    * tried again on another worker; a piece that failed {@code maxAttempts} times fails the job with
    * the last message, and a worker that failed twice on a job gets none of it any more (as Work
@@ -560,13 +657,7 @@ public final class Controller {
     }
     if (c.check != null) {
       // the units are committed: the check goes to another worker
-      java.util.Set<String> excluded = new java.util.HashSet<>(c.check.excluded());
-      excluded.add(worker);
-      JobLedger.Check k = c.check;
-      removeCopy(c, now);
-      j.checks.addFirst(new JobLedger.Check(k.start(), k.end(), java.util.Set.copyOf(excluded), k.committer(),
-          k.dissenter()));
-      workChanged = true;
+      requeueCheck(j, c, worker, now);
       pump(now);
       return;
     }
@@ -617,9 +708,29 @@ public final class Controller {
   public void badResult(String worker, String job, long copyId, String message, double now) {
     JobLedger j = jobs.get(job);
     Copy c = j == null ? null : j.copies.get(copyId);
-    if (c != null && c.worker.id.equals(worker) && !j.phase.ended() && countFailure(c, message, now)) {
+    if (c == null || !c.worker.id.equals(worker) || j.phase.ended()) {
+      return;
+    }
+    if (c.check != null) {
+      // the units are committed: the check goes to another worker, and this one is not asked again
+      requeueCheck(j, c, worker, now);
+      pump(now);
+      return;
+    }
+    if (countFailure(c, message, now)) {
       pump(now);
     }
+  }
+
+  /** A check copy ends unsettled: its check goes back to the queue, never to {@code worker} again. */
+  private void requeueCheck(JobLedger j, Copy c, String worker, double now) {
+    java.util.Set<String> excluded = new java.util.HashSet<>(c.check.excluded());
+    excluded.add(worker);
+    JobLedger.Check k = c.check;
+    removeCopy(c, now);
+    j.checks.addFirst(new JobLedger.Check(k.start(), k.end(), java.util.Set.copyOf(excluded), k.committer(),
+        k.dissenter()));
+    workChanged = true;
   }
 
   /** The job fails for a reason outside the controller (the store, the merge). */
@@ -635,6 +746,7 @@ public final class Controller {
   public void tick(double now) {
     expireReserved(now);
     expireLeases(now);
+    settleStuckChecks(now);
     for (JobLedger j : jobs.values()) {
       if (j.active() && !j.setAside.isEmpty() && members.values().stream().noneMatch(m -> m.up() && j.takes(m))) {
         // only set-aside workers are left: they take the job again rather than let it stall
@@ -705,7 +817,7 @@ public final class Controller {
         planner.replan(j, now);
       }
     }
-    if (hungry.isEmpty()) {
+    if (hungry.isEmpty() || now < storeHoldUntil) {
       fresh.clear();
       return;
     }
@@ -884,6 +996,9 @@ public final class Controller {
       Map<String, Long> shares, String scheme, List<Action.Rerouted> reroutes, long queued, long held, long verified,
       List<String> mismatches) {}
 
+  /** The latest mismatches a job view carries (a faulty worker may cause thousands). */
+  static final int MISMATCHES_SHOWN = 50;
+
   /** A worker's state and the estimates the planner uses, each with its observation count. */
   public record WorkerView(String id, String state, Map<String, Estimate> speeds, Estimate bandwidth,
       Estimator.Risk risk, List<String> copies, long unitsDone, int sessions) {}
@@ -910,7 +1025,8 @@ public final class Controller {
     return new JobView(j.def.id(), j.def.workload(), j.phase, j.message, j.strategy, j.reason, j.units(),
         j.committed.size(), notDone, j.expectedWork, Math.max(0, j.replans), j.def.deadline(),
         Map.copyOf(j.unitsByWorker), j.scheme == null ? "" : j.scheme.name(), List.copyOf(j.reroutes),
-        j.phase.ended() ? 0 : unstarted(j), j.held().size(), j.verified, List.copyOf(j.mismatches));
+        j.phase.ended() ? 0 : unstarted(j), j.held().size(), j.verified,
+        List.copyOf(j.mismatches.subList(Math.max(0, j.mismatches.size() - MISMATCHES_SHOWN), j.mismatches.size())));
   }
 
   /**

@@ -14,7 +14,7 @@ final class Copy {
   /** Where the worker stops: the assigned end, or where a truncation moved it. */
   long end;
   /** The end it was assigned with (a worker may report up to here if it missed a truncation). */
-  final long assignedEnd;
+  long assignedEnd;
   final long[] checkpoints;
   /** End of the last piece received: the next piece starts here. */
   long cursor;

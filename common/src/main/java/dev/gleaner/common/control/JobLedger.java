@@ -60,6 +60,8 @@ final class JobLedger {
   /** Units picked for checking so far, units whose check agreed (in the end), and what disagreed. */
   long checkedSelected;
   long verified;
+  /** Since when no connected worker may take the remaining checks (NaN: they can be taken). */
+  double checksStuckSince = Double.NaN;
   final List<String> mismatches = new ArrayList<>();
   /** Some copies hold the same units on purpose. */
   boolean replicated;
@@ -95,6 +97,8 @@ final class JobLedger {
     committed.removeAll(def.remaining());
     this.unplanned = def.remaining().copy();
     this.nextCopyId = def.firstCopyId();
+    // a restarted job does not check every new piece to catch up on pieces picked before the restart
+    this.checkedSelected = (long) (def.verify() * committed.size());
   }
 
   boolean active() {

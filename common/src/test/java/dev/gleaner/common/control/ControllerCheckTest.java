@@ -110,6 +110,50 @@ class ControllerCheckTest {
   }
 
   @Test
+  void checksNobodyMayTakeEndTheJobAfterAWaitSayingSo() {
+    start(1, "a");
+    double t = run(0, x -> true, x -> false);
+    c.tick(t + 1);
+    assertEquals(JobPhase.RUNNING, c.job("j").phase());
+    assertTrue(c.job("j").message().startsWith("waiting for a worker that may check"), c.job("j").message());
+    c.tick(t + 2 + Controller.CHECK_WAIT_SECONDS);
+    Controller.JobView v = c.job("j");
+    assertEquals(JobPhase.DONE, v.phase(), "never a job that waits forever");
+    assertTrue(v.mismatches().stream().anyMatch(m -> m.contains("1000 units picked for checking were not checked")),
+        v.mismatches().toString());
+  }
+
+  @Test
+  void aCheckerWhoseResultCannotBeReadIsNotAskedAgainAndCountsNothingAgainstTheJob() {
+    start(1, "a", "b", "garbler");
+    List<Action.Assign> work = new ArrayList<>(c.drain().stream().filter(Action.Assign.class::isInstance)
+        .map(Action.Assign.class::cast).toList());
+    java.util.Set<Long> garbledStarts = new java.util.HashSet<>();
+    double t = 0;
+    for (int step = 0; step < 10_000 && !work.isEmpty(); step++) {
+      Action.Assign a = work.remove(0);
+      t += 1;
+      boolean check = c.committedUnits("j").containsAll(a.start(), a.end());
+      if (check && a.worker().equals("garbler")) {
+        // its check results cannot be read: the body refuses them before comparing
+        assertTrue(garbledStarts.add(a.start()), "the same check is not given to it twice: " + a);
+        c.badResult("garbler", a.job(), a.copyId(), "malformed", t);
+      } else {
+        Verdict v = c.piece(a.worker(), a.job(), a.copyId(), a.start(), a.end(), t);
+        if (v == Verdict.COMMIT) {
+          c.committed(a.worker(), a.job(), a.copyId(), a.start(), a.end(), 1, t);
+        } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
+          c.checked(a.worker(), a.job(), a.copyId(), true, false, t);
+        }
+      }
+      c.drain().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
+    }
+    assertTrue(!garbledStarts.isEmpty(), "the garbler got checks");
+    assertEquals(JobPhase.DONE, c.job("j").phase(), c.job("j").message());
+    assertEquals(1000, c.job("j").verified());
+  }
+
+  @Test
   void aCheckWithNobodyElseToTakeItWaitsForAnotherWorker() {
     start(1, "a");
     run(0, x -> true, x -> false);

@@ -228,9 +228,11 @@ class ControllerTest {
     assertEquals(Verdict.REFUSE, c.piece("a", "j", 999, 0, 10, 1), "no such copy");
     assertEquals(Verdict.REFUSE, c.piece("a", "j", a.copyId(), a.start() + 1, mid, 1), "does not start at the cursor");
     assertEquals(Verdict.COMMIT, c.piece("a", "j", a.copyId(), a.start(), mid, 1));
-    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.copyId(), a.start(), mid, 1));
+    // resent while its first copy is being made durable: acknowledged, but not as saved
+    assertEquals(Verdict.DISCARD, c.piece("a", "j", a.copyId(), a.start(), mid, 1));
     assertEquals(Verdict.COMMIT, c.piece("a", "j", a.copyId(), mid, a.end(), 1));
     c.committed("a", "j", a.copyId(), a.start(), mid, 1, 1);
+    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.copyId(), a.start(), mid, 1), "resent once durable");
     c.committed("a", "j", a.copyId(), mid, a.end(), 1, 1);
     assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.copyId(), mid, a.end(), 2), "a finished copy, resent");
   }

@@ -322,8 +322,13 @@ public final class ControlLoop implements AutoCloseable {
     store.submit(Store.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), id,
         p.getResult().toByteArray(), System.currentTimeMillis())).whenComplete((isNew, err) -> post(() -> {
           if (err != null) {
-            log.error("cannot commit a piece of job {}: {}", p.getJobId(), err.getMessage(), err);
-            controller.fail(p.getJobId(), "the store failed: " + err.getMessage(), now());
+            // not acknowledged, not counted: its units are queued again and the job goes on
+            Throwable cause = err.getCause() != null ? err.getCause() : err;
+            log.error("job {}: cannot save piece [{}, {}) from worker {}; its units are queued again: {}",
+                p.getJobId(), p.getStart(), p.getEnd(), id, cause.getMessage(), cause);
+            metrics.storeFailures.increment();
+            controller.commitFailed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), cause.getMessage(),
+                now());
             return;
           }
           long nanos = ticker.nanos() - t0;
@@ -517,16 +522,19 @@ public final class ControlLoop implements AutoCloseable {
         System.currentTimeMillis())).whenComplete((ok, err) -> post(() -> {
           unrecorded.remove(key);
           if (err != null) {
-            log.error("job {}: cannot record chunk {} for worker {}: {}", x.job(), x.copyId(), x.worker(),
-                err.getMessage(), err);
-            controller.fail(x.job(), "the store failed: " + err.getMessage(), now());
+            // not sent: what follows it is dropped, and its units are queued again
+            Throwable cause = err.getCause() != null ? err.getCause() : err;
+            log.error("job {}: cannot record chunk {} for worker {}; it is not sent: {}", x.job(), x.copyId(),
+                x.worker(), cause.getMessage(), cause);
+            metrics.storeFailures.increment();
+            controller.assignFailed(x.worker(), x.job(), x.copyId(), now());
             return;
           }
           if (links.get(x.worker()) == link) {
             link.send(frame);
             metrics.chunksAssigned.increment();
+            later.forEach(Runnable::run);
           }
-          later.forEach(Runnable::run);
         }));
   }
 

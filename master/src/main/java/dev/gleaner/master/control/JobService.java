@@ -67,6 +67,24 @@ public final class JobService {
    *     the future's failure, for what is checked against the store)
    */
   public CompletableFuture<Submitted> submit(JobSpec spec) {
+    if (spec.getKey().isEmpty() || spec.getKey().length() > 200) {
+      return submitNew(spec);
+    }
+    // a submit sent again finds its job first, whatever changed since (a deadline passed, a file moved)
+    return store.submit(Store.jobByKey(spec.getKey())).thenCompose(existing -> {
+      if (existing == null) {
+        return submitNew(spec);
+      }
+      if (!sameSpec(existing.spec(), spec)) {
+        throw new IllegalArgumentException("the key '" + spec.getKey() + "' already names job " + existing.id()
+            + ", submitted with a different job; choose another key");
+      }
+      log.info("job {} submitted again with its key '{}': nothing new", existing.id(), spec.getKey());
+      return CompletableFuture.completedFuture(new Submitted(existing.id(), true));
+    });
+  }
+
+  private CompletableFuture<Submitted> submitNew(JobSpec spec) {
     Workload workload = workloads.get(spec.getWorkload());
     Strategies.byName(spec.getStrategy());
     if (!(spec.getVerify() >= 0 && spec.getVerify() <= 1)) {

@@ -22,8 +22,9 @@ final class MasterJob {
   /** The stored outcome (DONE, DONE_PARTIAL, FAILED), or null while it runs or is being merged. */
   String state;
   String resultText = "";
-  /** The rendered result as UTF-8, made on first request (a result is streamed from it). */
-  private byte[] resultBytes;
+  /** The rendered result's size in UTF-8 bytes, and the text it was counted for. */
+  private long resultSize;
+  private String sizedText;
   String message = "";
   long finishedAtMillis;
   /** For a job that ended at its deadline before this master started: what was not done. */
@@ -46,11 +47,32 @@ final class MasterJob {
     return end - start;
   }
 
-  /** The rendered result as UTF-8 bytes. */
+  /** The rendered result as UTF-8 bytes (made for each request: results are streamed rarely). */
   byte[] resultBytes() {
-    if (resultBytes == null) {
-      resultBytes = resultText.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return resultText.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** The rendered result's size in UTF-8 bytes, counted once without copying it. */
+  long resultSize() {
+    if (sizedText != resultText) {
+      long n = 0;
+      for (int i = 0; i < resultText.length(); i++) {
+        char ch = resultText.charAt(i);
+        if (ch < 0x80) {
+          n += 1;
+        } else if (ch < 0x800) {
+          n += 2;
+        } else if (Character.isHighSurrogate(ch) && i + 1 < resultText.length()
+            && Character.isLowSurrogate(resultText.charAt(i + 1))) {
+          n += 4;
+          i++;
+        } else {
+          n += 3;
+        }
+      }
+      resultSize = n;
+      sizedText = resultText;
     }
-    return resultBytes;
+    return resultSize;
   }
 }

@@ -36,11 +36,21 @@ final class StatusReport {
       }
     }
     reply.setEps(estimate(controller.estimator().eps()));
-    for (MasterJob j : jobs.values()) {
-      if (!jobId.isEmpty() && !jobId.equals(j.id)) {
-        continue;
+    if (!jobId.isEmpty()) {
+      MasterJob j = jobs.get(jobId);
+      if (j != null) {
+        reply.addJobs(job(j, controller.job(j.id), now, true, controller));
       }
-      reply.addJobs(job(j, controller.job(j.id), now, !jobId.isEmpty(), controller));
+    } else {
+      // the latest jobs: a master that ran thousands still answers in one bounded frame
+      int skip = Math.max(0, jobs.size() - JOBS_SHOWN);
+      int i = 0;
+      for (MasterJob j : jobs.values()) {
+        if (i++ >= skip) {
+          reply.addJobs(job(j, controller.job(j.id), now, false, controller));
+        }
+      }
+      reply.setJobsOmitted(skip);
     }
     for (Controller.WorkerView w : controller.workers(now)) {
       WorkerLink link = links.get(w.id());
@@ -69,6 +79,8 @@ final class StatusReport {
     return reply.build();
   }
 
+  /** Jobs in a status of all jobs: the latest ones. */
+  static final int JOBS_SHOWN = 200;
   /** Characters of a result shown in a status of all jobs, and of one job. */
   static final int RESULT_SHOWN_ALL = 4096;
   static final int RESULT_SHOWN_ONE = 64 * 1024;
@@ -86,7 +98,7 @@ final class StatusReport {
     JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName())
         .setWorkload(j.workload.name()).setUnitsTotal(j.units())
         .setResult(cut ? j.resultText.substring(0, shown) : j.resultText).setResultTruncated(cut)
-        .setResultSize(j.resultText.isEmpty() ? 0 : j.resultBytes().length)
+        .setResultSize(j.resultSize())
         .setSubmittedAtMillis(j.submittedAtMillis).setFinishedAtMillis(j.finishedAtMillis)
         .setDeadlineMillis(j.spec.getDeadlineMillis());
     if (v == null) {

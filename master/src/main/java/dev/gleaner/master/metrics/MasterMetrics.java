@@ -21,6 +21,7 @@ public final class MasterMetrics {
   public final Counter splits;
   public final Counter piecesDiscarded;
   public final Counter piecesChecked;
+  public final Counter storeFailures;
   public final Counter checkMismatches;
   public final Timer heartbeatLag;
   public final Timer pieceCommit;
@@ -40,6 +41,7 @@ public final class MasterMetrics {
     plans = Counter.builder("gleaner.plans").description("plans and re-plans made").register(registry);
     splits = Counter.builder("gleaner.chunks.split").description("running chunks whose tail went to an idle worker").register(registry);
     piecesDiscarded = Counter.builder("gleaner.pieces.discarded").description("pieces that could not count (cancelled copy, partial overlap)").register(registry);
+    storeFailures = Counter.builder("gleaner.store.failures").description("pieces or chunks the store could not save (queued again)").register(registry);
     piecesChecked = Counter.builder("gleaner.pieces.checked").description("committed pieces computed again on another worker and compared").register(registry);
     checkMismatches = Counter.builder("gleaner.checks.mismatched").description("checks whose result differed from the one compared with").register(registry);
     heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("time between heartbeats of a worker").register(registry);

@@ -44,6 +44,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     CLOSING
   }
 
+  /** Log lines for connections refused before a login: 20 per 10 s, then a count of those left out. */
+  private static final RateLimitedLog LOGIN_LOG = new RateLimitedLog(log, 20, 10_000);
+
   private final Services services;
   private Phase phase = Phase.AWAIT_HELLO;
   private Hello hello;
@@ -53,6 +56,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   private long lastHeartbeatNanos;
   /** The peer's address while it counts against the login limits, else null. */
   private java.net.InetAddress address;
+  /** Ends a handshake that takes too long; cancelled when it ends. */
+  private io.netty.util.concurrent.ScheduledFuture<?> handshakeTimer;
 
   ConnectionHandler(Services services) {
     this.services = services;
@@ -62,14 +67,15 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   public void channelActive(ChannelHandlerContext ctx) {
     java.net.SocketAddress remote = ctx.channel().remoteAddress();
     address = remote instanceof java.net.InetSocketAddress a ? a.getAddress() : null;
-    if (address != null && !services.gate().enter(address)) {
+    if (address != null && !services.gate().enter(address, ctx.channel())) {
       address = null;
       refuse(ctx, Error.Code.TOO_MANY_CONNECTIONS, "too many connections waiting to log in (at most "
-          + LoginGate.PER_ADDRESS + " per address, " + LoginGate.TOTAL + " in all)");
+          + LoginGate.PER_ADDRESS + " per address)");
       ctx.fireChannelActive();
       return;
     }
-    ctx.executor().schedule(() -> {
+    // cancelled when the handshake ends: a closed connection must not be held for the timeout
+    handshakeTimer = ctx.executor().schedule(() -> {
       if (phase == Phase.AWAIT_HELLO || phase == Phase.AWAIT_ANSWER) {
         refuse(ctx, Error.Code.NOT_AUTHENTICATED, "no complete handshake within " + LoginGate.HANDSHAKE_SECONDS + " s");
       }
@@ -78,9 +84,13 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   }
 
   /** The handshake is over, one way or another: the connection no longer counts against the login limits. */
-  private void loggedInOrOut() {
+  private void loggedInOrOut(ChannelHandlerContext ctx) {
+    if (handshakeTimer != null) {
+      handshakeTimer.cancel(false);
+      handshakeTimer = null;
+    }
     if (address != null) {
-      services.gate().leave(address);
+      services.gate().leave(address, ctx.channel());
       address = null;
     }
   }
@@ -144,7 +154,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     String sessionId = UUID.randomUUID().toString();
-    loggedInOrOut();
+    loggedInOrOut(ctx);
     Framing.decoder(ctx.pipeline()).limit(services.config().maxFrameBytes());
     ctx.writeAndFlush(Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId(sessionId)
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
@@ -249,17 +259,21 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     phase = Phase.CLOSING;
-    services.metrics().protocolErrors.increment();
-    log.warn("closing connection from {}{}: {}", ctx.channel().remoteAddress(),
-        session == null ? "" : " (worker " + session.workerId + ")", message);
-    if (ctx.channel().isActive()) {
-      ctx.writeAndFlush(Messages.error(code, message)).addListener(ChannelFutureListener.CLOSE);
+    if (!ctx.channel().isActive()) {
+      return;
     }
+    services.metrics().protocolErrors.increment();
+    if (session != null || LOGIN_LOG.allow()) {
+      // refusals before a login are logged at a bounded rate: a flood must not fill the disk
+      log.warn("closing connection from {}{}: {}", ctx.channel().remoteAddress(),
+          session == null ? "" : " (worker " + session.workerId + ")", message);
+    }
+    ctx.writeAndFlush(Messages.error(code, message)).addListener(ChannelFutureListener.CLOSE);
   }
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    loggedInOrOut();
+    loggedInOrOut(ctx);
     if (session != null) {
       services.monitor().forget(session);
       services.loop().lost(session, saidGoodbye ? "said goodbye" : "connection closed", !saidGoodbye);

@@ -60,6 +60,18 @@ public final class Store implements AutoCloseable {
     Statement statement() throws SQLException {
       return connection.createStatement();
     }
+
+    /** Closes the cached statements (after a failed transaction they may be left mid-execution). */
+    void reset() {
+      for (PreparedStatement p : statements.values()) {
+        try {
+          p.close();
+        } catch (SQLException e) {
+          log.debug("closing a cached statement failed: {}", e.getMessage());
+        }
+      }
+      statements.clear();
+    }
   }
 
   private record Pending<T>(Op<T> op, CompletableFuture<T> future) {}
@@ -221,12 +233,32 @@ public final class Store implements AutoCloseable {
     p.future().complete((T) result);
   }
 
+  /**
+   * Undoes the failed transaction and starts a clean one. SQLite rolls some failures back by itself
+   * (a full disk): the driver then still believes in a transaction and would run what follows
+   * outside any, each statement committing alone; so the driver's state is reset, and the cached
+   * statements with it.
+   */
   private void rollback(Exception cause) {
     try {
       connection.rollback();
     } catch (SQLException r) {
       cause.addSuppressed(r);
+      try {
+        connection.setAutoCommit(true);
+      } catch (SQLException again) {
+        // it tried to commit a transaction SQLite had already ended
+        log.debug("resetting the store's transaction: {}", again.getMessage());
+      }
     }
+    try {
+      if (connection.getAutoCommit()) {
+        connection.setAutoCommit(false);
+      }
+    } catch (SQLException again) {
+      cause.addSuppressed(again);
+    }
+    tx.reset();
   }
 
   @Override
@@ -329,6 +361,24 @@ public final class Store implements AutoCloseable {
         p.executeUpdate();
       }
       return null;
+    };
+  }
+
+  /**
+   * Caps the database at {@code pages} pages (0: SQLite's default, no cap), so writes that need more
+   * fail as on a full disk: fault injection for tests and chaos runs.
+   */
+  public static Op<Long> capPages(long pages) {
+    return c -> {
+      try (Statement st = c.statement()) {
+        long now;
+        try (ResultSet r = st.executeQuery("PRAGMA page_count")) {
+          r.next();
+          now = r.getLong(1);
+        }
+        st.execute("PRAGMA max_page_count = " + (pages <= 0 ? 1_073_741_823L : Math.max(now, pages)));
+        return now;
+      }
     };
   }
 

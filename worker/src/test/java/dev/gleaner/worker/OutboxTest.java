@@ -1,0 +1,64 @@
+package dev.gleaner.worker;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.protocol.Assign;
+import dev.gleaner.protocol.HeldChunk;
+import dev.gleaner.protocol.Piece;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What a worker claims from a new master: only what it holds, up to where it really stopped. */
+class OutboxTest {
+  private final Outbox outbox = new Outbox();
+
+  private static Assign assign(long id, long start, long end) {
+    return Assign.newBuilder().setJobId("job-1").setChunkId(id).setStart(start).setEnd(end).addCheckpoints(start + 10)
+        .build();
+  }
+
+  private static Piece piece(long id, long start, long end) {
+    return Piece.newBuilder().setJobId("job-1").setChunkId(id).setStart(start).setEnd(end)
+        .setResult(ByteString.copyFrom(new byte[8])).build();
+  }
+
+  @Test
+  void aChunkThatStoppedIsClaimedOnlyUpToItsLastPiece() {
+    outbox.assigned(assign(1, 0, 100));
+    outbox.piece(piece(1, 0, 10));
+    // stopped (its input will not come, or a drain): it computes no more
+    outbox.ended("job-1", 1);
+    List<HeldChunk> claims = outbox.claims();
+    assertEquals(1, claims.size());
+    assertEquals(10, claims.get(0).getEnd(), "claimed to its last piece, not to its assigned end");
+    assertEquals(0, claims.get(0).getAcked());
+    assertEquals(List.of(), claims.get(0).getCheckpointsList(), "no checkpoint past its end");
+  }
+
+  @Test
+  void anAcknowledgedStoppedChunkIsForgottenAndAFailedOneReleasesItsPieces() {
+    outbox.assigned(assign(1, 0, 100));
+    outbox.piece(piece(1, 0, 10));
+    outbox.ended("job-1", 1);
+    outbox.acked("job-1", 1, 10);
+    assertTrue(outbox.claims().isEmpty());
+    assertEquals(0, outbox.unacked());
+
+    outbox.assigned(assign(2, 100, 200));
+    outbox.piece(piece(2, 100, 110));
+    outbox.failed("job-1", 2, "the program failed");
+    assertEquals(0, outbox.unacked(), "a failed chunk's pieces are not waited for (a drain would wait in vain)");
+    assertTrue(outbox.claims().isEmpty());
+  }
+
+  @Test
+  void aRunningChunkIsClaimedWhole() {
+    outbox.assigned(assign(3, 0, 100));
+    outbox.piece(piece(3, 0, 10));
+    outbox.acked("job-1", 3, 10);
+    HeldChunk h = outbox.claims().get(0);
+    assertEquals(List.of(0L, 100L, 10L), List.of(h.getStart(), h.getEnd(), h.getAcked()));
+  }
+}
