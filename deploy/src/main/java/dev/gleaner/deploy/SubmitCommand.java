@@ -42,7 +42,7 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON document (the final job status) on stdout.")
   boolean json;
 
-  @Option(names = "--key", paramLabel = "KEY",
+  @Option(names = "--idempotency-key", paramLabel = "KEY",
       description = "An idempotency key: a second submit with the same key returns the job the first made instead of"
           + " a new one (default: a fresh random key, so a submit this command sends again after losing the master"
           + " never makes a second job).")
