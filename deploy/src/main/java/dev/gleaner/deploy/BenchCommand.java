@@ -119,6 +119,11 @@ final class BenchCommand implements Callable<Integer> {
       description = "Hostile: sockets open at once, at most (default: ${DEFAULT-VALUE}).")
   int concurrency;
 
+  @Option(names = "--churn-seconds", defaultValue = "0",
+      description = "Hostile: at the end of the clear-text run, connect and close as fast as 4 threads can for this"
+          + " long and report the master's live heap; 0 skips (default: ${DEFAULT-VALUE}).")
+  int churnSeconds;
+
   @Option(names = "--seed", defaultValue = "1", description = "Hostile: seed of the attacks' order and bytes (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -230,7 +235,7 @@ final class BenchCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("gleaner-bench-hostile-");
     List<Map<String, Object>> runs = new ArrayList<>();
     try {
-      HostileBench bench = new HostileBench(dir, concurrency, seed, spec.commandLine().getErr());
+      HostileBench bench = new HostileBench(dir, concurrency, seed, churnSeconds, spec.commandLine().getErr());
       runs.add(bench.run(HostileBench.Mode.SECRET, hostileConnections));
       if (tlsConnections > 0) {
         runs.add(bench.run(HostileBench.Mode.TLS, tlsConnections));

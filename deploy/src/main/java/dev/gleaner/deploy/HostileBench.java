@@ -98,9 +98,10 @@ final class HostileBench {
   private final Path dir;
   private final int concurrency;
   private final long seed;
+  private final int churnSeconds;
   private final PrintWriter progress;
 
-  HostileBench(Path dir, int concurrency, long seed, PrintWriter progress) {
+  HostileBench(Path dir, int concurrency, long seed, int churnSeconds, PrintWriter progress) {
     if (concurrency < 1 || concurrency > 200) {
       throw new IllegalArgumentException("--concurrency must be 1..200 (the master admits 256 connections to the"
           + " handshake in all, and the real client needs room), got " + concurrency);
@@ -108,6 +109,7 @@ final class HostileBench {
     this.dir = dir;
     this.concurrency = concurrency;
     this.seed = seed;
+    this.churnSeconds = churnSeconds;
     this.progress = progress;
   }
 
@@ -172,7 +174,11 @@ final class HostileBench {
             errorsAfter - errorsBefore, run);
         if (alive && !mode.tls) {
           doc.put("saturation", saturate(c));
+          if (churnSeconds > 0) {
+            doc.put("churn", churn(c, memory));
+          }
         }
+        doc.put("masterAliveAtEnd", c.master.isAlive());
         return doc;
       } finally {
         memory.close();
@@ -265,6 +271,72 @@ final class HostileBench {
   }
 
   private static final int SATURATION_ADDRESSES = 20;
+
+  /**
+   * The cheapest hostile peer, as fast as {@link #CHURN_THREADS} threads can: connect and close at
+   * once, for {@code churnSeconds}. Each such connection leaves the handshake (and the master's
+   * limits) as it closes; the figures say what it costs the master's heap (live, after a full GC)
+   * right after the flood and once the 30 s handshake limit has passed, and whether a fresh client
+   * login is served after it.
+   */
+  private Map<String, Object> churn(Cluster c, ProcessMemory memory) throws InterruptedException {
+    note("churn: connect and close at once, %d threads, %d s ...", CHURN_THREADS, churnSeconds);
+    memory.collect();
+    long before = memory.heapUsedKiB();
+    AtomicInteger made = new AtomicInteger();
+    AtomicInteger failed = new AtomicInteger();
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(churnSeconds);
+    List<Thread> threads = new ArrayList<>();
+    for (int t = 0; t < CHURN_THREADS; t++) {
+      int block = 80 + t;
+      Thread th = new Thread(() -> {
+        for (int i = 0; System.nanoTime() < until; i++) {
+          try (java.net.Socket s = new java.net.Socket()) {
+            s.bind(new java.net.InetSocketAddress(address(block, i % 50_000), 0));
+            s.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), c.port), 5000);
+            made.incrementAndGet();
+          } catch (IOException e) {
+            failed.incrementAndGet();
+          }
+        }
+      }, "churn-" + t);
+      th.start();
+      threads.add(th);
+    }
+    for (Thread th : threads) {
+      th.join(TimeUnit.SECONDS.toMillis(churnSeconds + 60));
+    }
+    memory.collect();
+    long right = memory.heapUsedKiB();
+    long rss = memory.rssKiB();
+    String login = freshLogin(c);
+    ChaosCluster.pause((HostilePeer.READ_SECONDS - 5) * 1000L);
+    memory.collect();
+    long later = memory.heapUsedKiB();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("seconds", churnSeconds);
+    m.put("threads", CHURN_THREADS);
+    m.put("connections", made.get());
+    m.put("connectFailures", failed.get());
+    m.put("heapBeforeMiB", mib(before));
+    m.put("heapRightAfterMiB", mib(right));
+    m.put("heap35sLaterMiB", mib(later));
+    m.put("rssRightAfterMiB", mib(rss));
+    m.put("freshClientLoginAfter", login);
+    m.put("masterAlive", c.master.isAlive());
+    return m;
+  }
+
+  private static final int CHURN_THREADS = 4;
+
+  private static String freshLogin(Cluster c) {
+    try (MasterClient client = c.client()) {
+      client.status(null);
+      return "served";
+    } catch (IOException | RuntimeException e) {
+      return "failed: " + e.getMessage();
+    }
+  }
 
   /** 127.B.x.y, the i-th address of block B (y from 1 to 250). */
   private static InetAddress address(int block, int i) {

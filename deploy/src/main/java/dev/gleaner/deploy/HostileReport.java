@@ -46,6 +46,13 @@ final class HostileReport {
             + " meanwhile: %s%n", sat.get("idleConnections"), sat.get("addresses"), sat.get("outcomes"),
             sat.get("freshClientLogin"));
       }
+      if (r.containsKey("churn")) {
+        Map<String, Object> ch = (Map<String, Object>) r.get("churn");
+        out.printf("then connect-and-close for %s s (%s threads): %s connections, %s failed to connect; master's live heap"
+            + " %s MiB before, %s MiB right after, %s MiB 35 s later; a fresh client login after: %s; master alive: %s%n",
+            ch.get("seconds"), ch.get("threads"), ch.get("connections"), ch.get("connectFailures"), ch.get("heapBeforeMiB"),
+            ch.get("heapRightAfterMiB"), ch.get("heap35sLaterMiB"), ch.get("freshClientLoginAfter"), ch.get("masterAlive"));
+      }
       out.println("ok:                      " + r.get("ok"));
     }
     out.flush();
