@@ -42,11 +42,13 @@ import picocli.CommandLine.Option;
  * second with tiny chunks and many in-process workers; (2) streaming MB/s from the master to worker
  * JVMs for a multi-GB file, next to a plain socket copy of the same bytes; (3) the master's peak
  * heap while streaming. Run it as {@code JAVA_OPTS=-Xmx256m deploy/bin/gleaner bench} to hold the
- * master to 256 MB.
+ * master to 256 MB. {@code gleaner bench --closed-loop} runs {@link ClosedLoopBench};
+ * {@code gleaner bench --hostile [--json]} runs {@link HostileBench} (about 3.5 minutes).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a",
-        "plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap."})
+        "plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
+        "--closed-loop and --hostile run other benches instead (see their options)."})
 final class BenchCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -99,11 +101,40 @@ final class BenchCommand implements Callable<Integer> {
       description = "Closed loop: mean seconds a worker stays down after an interruption (default: ${DEFAULT-VALUE}).")
   double downtime;
 
+  @Option(names = "--hostile", description = "Instead: a master JVM (-Xmx256m) and two worker JVMs count primes while"
+      + " this process opens hostile connections of every kind to the master and a client asks for the status every"
+      + " second; once in clear text with a shared secret, once over TLS with tokens. Exits 1 if the master dies, a"
+      + " job's answer is wrong, a status request fails or a hostile peer logs in.")
+  boolean hostile;
+
+  @Option(names = "--connections", defaultValue = "10000",
+      description = "Hostile: connections against the shared-secret master (default: ${DEFAULT-VALUE}).")
+  int hostileConnections;
+
+  @Option(names = "--tls-connections", defaultValue = "2000",
+      description = "Hostile: connections against the TLS master; 0 skips that run (default: ${DEFAULT-VALUE}).")
+  int tlsConnections;
+
+  @Option(names = "--concurrency", defaultValue = "200",
+      description = "Hostile: sockets open at once, at most (default: ${DEFAULT-VALUE}).")
+  int concurrency;
+
+  @Option(names = "--churn-seconds", defaultValue = "0",
+      description = "Hostile: at the end of the clear-text run, connect and close as fast as 4 threads can for this"
+          + " long and report the master's live heap; 0 skips (default: ${DEFAULT-VALUE}).")
+  int churnSeconds;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Hostile: seed of the attacks' order and bytes (default: ${DEFAULT-VALUE}).")
+  long seed;
+
   @Override
   public Integer call() throws Exception {
     LocalRuns.quietLogs();
     if (closedLoop) {
       return closedLoop();
+    }
+    if (hostile) {
+      return hostile();
     }
     Path dir = Files.createTempDirectory("gleaner-bench-");
     Map<String, Object> figures = new LinkedHashMap<>();
@@ -195,6 +226,34 @@ final class BenchCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  private int hostile() throws Exception {
+    if (hostileConnections < 1 || hostileConnections > 1_000_000 || tlsConnections < 0 || tlsConnections > 1_000_000) {
+      throw new IllegalArgumentException("--connections must be 1..1000000 and --tls-connections 0..1000000");
+    }
+    Path dir = Files.createTempDirectory("gleaner-bench-hostile-");
+    List<Map<String, Object>> runs = new ArrayList<>();
+    try {
+      HostileBench bench = new HostileBench(dir, concurrency, seed, churnSeconds, spec.commandLine().getErr());
+      runs.add(bench.run(HostileBench.Mode.SECRET, hostileConnections));
+      if (tlsConnections > 0) {
+        runs.add(bench.run(HostileBench.Mode.TLS, tlsConnections));
+      }
+    } finally {
+      LocalRuns.deleteTree(dir, "bench");
+    }
+    boolean ok = runs.stream().allMatch(r -> Boolean.TRUE.equals(r.get("ok")));
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("cores", Runtime.getRuntime().availableProcessors());
+    doc.put("runs", runs);
+    doc.put("ok", ok);
+    if (json) {
+      spec.commandLine().getOut().println(StatusView.json(doc));
+    } else {
+      HostileReport.print(spec.commandLine().getOut(), runs);
+    }
+    return ok ? 0 : 1;
   }
 
   private static double mean(double[] v) {
