@@ -145,7 +145,7 @@ final class HostilePeer {
         r.nextBytes(b);
         out.write(b);
       }
-      case FUZZED_HELLO -> frame(out, mutate(r, hello(Role.WORKER, "fuzz-" + r.nextInt(1000), Credential.SHARED_SECRET,
+      case FUZZED_HELLO -> frame(out, dev.gleaner.protocol.FrameMutator.mutate(r, hello(Role.WORKER, "fuzz-" + r.nextInt(1000), Credential.SHARED_SECRET,
           r.nextLong()).toByteArray()));
       case HELLO_SILENCE -> {
         frame(out, hello(Role.CLIENT, "silent", Credential.SHARED_SECRET, 0).toByteArray());
@@ -312,31 +312,5 @@ final class HostilePeer {
       }
     }
     return labels;
-  }
-
-  /** As FrameFuzzTest mutates a frame: kept, bits flipped, cut short, extended, or replaced. */
-  static byte[] mutate(SplittableRandom r, byte[] seed) {
-    byte[] b;
-    switch (r.nextInt(5)) {
-      case 0 -> b = seed.clone();
-      case 1 -> {
-        b = seed.clone();
-        for (int k = r.nextInt(1, 6); k > 0 && b.length > 0; k--) {
-          b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
-        }
-      }
-      case 2 -> b = Arrays.copyOf(seed, r.nextInt(seed.length + 1));
-      case 3 -> {
-        b = Arrays.copyOf(seed, seed.length + r.nextInt(1, 64));
-        for (int k = seed.length; k < b.length; k++) {
-          b[k] = (byte) r.nextInt(256);
-        }
-      }
-      default -> {
-        b = new byte[r.nextInt(0, 200)];
-        r.nextBytes(b);
-      }
-    }
-    return b;
   }
 }

@@ -54,7 +54,7 @@ class FrameFuzzTest {
       int frames = r.nextInt(1, 4);
       sent += frames;
       for (int f = 0; f < frames; f++) {
-        byte[] body = mutate(r, seeds.get(r.nextInt(seeds.size())));
+        byte[] body = FrameMutator.mutate(r, seeds.get(r.nextInt(seeds.size())));
         int length = r.nextInt(20) == 0 ? r.nextInt() : body.length;
         wire.writeInt(length).writeBytes(body);
       }
@@ -86,30 +86,5 @@ class FrameFuzzTest {
         FRAMES, sent, messages, refused, (System.nanoTime() - t0) / 1e9);
     assertTrue(messages > FRAMES / 10 && refused > FRAMES / 10,
         "the corpus reaches both sides: " + messages + " messages, " + refused + " refusals");
-  }
-
-  private static byte[] mutate(SplittableRandom r, byte[] seed) {
-    byte[] b;
-    switch (r.nextInt(5)) {
-      case 0 -> b = seed.clone();
-      case 1 -> {
-        b = seed.clone();
-        for (int k = r.nextInt(1, 6); k > 0 && b.length > 0; k--) {
-          b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
-        }
-      }
-      case 2 -> b = java.util.Arrays.copyOf(seed, r.nextInt(seed.length + 1));
-      case 3 -> {
-        b = java.util.Arrays.copyOf(seed, seed.length + r.nextInt(1, 64));
-        for (int k = seed.length; k < b.length; k++) {
-          b[k] = (byte) r.nextInt(256);
-        }
-      }
-      default -> {
-        b = new byte[r.nextInt(0, 200)];
-        r.nextBytes(b);
-      }
-    }
-    return b;
   }
 }

@@ -573,9 +573,8 @@ public final class Controller {
       if (agrees) {
         j.verified += k.units();
       } else {
-        java.util.Set<String> excluded = new java.util.HashSet<>(k.excluded());
-        excluded.add(worker);
-        j.checks.addFirst(new JobLedger.Check(k.start(), k.end(), java.util.Set.copyOf(excluded), k.committer(), worker));
+        JobLedger.Check notHere = k.excluding(worker);
+        j.checks.addFirst(new JobLedger.Check(k.start(), k.end(), notHere.excluded(), k.committer(), worker));
         workChanged = true;
       }
     } else if (agrees) {
@@ -646,25 +645,12 @@ public final class Controller {
    * Queue and HTCondor set a failing host aside).
    */
   public void chunkFailed(String worker, String job, long copyId, String message, double now) {
-    JobLedger j = jobs.get(job);
-    if (j == null || j.phase.ended()) {
-      return;
-    }
-    Copy c = j.copies.get(copyId);
-    if (c == null || !c.worker.id.equals(worker)) {
-      // a copy that had already ended (cancelled, split, covered): nothing of it is outstanding
-      return;
-    }
-    if (c.check != null) {
-      // the units are committed: the check goes to another worker
-      requeueCheck(j, c, worker, now);
+    Copy c = failed(worker, job, copyId, message, now);
+    if (c == null) {
       pump(now);
       return;
     }
-    if (countFailure(c, message, now)) {
-      pump(now);
-      return;
-    }
+    JobLedger j = c.job;
     out.add(new Action.Cancel(worker, job, c.id, "its computation failed"));
     removeCopy(c, now);
     List<ChunkPlan> rest = new ArrayList<>();
@@ -706,30 +692,35 @@ public final class Controller {
    * everywhere fails its job instead of being tried forever.
    */
   public void badResult(String worker, String job, long copyId, String message, double now) {
+    failed(worker, job, copyId, message, now);
+    pump(now);
+  }
+
+  /**
+   * A copy of this worker failed (its computation, or its result): a check goes back to the queue
+   * for another worker (its units are committed), anything else counts as a failure of its next
+   * piece. Returns the copy when it is still to be dealt with (neither a check nor the job's end);
+   * null when there is nothing more to do (no such live copy, a check, the job failed).
+   */
+  private Copy failed(String worker, String job, long copyId, String message, double now) {
     JobLedger j = jobs.get(job);
-    Copy c = j == null ? null : j.copies.get(copyId);
-    if (c == null || !c.worker.id.equals(worker) || j.phase.ended()) {
-      return;
+    Copy c = j == null || j.phase.ended() ? null : j.copies.get(copyId);
+    if (c == null || !c.worker.id.equals(worker)) {
+      // a copy that had already ended (cancelled, split, covered): nothing of it is outstanding
+      return null;
     }
     if (c.check != null) {
-      // the units are committed: the check goes to another worker, and this one is not asked again
       requeueCheck(j, c, worker, now);
-      pump(now);
-      return;
+      return null;
     }
-    if (countFailure(c, message, now)) {
-      pump(now);
-    }
+    return countFailure(c, message, now) ? null : c;
   }
 
   /** A check copy ends unsettled: its check goes back to the queue, never to {@code worker} again. */
   private void requeueCheck(JobLedger j, Copy c, String worker, double now) {
-    java.util.Set<String> excluded = new java.util.HashSet<>(c.check.excluded());
-    excluded.add(worker);
     JobLedger.Check k = c.check;
     removeCopy(c, now);
-    j.checks.addFirst(new JobLedger.Check(k.start(), k.end(), java.util.Set.copyOf(excluded), k.committer(),
-        k.dissenter()));
+    j.checks.addFirst(k.excluding(worker));
     workChanged = true;
   }
 

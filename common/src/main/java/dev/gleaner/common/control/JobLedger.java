@@ -52,6 +52,13 @@ final class JobLedger {
     long units() {
       return end - start;
     }
+
+    /** The same check, never to be given to {@code worker}. */
+    Check excluding(String worker) {
+      java.util.Set<String> more = new java.util.HashSet<>(excluded);
+      more.add(worker);
+      return new Check(start, end, java.util.Set.copyOf(more), committer, dissenter);
+    }
   }
 
   /** Checks waiting for a worker, and those being computed or compared, by copy id. */

@@ -145,9 +145,9 @@ public final class JobService {
     String[] made = new String[1];
     // one transaction: the key is checked, then the job numbered and stored (two submits with one key
     // make one job, and a submit sent again does not use up a number)
-    Store.Op<Store.JobRecord> once = tx -> {
+    Store.Op<Store.KeyedJob> once = tx -> {
       if (!key.isEmpty()) {
-        Store.JobRecord existing = Store.jobByKey(key).run(tx);
+        Store.KeyedJob existing = Store.jobByKey(key).run(tx);
         if (existing != null) {
           return existing;
         }

@@ -52,25 +52,10 @@ final class MasterJob {
     return resultText.getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
-  /** The rendered result's size in UTF-8 bytes, counted once without copying it. */
+  /** The rendered result's size in UTF-8 bytes, counted once per result. */
   long resultSize() {
     if (sizedText != resultText) {
-      long n = 0;
-      for (int i = 0; i < resultText.length(); i++) {
-        char ch = resultText.charAt(i);
-        if (ch < 0x80) {
-          n += 1;
-        } else if (ch < 0x800) {
-          n += 2;
-        } else if (Character.isHighSurrogate(ch) && i + 1 < resultText.length()
-            && Character.isLowSurrogate(resultText.charAt(i + 1))) {
-          n += 4;
-          i++;
-        } else {
-          n += 3;
-        }
-      }
-      resultSize = n;
+      resultSize = resultText.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
       sizedText = resultText;
     }
     return resultSize;

@@ -280,15 +280,16 @@ public final class Store implements AutoCloseable {
 
   // ---- operations used by the master; each runs on the store thread ----
 
-  /** The job a submit key names (its id and spec only), or null. */
-  public static Op<JobRecord> jobByKey(String key) {
+  /** A job a submit key names: its id and the spec it was submitted with. */
+  public record KeyedJob(String id, byte[] spec) {}
+
+  /** The job a submit key names, or null. */
+  public static Op<KeyedJob> jobByKey(String key) {
     return c -> {
       PreparedStatement q = c.prepare("SELECT id, spec FROM jobs WHERE submit_key=?");
       q.setString(1, key);
       try (ResultSet r = q.executeQuery()) {
-        return r.next()
-            ? new JobRecord(r.getString(1), 0, null, null, r.getBytes(2), null, 0, 0, null, 0, 0, null, null, null)
-            : null;
+        return r.next() ? new KeyedJob(r.getString(1), r.getBytes(2)) : null;
       }
     };
   }
