@@ -52,6 +52,8 @@ final class StatusView {
       m.put("risk", risk);
       m.put("availableUntilMillis", w.getAvailableUntilMillis() == 0 ? null : w.getAvailableUntilMillis());
       m.put("sessions", w.getSessions());
+      m.put("awayReason", w.getState().equals("AWAY") ? w.getAwayReason() : null);
+      m.put("backAtMillis", w.getBackAtMillis() == 0 ? null : w.getBackAtMillis());
       workers.add(m);
     }
     Map<String, Object> m = new LinkedHashMap<>();
@@ -197,6 +199,10 @@ final class StatusView {
       out.printf(Locale.ROOT, "  %-16s %-9s %-16s %5d %-22s %-14s %-22s %12d  %s%s%n", w.getWorkerId(), w.getState(),
           w.getHost(), w.getCores(), speeds, figure(w.getBandwidth()), risk, w.getUnitsDone(), w.getCurrentChunk(),
           w.getAvailableUntilMillis() > 0 ? "  until " + java.time.Instant.ofEpochMilli(w.getAvailableUntilMillis()) : "");
+      if (w.getState().equals("AWAY")) {
+        out.printf(Locale.ROOT, "  %-16s takes no work: %s%s%n", "", w.getAwayReason(), w.getBackAtMillis() > 0
+            ? "; back at " + java.time.Instant.ofEpochMilli(w.getBackAtMillis()) : "");
+      }
     }
     if (reply.hasEps() && Double.isFinite(reply.getEps().getValue())) {
       out.printf(Locale.ROOT, "EPS (checkpoint round trip): %.2f ms (%d)%n", reply.getEps().getValue() * 1000,

@@ -6,6 +6,12 @@ import dev.gleaner.protocol.Role;
 import dev.gleaner.worker.WorkerConfig;
 import dev.gleaner.worker.WorkerDaemon;
 import dev.gleaner.worker.Workers;
+import dev.gleaner.worker.owner.OwnerActivity;
+import dev.gleaner.worker.owner.OwnerConfig;
+import dev.gleaner.worker.owner.OwnerFile;
+import dev.gleaner.worker.owner.OwnerSources;
+import dev.gleaner.common.time.WeeklyWindows;
+import java.time.ZoneId;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -24,6 +30,9 @@ final class WorkerCommand implements Callable<Integer> {
   @Mixin
   ClientOptions client;
 
+  @picocli.CommandLine.Spec
+  picocli.CommandLine.Model.CommandSpec spec;
+
   @Option(names = "--id", description = "Stable worker id (default: the id of --token, else this host's name).")
   String id;
 
@@ -41,6 +50,58 @@ final class WorkerCommand implements Callable<Integer> {
       description = "This computer is surely gone then (2026-11-30T08:00, 08:00, or 62h from now): the master plans"
           + " with it and the worker drains then.")
   String availableUntil;
+
+  @Option(names = "--available", paramLabel = "WINDOWS",
+      description = "When this computer may work, in the local time zone: 'Fri 18:00-Mon 08:00' (from a day and time"
+          + " to a day and time) or '18:00-08:00' (every day); several separated by commas, or the option repeated."
+          + " Outside them the worker stays connected and takes nothing; inside, the window's end is declared to the"
+          + " master as a certain interruption.")
+  List<String> available = List.of();
+
+  @Option(names = "--owner", split = ",", paramLabel = "SOURCE",
+      description = "How the worker sees its computer's owner: " + OwnerSources.NAMES + " (default: none)."
+          + " Owner input ends the work (--on-owner); work starts after --idle-before-start without it. Do not use"
+          + " load with several workers on one computer: each would see the others as the owner.")
+  List<String> owner = List.of();
+
+  @Option(names = "--owner-file", paramLabel = "FILE",
+      description = "Also see the owner through FILE: " + OwnerFile.FORM + ". For tests, replays and scripts.")
+  Path ownerFile;
+
+  @Option(names = "--idle-before-start", paramLabel = "TIME", defaultValue = "15m",
+      description = "How long the owner must have left the computer (no input, other load at most --owner-load)"
+          + " before the worker takes work (default: ${DEFAULT-VALUE}).")
+  String idleBeforeStart;
+
+  @Option(names = "--owner-load", paramLabel = "CORES", defaultValue = "0.3",
+      description = "Cores other processes may keep busy (smoothed over a minute) without counting as the owner"
+          + " (default: ${DEFAULT-VALUE}).")
+  double ownerLoad;
+
+  @Option(names = "--vacate-grace", paramLabel = "TIME", defaultValue = "30s",
+      description = "When the owner comes back, the worker reports what it has computed, tells the master why it"
+          + " leaves and when it may be back, and stops computing within this time; a chunk that has not reached"
+          + " a checkpoint by then is stopped and its unsaved units go to others (default: ${DEFAULT-VALUE}).")
+  String vacateGrace;
+
+  @Option(names = "--on-owner", paramLabel = "vacate|suspend", defaultValue = "vacate",
+      description = "What the worker does when the owner comes back: vacate (give its chunks back, stay connected,"
+          + " take nothing until the owner has left again), or suspend (pause keeping its chunks, go on after"
+          + " --idle-before-resume without input, vacate after --max-suspend; the master takes back a chunk that"
+          + " outlives its lease meanwhile) (default: ${DEFAULT-VALUE}).")
+  String onOwner;
+
+  @Option(names = "--idle-before-resume", paramLabel = "TIME", defaultValue = "5m",
+      description = "Suspend mode: how long a short visit must be over before computing goes on (default: ${DEFAULT-VALUE}).")
+  String idleBeforeResume;
+
+  @Option(names = "--max-suspend", paramLabel = "TIME", defaultValue = "10m",
+      description = "Suspend mode: how long the worker stays suspended before it vacates (default: ${DEFAULT-VALUE}).")
+  String maxSuspend;
+
+  @Option(names = "--owner-poll", paramLabel = "TIME", defaultValue = "1s",
+      description = "How often the worker looks at its owner (default: ${DEFAULT-VALUE}).")
+  String ownerPoll;
 
   @Option(names = "--slowdown", defaultValue = "1",
       description = "Testing: make every piece take this many times longer (a slower computer; default: ${DEFAULT-VALUE}).")
@@ -93,6 +154,10 @@ final class WorkerCommand implements Callable<Integer> {
     if (availableUntil != null) {
       config = config.withAvailableUntil(Deadlines.parse(availableUntil));
     }
+    OwnerConfig policy = ownerPolicy();
+    if (policy != null) {
+      config = config.withOwner(policy);
+    }
     if (recvRate != null) {
       config = config.withReceiveRate(bytes(recvRate));
     }
@@ -122,6 +187,41 @@ final class WorkerCommand implements Callable<Integer> {
       return 1;
     }
     return 0;
+  }
+
+  /** The owner policy the options ask for; null when none asks for one. */
+  OwnerConfig ownerPolicy() {
+    WeeklyWindows windows = available.isEmpty() ? null : WeeklyWindows.parse(available, ZoneId.systemDefault());
+    List<OwnerActivity> sources = OwnerSources.of(owner.isEmpty() ? List.of("none") : owner, ownerFile);
+    OwnerConfig.OnOwner mode = switch (onOwner.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "vacate" -> OwnerConfig.OnOwner.VACATE;
+      case "suspend" -> OwnerConfig.OnOwner.SUSPEND;
+      default -> throw new IllegalArgumentException("--on-owner must be vacate or suspend, got '" + onOwner + "'");
+    };
+    if (windows == null && sources.isEmpty()) {
+      for (String o : List.of("--idle-before-start", "--owner-load", "--vacate-grace", "--on-owner",
+          "--idle-before-resume", "--max-suspend", "--owner-poll")) {
+        if (spec != null && spec.commandLine().getParseResult().hasMatchedOption(o)) {
+          throw new IllegalArgumentException(o + " applies to an owner policy: give --owner, --owner-file or --available"
+              + " with it");
+        }
+      }
+      return null;
+    }
+    if (!(ownerLoad >= 0) || Double.isInfinite(ownerLoad)) {
+      throw new IllegalArgumentException("--owner-load must be a number of cores >= 0, got " + ownerLoad);
+    }
+    Duration poll = Durations.parse("--owner-poll", ownerPoll);
+    if (poll.isZero()) {
+      throw new IllegalArgumentException("--owner-poll must be longer than 0");
+    }
+    return OwnerConfig.defaults(windows, sources)
+        .withIdleBeforeStart(Durations.parse("--idle-before-start", idleBeforeStart))
+        .withIdleBeforeResume(Durations.parse("--idle-before-resume", idleBeforeResume))
+        .withOwnerLoad(ownerLoad)
+        .withVacateGrace(Durations.parse("--vacate-grace", vacateGrace))
+        .withOnOwner(mode, Durations.parse("--max-suspend", maxSuspend))
+        .withPoll(poll);
   }
 
   /** A byte rate like {@code 2M}, {@code 500k} or {@code 123456}. */

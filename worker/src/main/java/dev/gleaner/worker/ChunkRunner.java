@@ -28,9 +28,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How: a splittable workload (an index range) is computed in steps of about a quarter of a
  * second, each step cut across the cores and merged in unit order; between steps the runner
- * notices cancellation and draining, so a drain reports everything computed so far as one last
- * piece. A workload with input consumes the chunk's bytes in the order they arrive, cut at the
- * checkpoints, and stops at a checkpoint when draining (a cut elsewhere could split a line).
+ * notices cancellation, draining and its owner (a vacate stops like a drain; a suspension waits
+ * there), so a drain or a vacate reports everything computed so far as one last piece. A workload
+ * with input consumes the chunk's bytes in the order they arrive, cut at the checkpoints, and stops
+ * at a checkpoint when draining or vacating (a cut elsewhere could split a line); an exec piece
+ * runs its program to the end, or is killed when the owner's grace runs out.
  */
 final class ChunkRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ChunkRunner.class);
@@ -59,6 +61,11 @@ final class ChunkRunner implements AutoCloseable {
   private final Map<String, ChunkTask> tasks = new ConcurrentHashMap<>();
   private final AtomicInteger pending = new AtomicInteger();
   private volatile boolean draining;
+  /** Vacated for the owner: the current chunk reports what it has and stops; no chunk runs until {@link #resume}. */
+  private volatile boolean away;
+  /** Suspended for the owner: computing waits between steps until {@link #resume} or {@link #vacate}. */
+  private volatile boolean suspended;
+  private final Object gate = new Object();
 
   ChunkRunner(Workloads workloads, int cores, double slowdown, double maxSpeed, Map<String, Double> speeds) {
     this(workloads, cores, slowdown, maxSpeed, speeds, dev.gleaner.protocol.Framing.DEFAULT_MAX_FRAME_BYTES);
@@ -153,6 +160,50 @@ final class ChunkRunner implements AutoCloseable {
     draining = true;
   }
 
+  /**
+   * The owner is back: the running chunk reports what it computed up to its current step (an input
+   * workload: up to its current checkpoint) and stops; chunks queued or assigned later do not run
+   * until {@link #resume}.
+   */
+  void vacate() {
+    synchronized (gate) {
+      away = true;
+      suspended = false;
+      gate.notifyAll();
+    }
+  }
+
+  /** A short visit of the owner: computing pauses between steps, keeping every chunk. */
+  void suspend() {
+    synchronized (gate) {
+      suspended = true;
+    }
+  }
+
+  /** The owner left: chunks run again. */
+  void resume() {
+    synchronized (gate) {
+      away = false;
+      suspended = false;
+      gate.notifyAll();
+    }
+  }
+
+  /** Whether chunks stop where they are (a drain, or a vacate for the owner). */
+  private boolean stopping() {
+    return draining || away;
+  }
+
+  /** Waits while suspended; a cancel, a vacate or a resume ends the wait. */
+  private void pauseWhileSuspended(ChunkTask task) throws InterruptedException {
+    synchronized (gate) {
+      while (suspended && !away && !task.cancelled()) {
+        // woken by resume() or vacate(); a cancel is noticed within a second
+        gate.wait(1000);
+      }
+    }
+  }
+
   /** Chunks assigned and not yet finished or abandoned. */
   int pending() {
     return pending.get();
@@ -160,7 +211,7 @@ final class ChunkRunner implements AutoCloseable {
 
   private void run(ChunkTask task, Reporter reporter) {
     Assign a = task.assign;
-    if (task.cancelled() || draining) {
+    if (task.cancelled() || stopping()) {
       return;
     }
     try {
@@ -206,6 +257,14 @@ final class ChunkRunner implements AutoCloseable {
       byte[] acc = w.empty();
       long nanos = 0;
       while (pos < Math.min(bound, task.end())) {
+        pauseWhileSuspended(task);
+        if (stopping()) {
+          // vacated while suspended: what this piece has so far is its last
+          if (pos > pieceStart) {
+            report(reporter, a, pieceStart, pos, acc, false, nanos, null);
+          }
+          return;
+        }
         long stop = Math.min(bound, task.end());
         long to = stop - pos <= step ? stop : pos + step;
         long t0 = System.nanoTime();
@@ -216,7 +275,7 @@ final class ChunkRunner implements AutoCloseable {
         if (task.cancelled()) {
           return;
         }
-        if (draining && pos < stop) {
+        if (stopping() && pos < stop) {
           report(reporter, a, pieceStart, pos, acc, false, nanos, null);
           return;
         }
@@ -225,7 +284,7 @@ final class ChunkRunner implements AutoCloseable {
         return;
       }
       report(reporter, a, pieceStart, pos, acc, pos >= task.end(), nanos, null);
-      if (draining && pos < task.end()) {
+      if (stopping() && pos < task.end()) {
         return;
       }
     }
@@ -270,6 +329,10 @@ final class ChunkRunner implements AutoCloseable {
     try (ChunkComputation c = w.open(a.getParamsMap(), a.getStart(), a.getEnd())) {
       long pos = a.getStart();
       for (long end = task.end(); pos < end; end = task.end()) {
+        pauseWhileSuspended(task);
+        if (stopping()) {
+          return;
+        }
         long pieceStart = pos;
         long bound = nextBound(task, pos, end);
         long nanos = 0;
@@ -277,6 +340,7 @@ final class ChunkRunner implements AutoCloseable {
         if (task.hasInput()) {
           // a truncation may move the end before the bound: the input past it is not coming
           for (long stop = Math.min(bound, task.end()); pos < stop; stop = Math.min(bound, task.end())) {
+            pauseWhileSuspended(task);
             ByteBuffer slice = task.next(pos, stop - pos);
             if (slice == null) {
               break;
@@ -305,7 +369,7 @@ final class ChunkRunner implements AutoCloseable {
           return;
         }
         report(reporter, a, pieceStart, pos, result, pos >= task.end(), nanos, task.takeArrival());
-        if (draining && pos < task.end()) {
+        if (stopping() && pos < task.end()) {
           return;
         }
       }

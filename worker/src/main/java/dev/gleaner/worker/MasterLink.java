@@ -70,8 +70,12 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     // chunks computed on while the master was away: the master takes them up or cancels them
     hello.addAllHeld(outbox.claims());
     speeds.forEach((w, s) -> hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));
-    if (config.availableUntil() != null) {
-      hello.setAvailableUntilMillis(config.availableUntil().toEpochMilli());
+    if (daemon.declaredUntilMillis() > 0) {
+      hello.setAvailableUntilMillis(daemon.declaredUntilMillis());
+    }
+    if (daemon.away() != null) {
+      // its owner's policy keeps it from taking work: the master gives it nothing until it says so
+      hello.setAway(daemon.away());
     }
     ctx.writeAndFlush(Envelope.newBuilder().setHello(hello).build());
     // a master that accepts the connection but never answers (a stopped process) must not hold us

@@ -248,6 +248,18 @@ final class Outbox implements ChunkRunner.Reporter {
     }
   }
 
+  /**
+   * Sends a message after every piece reported before it (the same order on the wire); false when
+   * there is no connection.
+   */
+  synchronized boolean send(Envelope message) {
+    if (channel == null) {
+      return false;
+    }
+    channel.writeAndFlush(message);
+    return true;
+  }
+
   synchronized int unacked() {
     return unackedPieces;
   }

@@ -33,11 +33,13 @@ import java.time.Instant;
  * @param maxSpeed computes at most this many units per second (a slower computer of a given speed,
  *     whatever this one's is: tests and benchmarks); 0 for no limit
  * @param tls TLS to the master, trusting the cluster CA; null for clear text
+ * @param owner the owner's policy (windows, activity sources, vacate or suspend); null for a
+ *     computer that is always lent (a dedicated cluster)
  */
 public record WorkerConfig(String host, int port, PeerCredential credential, String workerId, int cores, Workloads workloads,
     double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout,
     Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond,
-    double maxSpeed, ClientTls tls) {
+    double maxSpeed, ClientTls tls, dev.gleaner.worker.owner.OwnerConfig owner) {
 
   public WorkerConfig {
     if (cores < 1) {
@@ -70,47 +72,53 @@ public record WorkerConfig(String host, int port, PeerCredential credential, Str
   public static WorkerConfig defaults(String host, int port, PeerCredential credential, String workerId, Workloads workloads) {
     return new WorkerConfig(host, port, credential, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
         Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20),
-        null, null, 0, 0, 0, null);
+        null, null, 0, 0, 0, null, null);
   }
 
   public WorkerConfig withCores(int n) {
     return new WorkerConfig(host, port, credential, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
   }
 
   public WorkerConfig withSlowdown(double k) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, k, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
   }
 
   public WorkerConfig withBackoff(Duration initial, Duration cap) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, initial, cap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
   }
 
   public WorkerConfig withAvailableUntil(Instant at) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls);
+        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
   }
 
   public WorkerConfig withInterruptions(FailureSchedule schedule, long seed) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls);
+        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls, owner);
   }
 
   public WorkerConfig withReceiveRate(long bytesPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls, owner);
   }
 
   public WorkerConfig withMaxSpeed(double unitsPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond, tls);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond, tls, owner);
+  }
+
+  /** Follows its owner's policy; null for a computer that is always lent. */
+  public WorkerConfig withOwner(dev.gleaner.worker.owner.OwnerConfig o) {
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, o);
   }
 
   /** Speaks TLS to the master, trusting the cluster CA; null for clear text. */
   public WorkerConfig withTls(ClientTls t) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, t);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, t, owner);
   }
 }

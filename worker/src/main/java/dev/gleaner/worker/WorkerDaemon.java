@@ -1,6 +1,12 @@
 package dev.gleaner.worker;
 
 import dev.gleaner.common.time.Backoff;
+import dev.gleaner.protocol.Availability;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.worker.owner.OwnerPolicy;
+import dev.gleaner.worker.owner.OwnerWatch;
+import java.time.Clock;
+import java.time.Instant;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Framing;
 import io.netty.bootstrap.Bootstrap;
@@ -59,6 +65,14 @@ public final class WorkerDaemon implements AutoCloseable {
   private volatile java.util.concurrent.Future<?> expiry;
   private volatile State state = State.CONNECTING;
   private volatile String fatal;
+  /** Its owner's policy; null for a computer that is always lent. */
+  private final OwnerWatch owner;
+  /** While the owner's policy keeps it from taking work: what its Hello says; null while it takes work. */
+  private volatile Availability away;
+  /** When its current availability window ends (epoch ms); 0 for none. */
+  private volatile long windowEndMillis;
+  /** How long its last vacate took, from the owner's return to the master being told; null before one. */
+  private volatile Duration lastVacate;
 
   private WorkerDaemon(WorkerConfig config, Map<String, Double> speeds, EventLoopGroup shared) {
     this.config = config;
@@ -78,6 +92,7 @@ public final class WorkerDaemon implements AutoCloseable {
       }
     });
     this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
+    this.owner = config.owner() == null ? null : new OwnerWatch(config.owner(), Clock.systemDefaultZone(), new OwnerMoves());
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
@@ -115,10 +130,130 @@ public final class WorkerDaemon implements AutoCloseable {
   public static WorkerDaemon start(WorkerConfig config, EventLoopGroup shared) {
     Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed());
     WorkerDaemon d = new WorkerDaemon(config, speeds, shared);
+    if (d.owner != null) {
+      try {
+        d.firstLookAtTheOwner();
+      } catch (IllegalArgumentException e) {
+        d.stop();
+        throw e;
+      }
+    }
     d.scheduleOwnEnd();
     d.expiry = d.group.scheduleAtFixedRate(() -> d.outbox.expire(System.nanoTime()), 1, 1, TimeUnit.SECONDS);
     d.connect();
     return d;
+  }
+
+  /** Starts away or taking work, as the owner's policy says before the first connection; then watches. */
+  private void firstLookAtTheOwner() {
+    OwnerPolicy.Step first = owner.first();
+    if (first.to() == OwnerPolicy.State.AWAY) {
+      runner.vacate();
+      away = availability(false, first.reason(), first.backAt());
+      log.info("taking no work for now: {}{}", first.reason(), first.backAt() == null ? "" : "; at the earliest at "
+          + first.backAt());
+    } else {
+      windowEndMillis = first.until() == null ? 0 : first.until().toEpochMilli();
+      log.info("taking work: {}{}", first.reason(), first.until() == null ? "" : ", until " + first.until());
+    }
+    owner.start();
+  }
+
+  private static Availability availability(boolean available, String reason, Instant at) {
+    Availability.Builder a = Availability.newBuilder().setAvailable(available).setReason(reason);
+    if (at != null) {
+      if (available) {
+        a.setUntilMillis(at.toEpochMilli());
+      } else {
+        a.setBackAtMillis(at.toEpochMilli());
+      }
+    }
+    return a.build();
+  }
+
+  /** What the owner's policy decides, carried out (on the policy's thread). */
+  private final class OwnerMoves implements OwnerWatch.Moves {
+    @Override
+    public void vacate(String reason, Instant backAt) {
+      if (state == State.STOPPED || state == State.DRAINING) {
+        return;
+      }
+      long t0 = System.nanoTime();
+      long grace = config.owner().vacateGrace().toNanos();
+      runner.vacate();
+      // the running chunk reports up to its current step (a checkpoint for input, its piece for exec)
+      while (runner.pending() > 0 && System.nanoTime() - t0 < grace) {
+        try {
+          TimeUnit.MILLISECONDS.sleep(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      boolean late = runner.pending() > 0;
+      if (late) {
+        runner.cancelAll();
+      }
+      Availability a = availability(false, reason, backAt);
+      away = a;
+      windowEndMillis = 0;
+      // after every piece reported above, on the same connection: the master commits them first
+      boolean told = outbox.send(Envelope.newBuilder().setAvailability(a).build());
+      Duration took = Duration.ofNanos(System.nanoTime() - t0);
+      lastVacate = took;
+      log.info("vacated in {} ms (grace {} ms): {}{}{}", took.toMillis(), config.owner().vacateGrace().toMillis(), reason,
+          late ? "; the running chunk did not reach a checkpoint within the grace and was stopped (its unsaved units"
+              + " go to others)" : "", told ? "" : "; the master hears it when this worker connects");
+    }
+
+    @Override
+    public void suspend(String reason) {
+      runner.suspend();
+      log.info("computing paused: {}", reason);
+    }
+
+    @Override
+    public void resume(String reason) {
+      runner.resume();
+      log.info("computing again: {}", reason);
+    }
+
+    @Override
+    public void available(String reason, Instant until) {
+      if (state == State.STOPPED || state == State.DRAINING) {
+        return;
+      }
+      windowEndMillis = until == null ? 0 : until.toEpochMilli();
+      away = null;
+      runner.resume();
+      long declared = declaredUntilMillis();
+      boolean told = outbox.send(Envelope.newBuilder().setAvailability(availability(true, reason,
+          declared > 0 ? Instant.ofEpochMilli(declared) : null)).build());
+      log.info("taking work again: {}{}{}", reason, declared > 0 ? ", until " + Instant.ofEpochMilli(declared) : "",
+          told ? "" : "; the master hears it when this worker connects");
+    }
+  }
+
+  /** While the owner's policy keeps it from taking work: what to tell the master; null while it takes work. */
+  Availability away() {
+    return away;
+  }
+
+  /** When this worker will surely be gone (epoch ms): its --available-until or its window's end, the earlier; 0 for none. */
+  long declaredUntilMillis() {
+    long until = config.availableUntil() == null ? 0 : config.availableUntil().toEpochMilli();
+    long window = windowEndMillis;
+    return until == 0 ? window : window == 0 ? until : Math.min(until, window);
+  }
+
+  /** What its owner's policy allows now; null when it has none. */
+  public OwnerPolicy.State ownerState() {
+    return owner == null ? null : owner.state();
+  }
+
+  /** How long its last vacate took, from the owner's return to the master being told; null before one. */
+  public Duration lastVacate() {
+    return lastVacate;
   }
 
   /** Schedules the injected outages and the declared end of availability, if any. */
@@ -281,6 +416,9 @@ public final class WorkerDaemon implements AutoCloseable {
   /** Stops at once; the master reroutes whatever was unfinished. */
   public void stop() {
     state = State.STOPPED;
+    if (owner != null) {
+      owner.close();
+    }
     java.util.concurrent.Future<?> e = expiry;
     if (e != null) {
       e.cancel(false);

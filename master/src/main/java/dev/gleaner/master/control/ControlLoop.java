@@ -70,6 +70,10 @@ public final class ControlLoop implements AutoCloseable {
   private boolean stopping;
   /** Chunks being recorded before their Assign is sent, with what must follow it. */
   private final Map<String, List<Runnable>> unrecorded = new HashMap<>();
+  /** Each session's Hello: what the worker is, to join the controller again when it comes back from away. */
+  private final Map<WorkerLink, Hello> hellos = new HashMap<>();
+  /** Connected workers that take no work now (their owner's policy), by id: why, and when they expect to be back. */
+  private final Map<String, Away> away = new HashMap<>();
   /** Workers' histories from the store, read once at start; the estimator keeps them up to date. */
   private final Map<String, Store.History> histories;
 
@@ -159,29 +163,92 @@ public final class ControlLoop implements AutoCloseable {
       links.put(id, link);
       if (old != null && old != link) {
         old.refuse(Error.Code.SHUTTING_DOWN, "replaced by a new connection of worker " + id + " from " + link.host());
-        endSession(old, false);
+        hellos.remove(old);
+        endSession(old, "left", "");
       }
-      Map<String, Double> speeds = new HashMap<>();
-      for (Speed s : hello.getSpeedsList()) {
-        if (s.getUnitsPerSecond() > 0 && Double.isFinite(s.getUnitsPerSecond())) {
-          speeds.put(s.getWorkload(), s.getUnitsPerSecond());
+      hellos.put(link, hello);
+      store.submit(Store.workerSeen(id, link.host(), link.cores(), at));
+      if (hello.hasAway() && !hello.getAway().getAvailable()) {
+        // connected, taking nothing: it joins the controller when it says it is available
+        Away was = away.put(id, new Away(hello.getAway().getReason(), hello.getAway().getBackAtMillis()));
+        if (was == null) {
+          controller.workerLost(id, "it came back away: " + hello.getAway().getReason(), false, now());
         }
+        log.info("worker {} joined from {} with {} cores, taking no work: {}{}", id, link.host(), link.cores(),
+            hello.getAway().getReason(), backAt(hello.getAway().getBackAtMillis()));
+        return;
       }
-      double until = hello.getAvailableUntilMillis() > 0 ? fromMillis(hello.getAvailableUntilMillis())
-          : Double.POSITIVE_INFINITY;
-      Store.History h = histories.getOrDefault(id, new Store.History(0, 0));
+      away.remove(id);
       List<Held> claims = claims(id, hello);
-      controller.workerJoined(new WorkerInfo(id, java.util.Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds,
-          until, h.interruptions(), h.exposureSeconds()), claims, now());
+      controller.workerJoined(info(link, hello, hello.getAvailableUntilMillis()), claims, now());
       if (!claims.isEmpty()) {
         log.info("worker {} kept computing {} chunk(s) while away: {}", id, claims.size(), claims);
       }
       sessionRows.put(link, store.submit(Store.sessionStarted(id, at)));
-      store.submit(Store.workerSeen(id, link.host(), link.cores(), at));
-      log.info("worker {} joined from {} with {} cores{}", id, link.host(), link.cores(),
-          Double.isFinite(until) ? ", available until " + java.time.Instant.ofEpochMilli(hello.getAvailableUntilMillis()) : "");
+      log.info("worker {} joined from {} with {} cores{}", id, link.host(), link.cores(), until(hello.getAvailableUntilMillis()));
     });
   }
+
+  /** What the controller knows of a worker: its Hello's calibration, its history, and when it will surely be gone. */
+  private WorkerInfo info(WorkerLink link, Hello hello, long untilMillis) {
+    Map<String, Double> speeds = new HashMap<>();
+    for (Speed s : hello.getSpeedsList()) {
+      if (s.getUnitsPerSecond() > 0 && Double.isFinite(s.getUnitsPerSecond())) {
+        speeds.put(s.getWorkload(), s.getUnitsPerSecond());
+      }
+    }
+    double until = untilMillis > 0 ? fromMillis(untilMillis) : Double.POSITIVE_INFINITY;
+    Store.History h = histories.getOrDefault(link.workerId(), new Store.History(0, 0));
+    return new WorkerInfo(link.workerId(), java.util.Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds, until,
+        h.interruptions(), h.exposureSeconds());
+  }
+
+  private static String until(long millis) {
+    return millis > 0 ? ", available until " + java.time.Instant.ofEpochMilli(millis) : "";
+  }
+
+  private static String backAt(long millis) {
+    return millis > 0 ? "; back at " + java.time.Instant.ofEpochMilli(millis) : "";
+  }
+
+  /**
+   * The worker's owner policy says whether it takes work. Not available: its pieces came before
+   * this message and are committed as usual; the rest of its chunks is taken back exactly as from
+   * a lost worker (recovery lists, then a re-plan), an interruption is recorded in its history,
+   * and it gets nothing, connected, until it says it is available again: then it joins the
+   * controller anew with its new end.
+   */
+  public void availability(WorkerLink link, dev.gleaner.protocol.Availability a) {
+    post(() -> {
+      String id = link.workerId();
+      if (links.get(id) != link) {
+        return;
+      }
+      if (!a.getAvailable()) {
+        if (away.put(id, new Away(a.getReason(), a.getBackAtMillis())) != null) {
+          log.info("worker {} is still away: {}{}", id, a.getReason(), backAt(a.getBackAtMillis()));
+          return;
+        }
+        Controller.WorkerView before = controller.worker(id, now());
+        controller.workerLost(id, "vacated: " + a.getReason(), true, now());
+        endSession(link, "interrupted", "vacated: " + a.getReason());
+        metrics.workersVacated.increment();
+        log.info("worker {} vacates: {}{}{}", id, a.getReason(), backAt(a.getBackAtMillis()),
+            before == null || before.copies().isEmpty() ? "" : "; its chunks " + before.copies() + " go to others");
+        return;
+      }
+      if (away.remove(id) == null) {
+        log.info("worker {} says it is available{} while it is; nothing changes", id, until(a.getUntilMillis()));
+        return;
+      }
+      controller.workerJoined(info(link, hellos.get(link), a.getUntilMillis()), List.of(), now());
+      sessionRows.put(link, store.submit(Store.sessionStarted(id, System.currentTimeMillis())));
+      log.info("worker {} is available again{}: {}", id, until(a.getUntilMillis()), a.getReason());
+    });
+  }
+
+  /** Why a connected worker takes no work, and when it expects to be back (epoch ms; 0: unknown). */
+  record Away(String reason, long backAtMillis) {}
 
   /** The chunks a worker says it kept computing; a malformed one is logged and left out (the worker then drops it). */
   private static List<Held> claims(String worker, Hello hello) {
@@ -232,9 +299,15 @@ public final class ControlLoop implements AutoCloseable {
         return;
       }
       links.remove(link.workerId());
+      hellos.remove(link);
+      if (away.remove(link.workerId()) != null) {
+        // it held nothing and its session in the history ended when it vacated
+        log.info("worker {} left while away: {}", link.workerId(), why);
+        return;
+      }
       Controller.WorkerView before = controller.worker(link.workerId(), now());
       controller.workerLost(link.workerId(), why, interrupted, now());
-      endSession(link, interrupted);
+      endSession(link, interrupted ? "interrupted" : "left", "");
       if (interrupted) {
         metrics.workerFailures.increment();
         log.warn("worker {} is down: {}{}", link.workerId(), why,
@@ -245,14 +318,16 @@ public final class ControlLoop implements AutoCloseable {
     });
   }
 
-  private void endSession(WorkerLink link, boolean interrupted) {
+  /** The session's time up ends in the history, with an event {@code kind} ("interrupted" counts as one). */
+  private void endSession(WorkerLink link, String kind, String detail) {
     CompletableFuture<Long> row = sessionRows.remove(link);
     long at = System.currentTimeMillis();
+    boolean interrupted = kind.equals("interrupted");
     if (row != null) {
       // by way of the control thread: a submit from the store's own thread could wait on itself
       row.thenAccept(r -> post(() -> store.submit(Store.sessionEnded(r, at, interrupted))));
     }
-    store.submit(Store.workerEvent(link.workerId(), at, interrupted ? "interrupted" : "left", ""));
+    store.submit(Store.workerEvent(link.workerId(), at, kind, detail));
   }
 
   /** A piece arrived: the controller says whether it counts; new units are made durable, then acknowledged. */
@@ -649,7 +724,7 @@ public final class ControlLoop implements AutoCloseable {
 
   /** The status reply for one job (or all), with the workers and the master's meters. */
   public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry) {
-    return call(() -> StatusReport.build(controller, jobs, links, registry, jobId, now(), this));
+    return call(() -> StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this));
   }
 
   /**

@@ -21,7 +21,7 @@ final class StatusReport {
   private StatusReport() {}
 
   static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
-      MeterRegistry registry, String jobId, double now, ControlLoop clock) {
+      Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock) {
     StatusReply.Builder reply = StatusReply.newBuilder();
     for (Meter m : registry.getMeters()) {
       String name = m.getId().getName();
@@ -52,10 +52,13 @@ final class StatusReport {
       }
       reply.setJobsOmitted(skip);
     }
+    java.util.Set<String> listed = new java.util.HashSet<>();
     for (Controller.WorkerView w : controller.workers(now)) {
       WorkerLink link = links.get(w.id());
+      ControlLoop.Away a = link == null ? null : away.get(w.id());
+      listed.add(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
-          .setState(link == null ? "GONE" : w.state().equals("UP") ? "READY" : w.state())
+          .setState(link == null ? "GONE" : a != null ? "AWAY" : w.state().equals("UP") ? "READY" : w.state())
           .setUnitsDone(w.unitsDone()).setInterruptions((int) w.risk().interruptions())
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
@@ -74,7 +77,19 @@ final class StatusReport {
       if (link != null) {
         b.setHost(link.host()).setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis());
       }
+      if (a != null) {
+        b.setAwayReason(a.reason()).setBackAtMillis(a.backAtMillis());
+      }
       reply.addWorkers(b);
+    }
+    // connected since before this master knew them, and away all along: no figures yet
+    for (Map.Entry<String, ControlLoop.Away> e : away.entrySet()) {
+      WorkerLink link = links.get(e.getKey());
+      if (!listed.contains(e.getKey()) && link != null) {
+        reply.addWorkers(WorkerStatus.newBuilder().setWorkerId(e.getKey()).setState("AWAY").setHost(link.host())
+            .setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis()).setAwayReason(e.getValue().reason())
+            .setBackAtMillis(e.getValue().backAtMillis()));
+      }
     }
     return reply.build();
   }

@@ -16,6 +16,7 @@ public final class MasterMetrics {
   public final Counter piecesDuplicate;
   public final Counter bytesStreamed;
   public final Counter workerFailures;
+  public final Counter workersVacated;
   public final Counter protocolErrors;
   public final Counter plans;
   public final Counter splits;
@@ -37,6 +38,7 @@ public final class MasterMetrics {
     piecesDuplicate = Counter.builder("gleaner.pieces.duplicate").description("pieces received again and ignored").register(registry);
     bytesStreamed = Counter.builder("gleaner.bytes.streamed").baseUnit("bytes").description("input bytes sent to workers").register(registry);
     workerFailures = Counter.builder("gleaner.workers.failures").description("workers declared down").register(registry);
+    workersVacated = Counter.builder("gleaner.workers.vacated").description("times a worker's owner took it back (it vacated, connected)").register(registry);
     protocolErrors = Counter.builder("gleaner.protocol.errors").description("connections refused for a protocol error").register(registry);
     plans = Counter.builder("gleaner.plans").description("plans and re-plans made").register(registry);
     splits = Counter.builder("gleaner.chunks.split").description("running chunks whose tail went to an idle worker").register(registry);

@@ -185,6 +185,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       case PIECE -> services.loop().piece(session, msg.getPiece());
       case CHUNK_FAILED -> services.loop().chunkFailed(session, msg.getChunkFailed());
       case DRAIN -> services.loop().draining(session);
+      case AVAILABILITY -> services.loop().availability(session, msg.getAvailability());
       case GOODBYE -> {
         saidGoodbye = true;
         ctx.close();
