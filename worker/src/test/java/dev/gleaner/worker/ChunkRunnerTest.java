@@ -143,6 +143,59 @@ class ChunkRunnerTest {
   }
 
   @Test
+  void aVacateReportsWhatTheChunkHasRunsNothingQueuedAndAResumeTakesWorkAgain() {
+    GatedWorkload gated = new GatedWorkload();
+    RecordingReporter r = new RecordingReporter();
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, 0, Map.of("gated", 40.0))) {
+      runner.assign(assign("gated", 0, 100), NO_FLOW, r);
+      runner.assign(assign("gated", 100, 200).toBuilder().setChunkId(2).build(), NO_FLOW, r);
+      gated.permits.release(2);
+      await().atMost(Duration.ofSeconds(10)).until(() -> gated.permits.availablePermits() == 0 && gated.permits.hasQueuedThreads());
+      runner.vacate();
+      gated.permits.release(1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> runner.pending() == 0);
+      assertEquals(1, r.pieces.size(), "one partial piece, and chunk 2 never ran: " + r.pieces);
+      assertEquals(30, r.pieces.get(0).getEnd());
+      assertFalse(r.pieces.get(0).getFinal());
+      // assigned while away (on its way before the master heard): not computed
+      runner.assign(assign("gated", 200, 300).toBuilder().setChunkId(3).build(), NO_FLOW, r);
+      await().atMost(Duration.ofSeconds(10)).until(() -> runner.pending() == 0);
+      assertEquals(1, r.pieces.size());
+      runner.resume();
+      runner.assign(assign("gated", 300, 310).toBuilder().setChunkId(4).build(), NO_FLOW, r);
+      gated.permits.release(1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> r.pieces.size() == 2);
+      assertEquals(4, r.pieces.get(1).getChunkId());
+      assertTrue(r.pieces.get(1).getFinal());
+    }
+  }
+
+  @Test
+  void aSuspendedChunkWaitsBetweenStepsAndAVacateDuringTheVisitReportsWhatItHas() {
+    GatedWorkload gated = new GatedWorkload();
+    RecordingReporter r = new RecordingReporter();
+    try (ChunkRunner runner = new ChunkRunner(Workloads.of(gated), 1, 1, 0, Map.of("gated", 40.0))) {
+      runner.assign(assign("gated", 0, 100), NO_FLOW, r);
+      gated.permits.release(1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> gated.permits.availablePermits() == 0 && gated.permits.hasQueuedThreads());
+      runner.suspend();
+      // the step under way ends; the next waits for the visit to end, with a permit ready for it
+      gated.permits.release(2);
+      await().atMost(Duration.ofSeconds(10)).until(() -> gated.permits.availablePermits() == 1);
+      runner.resume();
+      await().atMost(Duration.ofSeconds(10)).until(() -> gated.permits.availablePermits() == 0 && gated.permits.hasQueuedThreads());
+      runner.suspend();
+      gated.permits.release(1);
+      await().atMost(Duration.ofSeconds(10)).until(() -> !gated.permits.hasQueuedThreads());
+      runner.vacate();
+      await().atMost(Duration.ofSeconds(10)).until(() -> runner.pending() == 0);
+    }
+    assertEquals(1, r.pieces.size(), r.pieces.toString());
+    assertEquals(40, r.pieces.get(0).getEnd(), "four steps of ten units, the last two after the visit");
+    assertFalse(r.pieces.get(0).getFinal());
+  }
+
+  @Test
   void aWorkloadWithNoMeasuredSpeedIsComputedInOneStepPerPiece() {
     GatedWorkload gated = new GatedWorkload();
     RecordingReporter r = new RecordingReporter();

@@ -65,6 +65,9 @@ public final class OwnerPolicy {
   /** When computing last started or resumed: input after it means the owner is back. */
   private Instant workingSince;
   private Instant suspendedSince;
+  /** When the previous poll was: input after it means the owner is at the computer now. */
+  private Instant previousPoll;
+  private boolean presentNow;
 
   public OwnerPolicy(OwnerConfig config, Instant started) {
     this.config = config;
@@ -136,7 +139,13 @@ public final class OwnerPolicy {
   }
 
   private void observe(Instant now, List<Observation> seen) {
+    Instant previous = previousPoll == null ? started : previousPoll;
+    previousPoll = now;
+    presentNow = false;
     for (Observation o : seen) {
+      if (o.lastInput() != null && (o.lastInput().isAfter(previous) || !o.lastInput().isBefore(now))) {
+        presentNow = true;
+      }
       if (o.lastInput() != null && (lastInput == null || o.lastInput().isAfter(lastInput))) {
         lastInput = o.lastInput();
         inputDetail = o.detail();
@@ -154,11 +163,17 @@ public final class OwnerPolicy {
     }
   }
 
-  /** Whether no input came for {@code d} (counted from the start at the earliest) and the load is low. */
+  /**
+   * Whether no input came for {@code d} (counted from the start at the earliest), none since the
+   * last poll (with {@code d} zero: as soon as the owner leaves), and the load is low.
+   */
   private boolean idleFor(Instant now, Duration d) {
     if (config.sources().isEmpty()) {
       // windows only: nobody to wait for
       return true;
+    }
+    if (presentNow) {
+      return false;
     }
     Instant since = lastInput == null || lastInput.isBefore(started) ? started : lastInput;
     return !Duration.between(since, now).minus(d).isNegative() && !(load > config.ownerLoad());

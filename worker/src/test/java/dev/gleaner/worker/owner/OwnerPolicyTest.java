@@ -127,6 +127,18 @@ class OwnerPolicyTest {
   }
 
   @Test
+  void withNoIdleTimeWorkStartsWhenTheOwnerLeavesNotWhileTheOwnerIsThere() {
+    OwnerPolicy p = new OwnerPolicy(config().withIdleBeforeStart(Duration.ZERO), SATURDAY);
+    Instant t = SATURDAY;
+    assertEquals(State.AWAY, p.step(t, input(t)).to());
+    for (int i = 1; i <= 5; i++) {
+      Instant now = t.plusSeconds(i);
+      assertFalse(p.step(now, input(now)).changed(), "the owner is at the computer");
+    }
+    assertEquals(State.WORKING, p.step(t.plusSeconds(6), quiet()).to());
+  }
+
+  @Test
   void durationsReadAsPeopleWriteThem() {
     assertEquals("15m", OwnerPolicy.human(Duration.ofMinutes(15)));
     assertEquals("1h30m", OwnerPolicy.human(Duration.ofMinutes(90)));
