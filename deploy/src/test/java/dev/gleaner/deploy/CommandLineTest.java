@@ -45,6 +45,28 @@ class CommandLineTest {
   }
 
   @Test
+  void badOwnerPolicyOptionsAreOneClearLineEachBeforeTheWorkerStarts() throws Exception {
+    Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");
+    String[][] cases = {
+        {"--available", "Fry 18:00-Mon 08:00", "'Fry' in the window 'Fry 18:00-Mon 08:00' is not a day of the week"},
+        {"--available", "weekends", "'weekends' is not an availability window: expected 'DAY HH:MM-DAY HH:MM'"},
+        {"--owner", "keyboard", "'keyboard' is not an owner activity source; known: input"},
+        {"--vacate-grace", "10s", "--vacate-grace applies to an owner policy"},
+        {"--owner-file", "f", "--idle-before-start", "15 minutes", "--idle-before-start: cannot read '15 minutes'"},
+        {"--owner-file", "f", "--on-owner", "pause", "--on-owner must be vacate or suspend, got 'pause'"},
+    };
+    for (String[] c : cases) {
+      java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("worker", "--master", "127.0.0.1:1",
+          "--secret-file", secret.toString()));
+      args.addAll(java.util.List.of(c).subList(0, c.length - 1));
+      Run r = gleaner(args.toArray(String[]::new));
+      assertEquals(1, r.code(), r.err());
+      assertEquals(1, r.err().strip().lines().count(), r.err());
+      assertTrue(r.err().contains(c[c.length - 1]), r.err());
+    }
+  }
+
+  @Test
   void anUnreachableMasterIsOneClearLine() throws Exception {
     Path job = Files.writeString(dir.resolve("job.yaml"), "workload: primes\nparams: {to: 100}\n");
     Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");

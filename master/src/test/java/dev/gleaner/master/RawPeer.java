@@ -41,6 +41,7 @@ final class RawPeer implements AutoCloseable {
   }
 
   private List<HeldChunk> held = List.of();
+  private dev.gleaner.protocol.Availability away;
 
   static RawPeer worker(int port, byte[] secret, String id) throws IOException {
     return worker(port, secret, id, 0);
@@ -58,6 +59,14 @@ final class RawPeer implements AutoCloseable {
     RawPeer p = new RawPeer(port);
     p.held = held;
     p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), instance);
+    return p;
+  }
+
+  /** A worker peer whose owner's policy keeps it from taking work when it connects. */
+  static RawPeer workerAway(int port, byte[] secret, String id, dev.gleaner.protocol.Availability away) throws IOException {
+    RawPeer p = new RawPeer(port);
+    p.away = away;
+    p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), 0);
     return p;
   }
 
@@ -98,6 +107,9 @@ final class RawPeer implements AutoCloseable {
   Envelope login(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
     Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder()
         .setInstance(instance).setCredential(credential.kind()).addAllHeld(held);
+    if (away != null) {
+      hello.setAway(away);
+    }
     for (String w : workloads) {
       // a calibration, so the master plans this worker like any other
       hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(1e6));
