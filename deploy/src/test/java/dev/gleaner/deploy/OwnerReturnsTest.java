@@ -65,4 +65,38 @@ class OwnerReturnsTest {
       assertTrue(c.workerStatus("w1").getUnitsDone() > before, "w1 took work again once its owner left");
     }
   }
+
+  @Test
+  void aVacateDuringAStreamedGrepLosesNoLineAndCountsNoneTwice() throws Exception {
+    Path file = dir.resolve("reads.fa");
+    StringBuilder text = new StringBuilder();
+    long matching = 0;
+    java.util.SplittableRandom r = new java.util.SplittableRandom(13);
+    while (text.length() < 8_000_000) {
+      String line = r.nextInt(40) == 0 ? ">read motif TTAGGG" : "ACGT".repeat(r.nextInt(1, 40));
+      matching += line.contains("TTAGGG") ? 1 : 0;
+      text.append(line).append('\n');
+    }
+    Files.writeString(file, text);
+    Path owner = dir.resolve("owner-w1");
+    OwnerConfig policy = OwnerConfig.defaults(null, List.of(new OwnerFile(owner))).withIdleBeforeStart(Duration.ZERO)
+        .withVacateGrace(GRACE).withPoll(Duration.ofMillis(100));
+    try (LocalCluster c = new LocalCluster(dir)) {
+      WorkerDaemon w1 = c.worker("w1", 1, Set.of(), w -> w.withMaxSpeed(1_000_000).withOwner(policy));
+      c.worker("w2", 1, Set.of(), w -> w.withMaxSpeed(1_000_000));
+      String id = c.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+          .putParams("pattern", "TTAGGG").putParams("max-lines", "0").setChunkUnits(1_000_000).setCheckpoints(3)
+          .setMinWorkers(2).build());
+      await().atMost(Duration.ofSeconds(60)).until(() -> c.workerStatus("w1").getUnitsDone() > 0
+          && !c.workerStatus("w1").getCurrentChunk().isEmpty());
+      Files.writeString(owner, "busy\n");
+      await().atMost(Duration.ofSeconds(30)).until(() -> c.workerStatus("w1").getState().equals("AWAY"));
+      assertTrue(w1.lastVacate().compareTo(GRACE) <= 0, "vacated in " + w1.lastVacate() + ", grace " + GRACE);
+      Files.writeString(owner, "idle\n");
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(120));
+      assertEquals("DONE", s.getState(), s.getMessage());
+      assertEquals(matching + " matching lines\n... (" + matching + " more)", s.getResult());
+      assertEquals(text.length(), s.getUnitsDone());
+    }
+  }
 }

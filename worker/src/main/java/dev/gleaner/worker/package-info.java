@@ -4,5 +4,8 @@
  * heartbeats and routes messages, and {@link dev.gleaner.worker.ChunkRunner} computes assigned
  * chunks on the configured cores, reporting a piece at every checkpoint. On SIGTERM the daemon
  * drains: it reports what it has computed, waits for the master's acknowledgements, says goodbye.
+ * With an owner policy ({@code dev.gleaner.worker.owner}) it vacates when its owner comes back:
+ * it reports what it has computed, tells the master it takes no work, and stays connected until
+ * the owner has left again.
  */
 package dev.gleaner.worker;

@@ -547,6 +547,13 @@ public final class ControlLoop implements AutoCloseable {
       log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.copyId(), x.worker(), x.why());
     } else if (a instanceof Action.Withdrawn x) {
       store.submit(Store.chunkEnded(x.job(), x.copyId(), "WITHDRAWN"));
+      // a worker that vacated stays connected: the input of the copies taken back stops going to it
+      afterRecorded(x.job(), x.copyId(), () -> {
+        WorkerLink link = links.get(x.worker());
+        if (link != null) {
+          link.cancelStream(x.job(), x.copyId());
+        }
+      });
     } else if (a instanceof Action.Drop x) {
       WorkerLink link = links.get(x.worker());
       if (link != null) {
