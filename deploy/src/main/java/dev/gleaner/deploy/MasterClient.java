@@ -109,6 +109,17 @@ final class MasterClient implements AutoCloseable {
   }
 
   /**
+   * Asks a connected worker to leave: it drains and exits.
+   *
+   * @throws RefusedException if no such worker is connected
+   */
+  void drain(String workerId, String reason) throws IOException {
+    send(Envelope.newBuilder().setDrainRequest(dev.gleaner.protocol.DrainRequest.newBuilder().setWorkerId(workerId)
+        .setReason(reason)).build());
+    expect(Envelope.BodyCase.DRAIN_REPLY);
+  }
+
+  /**
    * Streams the whole result of an ended job to {@code out}, part by part; returns its bytes.
    *
    * @throws RefusedException if the job is unknown, running or failed

@@ -67,6 +67,27 @@ class CommandLineTest {
   }
 
   @Test
+  void drainAsksAConnectedWorkerToLeaveAndNamesAnUnknownOne() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      dev.gleaner.worker.WorkerDaemon w = c.worker("w1", 1, Set.of());
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> c.workerStatus("w1").getState().equals("READY"));
+      String master = "127.0.0.1:" + c.master.port();
+      Run unknown = gleaner("drain", "nobody", "--master", master, "--secret-file", c.secretFile().toString());
+      assertEquals(1, unknown.code());
+      assertEquals("gleaner: no worker 'nobody' is connected (gleaner status lists them)", unknown.err().strip());
+      Run r = gleaner("drain", "w1", "--reason", "maintenance", "--json", "--master", master, "--secret-file",
+          c.secretFile().toString());
+      assertEquals(0, r.code(), r.err());
+      assertEquals("w1", new ObjectMapper().readTree(r.out()).get("worker").asText());
+      assertTrue(w.awaitStop(java.time.Duration.ofSeconds(30)), "the worker drained and stopped");
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> c.workerStatus("w1").getState().equals("GONE"));
+      assertEquals(0, c.workerStatus("w1").getInterruptions(), "leaving when asked is no interruption");
+    }
+  }
+
+  @Test
   void anUnreachableMasterIsOneClearLine() throws Exception {
     Path job = Files.writeString(dir.resolve("job.yaml"), "workload: primes\nparams: {to: 100}\n");
     Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");

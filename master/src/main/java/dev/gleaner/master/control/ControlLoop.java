@@ -754,6 +754,23 @@ public final class ControlLoop implements AutoCloseable {
     });
   }
 
+  /**
+   * Asks a connected worker to leave (a person's `gleaner drain`): it drains as on SIGTERM and
+   * exits; its Drain, its pieces and its goodbye follow. Completes with false when no such worker
+   * is connected.
+   */
+  public CompletableFuture<Boolean> askToLeave(String workerId, String reason) {
+    return call(() -> {
+      WorkerLink link = links.get(workerId);
+      if (link == null || !link.isOpen()) {
+        return false;
+      }
+      link.send(Envelope.newBuilder().setDrain(dev.gleaner.protocol.Drain.newBuilder().setReason(reason)).build());
+      log.info("worker {} is asked to leave: {}", workerId, reason);
+      return true;
+    });
+  }
+
   /** Ids of the workers with a session. */
   public CompletableFuture<List<String>> liveWorkers() {
     return call(() -> new ArrayList<>(links.keySet()));

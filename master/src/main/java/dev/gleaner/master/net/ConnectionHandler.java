@@ -249,6 +249,23 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           }
         }));
       }
+      case DRAIN_REQUEST -> {
+        String reason = msg.getDrainRequest().getReason().isBlank() ? "asked by " + ctx.channel().remoteAddress()
+            : msg.getDrainRequest().getReason();
+        String worker = msg.getDrainRequest().getWorkerId();
+        services.loop().askToLeave(worker, reason).whenComplete((asked, err) -> {
+          if (err != null) {
+            ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not ask worker " + worker
+                + " to leave: " + err.getMessage()));
+          } else if (!asked) {
+            ctx.writeAndFlush(Messages.error(Error.Code.UNKNOWN_WORKER, "no worker '" + worker + "' is connected"
+                + " (gleaner status lists them)"));
+          } else {
+            ctx.writeAndFlush(Envelope.newBuilder().setDrainReply(dev.gleaner.protocol.DrainReply.newBuilder()
+                .setWorkerId(worker)).build());
+          }
+        });
+      }
       case HEARTBEAT -> { }
       case GOODBYE -> ctx.close();
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client may not send " + msg.getBodyCase());
