@@ -99,6 +99,11 @@ public final class ControlLoop implements AutoCloseable {
     }, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
   }
 
+  /** Wall-clock time (epoch ms) of the injected ticker: for timestamps and deadlines only. */
+  public long epochMillis() {
+    return ticker.epochMillis();
+  }
+
   /** Controller time: seconds on the injected ticker since the loop started. */
   double now() {
     return (ticker.nanos() - originNanos) / 1e9;
@@ -106,7 +111,7 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Wall-clock milliseconds as controller time. */
   double fromMillis(long epochMillis) {
-    return now() + (epochMillis - System.currentTimeMillis()) / 1000.0;
+    return now() + (epochMillis - ticker.epochMillis()) / 1000.0;
   }
 
   private void post(Runnable task) {
@@ -144,7 +149,7 @@ public final class ControlLoop implements AutoCloseable {
   /** A worker authenticated: it joins the controller with its calibration, its history and its declared end. */
   public void joined(WorkerLink link, Hello hello) {
     String id = link.workerId();
-    long at = System.currentTimeMillis();
+    long at = ticker.epochMillis();
     post(() -> {
       if (!link.isOpen()) {
         return;
@@ -247,7 +252,7 @@ public final class ControlLoop implements AutoCloseable {
 
   private void endSession(WorkerLink link, boolean interrupted) {
     CompletableFuture<Long> row = sessionRows.remove(link);
-    long at = System.currentTimeMillis();
+    long at = ticker.epochMillis();
     if (row != null) {
       // by way of the control thread: a submit from the store's own thread could wait on itself
       row.thenAccept(r -> post(() -> store.submit(Store.sessionEnded(r, at, interrupted))));
@@ -320,7 +325,7 @@ public final class ControlLoop implements AutoCloseable {
     long t0 = ticker.nanos();
     String id = link.workerId();
     store.submit(Store.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), id,
-        p.getResult().toByteArray(), System.currentTimeMillis())).whenComplete((isNew, err) -> post(() -> {
+        p.getResult().toByteArray(), ticker.epochMillis())).whenComplete((isNew, err) -> post(() -> {
           if (err != null) {
             // not acknowledged, not counted: its units are queued again and the job goes on
             Throwable cause = err.getCause() != null ? err.getCause() : err;
@@ -519,7 +524,7 @@ public final class ControlLoop implements AutoCloseable {
     List<Runnable> later = new ArrayList<>();
     unrecorded.put(key, later);
     store.submit(Store.assigned(x.job(), x.copyId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
-        System.currentTimeMillis())).whenComplete((ok, err) -> post(() -> {
+        ticker.epochMillis())).whenComplete((ok, err) -> post(() -> {
           unrecorded.remove(key);
           if (err != null) {
             // not sent: what follows it is dropped, and its units are queued again
@@ -593,7 +598,7 @@ public final class ControlLoop implements AutoCloseable {
       }
       String state = f.phase().name();
       String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
-      long now = System.currentTimeMillis();
+      long now = ticker.epochMillis();
       byte[] merged = result;
       Store.Op<Void> update = Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message());
       Store.Op<Void> ranges = Store.jobNotDone(job.id, notDone);
@@ -623,7 +628,7 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   private void recordFailure(MasterJob job, String message) {
-    long now = System.currentTimeMillis();
+    long now = ticker.epochMillis();
     log.error("job {} failed: {}", job.id, message);
     store.submit(Store.updateJob(job.id, "FAILED", null, now, null, message));
     job.state = "FAILED";
@@ -679,7 +684,7 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Wall-clock milliseconds for a controller time. */
   long toMillis(double t) {
-    return System.currentTimeMillis() + Math.round((t - now()) * 1000);
+    return ticker.epochMillis() + Math.round((t - now()) * 1000);
   }
 
   /**
