@@ -220,6 +220,31 @@ class DispatchTest {
     }
   }
 
+  /** Checks picked before a restart are still made after it. */
+  @Test
+  void aRestartedMasterStillMakesTheChecksItPickedBeforeIt() throws Exception {
+    String id;
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      id = m.submit(MasterFixture.primes(0, 300_000, "self", 100_000, 0).toBuilder().setVerify(1).build());
+      try (ScriptedWorker a = new ScriptedWorker(m.port, SECRET, "a")) {
+        // a alone computes every piece; nobody may check them yet
+        await().atMost(Duration.ofSeconds(30)).until(() -> m.job(id).getUnitsDone() == 300_000);
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.job(id).getMessage().startsWith("waiting for a worker"));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> m.server.liveWorkers().isEmpty());
+    }
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      assertEquals("QUEUED", m.job(id).getState(), "not DONE: the checks are still to make");
+      try (ScriptedWorker b = new ScriptedWorker(m.port, SECRET, "b")) {
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState(), status.getMessage());
+        assertEquals(primes(0, 300_000) + " primes", status.getResult());
+        assertEquals(300_000, status.getUnitsVerified(), "b checked what a computed before the restart");
+        assertEquals(3, b.assigned.size());
+      }
+    }
+  }
+
   @Test
   void aRestartedMasterResumesFromTheCommittedPiecesOnly() throws Exception {
     String id;

@@ -411,13 +411,26 @@ public final class ControlLoop implements AutoCloseable {
     addJob(job, def, List.of());
   }
 
-  /** A job resumed after a restart, with the chunks handed out before it that still stand. */
   void addJob(MasterJob job, JobDef def, List<Held> handedOut) {
+    addJob(job, def, handedOut, null, null);
+  }
+
+  /**
+   * A job resumed after a restart, with the chunks handed out before it that still stand and its
+   * memories (its plan's recovery lists and its checks; null for none).
+   */
+  void addJob(MasterJob job, JobDef def, List<Held> handedOut, String planMemory, String checksMemory) {
     workloadOf.put(job.id, job.workload);
     post(() -> {
       jobs.put(job.id, job);
       if (job.state == null) {
-        controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, now());
+        try {
+          controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, planMemory, checksMemory, now());
+        } catch (IllegalArgumentException e) {
+          log.error("job {}: its stored plan and checks cannot be read ({}); it is planned afresh", job.id,
+              e.getMessage(), e);
+          controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, null, null, now());
+        }
       }
     });
   }
@@ -490,6 +503,13 @@ public final class ControlLoop implements AutoCloseable {
       if (p.replan() == 0) {
         store.submit(Store.updateJob(p.job(), "RUNNING", p.strategy(), null, null, null));
       }
+    } else if (a instanceof Action.Remember r) {
+      store.submit(Store.rememberJob(r.job(), r.plan(), r.checks())).whenComplete((ok, err) -> {
+        if (err != null) {
+          // the job goes on; a restart before the next write would plan it afresh
+          log.warn("job {}: cannot store its plan and checks for a restart: {}", r.job(), err.toString());
+        }
+      });
     } else if (a instanceof Action.Rerouted r) {
       metrics.chunksRerouted.increment(r.chunks());
       log.info("job {}: {} units of {}'s work from worker {} go to {}", r.job(), r.units(), r.origin(), r.from(),

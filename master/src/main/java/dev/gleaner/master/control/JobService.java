@@ -317,7 +317,8 @@ public final class JobService {
         // it had started: it does not wait for min-workers again
         def = def.withMinWorkers(1);
       }
-      loop.addJob(job, def, handedOut);
+      String[] memory = store.call(Store.jobMemory(r.id()));
+      loop.addJob(job, def, handedOut, memory[0], memory[1]);
     }
   }
 }
