@@ -410,6 +410,51 @@ class DispatchTest {
     }
   }
 
+  /**
+   * Recovery lists grow with the square of the workers (once, about 8 N^2 bytes in every status: with
+   * about 1,450 workers status went silent). Now a status of all jobs has none and a status of one
+   * job the first 16 entries of each list with its length: 1,500 workers answer in one frame.
+   */
+  @Test
+  void aStatusOfFifteenHundredWorkersFitsInOneFrame() throws Exception {
+    int n = 1500;
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withHeartbeat(Duration.ofSeconds(2), Duration.ofMinutes(10)))) {
+      List<RawPeer> peers = new ArrayList<>();
+      try {
+        for (int i = 0; i < n; i++) {
+          peers.add(RawPeer.worker(m.port, SECRET, "w" + i));
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> m.server.liveWorkers().size() == n);
+        String id = m.submit(MasterFixture.primes(0, 100_000_000, "self", 10_000, 0).toBuilder().setMinWorkers(n)
+            .build());
+        await().atMost(Duration.ofSeconds(60)).until(() -> m.job(id).getRecoveryCount() == n);
+        try (RawPeer client = RawPeer.client(m.port, SECRET)) {
+          client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.newBuilder().setJobId(id))
+              .build());
+          Envelope one = client.read();
+          assertTrue(one.hasStatusReply(), one.toString().lines().findFirst().orElse(""));
+          var job = one.getStatusReply().getJobs(0);
+          assertEquals(n, job.getRecoveryCount());
+          for (var list : job.getRecoveryList()) {
+            assertEquals(16, list.getListCount(), "cut to its first 16 entries");
+            assertEquals(n - 1, list.getLength(), "every other worker");
+          }
+          assertTrue(one.getSerializedSize() < 1024 * 1024, "a status of one job: " + one.getSerializedSize() + " bytes");
+          client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.getDefaultInstance())
+              .build());
+          Envelope all = client.read();
+          assertEquals(n, all.getStatusReply().getWorkersCount());
+          assertEquals(0, all.getStatusReply().getJobs(0).getRecoveryCount(), "no lists in a status of all jobs");
+          assertTrue(all.getSerializedSize() < 1024 * 1024, "a status of all: " + all.getSerializedSize() + " bytes");
+        }
+      } finally {
+        for (RawPeer p : peers) {
+          p.close();
+        }
+      }
+    }
+  }
+
   @Test
   void aStatusReplyOverTheFrameLimitIsRefusedWithAnErrorThatNamesTheLimit() throws Exception {
     try (MasterFixture m = MasterFixture.start(dir, c -> c.withMaxFrameBytes(2048))) {
