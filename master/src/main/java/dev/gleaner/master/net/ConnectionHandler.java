@@ -46,7 +46,6 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   }
 
   /** Log lines for connections refused before a login: 20 per 10 s, then a count of those left out. */
-  private static final RateLimitedLog LOGIN_LOG = new RateLimitedLog(log, 20, 10_000);
 
   private final Services services;
   private Phase phase = Phase.AWAIT_HELLO;
@@ -289,7 +288,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     services.metrics().protocolErrors.increment();
-    if (session != null || LOGIN_LOG.allow()) {
+    if (session != null || services.gate().logRefusal()) {
       // refusals before a login are logged at a bounded rate: a flood must not fill the disk
       log.warn("closing connection from {}{}: {}", ctx.channel().remoteAddress(),
           session == null ? "" : " (worker " + session.workerId + ")", message);
