@@ -30,6 +30,10 @@ final class ChaosCluster implements AutoCloseable {
   private final Path serve;
   private final Path secretFile;
   private final Path masterLog;
+  /** The master's fault file ({@code --fault-file}): store-full, clock-offset. */
+  private final Path faultFile;
+  private boolean storeFull;
+  private long clockOffsetSeconds;
   private final byte[] secret;
   private final double maxSpeed;
   private final WorkerProcesses workers;
@@ -45,6 +49,7 @@ final class ChaosCluster implements AutoCloseable {
     this.serve = serve;
     this.secretFile = dir.resolve("secret");
     this.masterLog = dir.resolve("master.log");
+    this.faultFile = dir.resolve("faults");
     this.secret = ("chaos-secret-" + dir.getFileName() + "-0123456789").getBytes(StandardCharsets.UTF_8);
     this.maxSpeed = maxSpeed;
     Files.write(secretFile, secret);
@@ -61,6 +66,26 @@ final class ChaosCluster implements AutoCloseable {
     }
   }
 
+  /** Makes the master's store full (no new page), or lets it grow again. */
+  synchronized void storeFull(boolean full) throws IOException {
+    storeFull = full;
+    writeFaults();
+  }
+
+  /** Moves the master's wall clock by {@code seconds}; returns how far off it is now. */
+  synchronized long clockOffset(long seconds) throws IOException {
+    clockOffsetSeconds += seconds;
+    writeFaults();
+    return clockOffsetSeconds;
+  }
+
+  private void writeFaults() throws IOException {
+    // whole or not at all: the master reads the file four times a second
+    Path next = faultFile.resolveSibling("faults.next");
+    Files.writeString(next, (storeFull ? "store-full\n" : "") + "clock-offset " + clockOffsetSeconds + "\n");
+    Files.move(next, faultFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
   /** Starts the master JVM on the data directory and waits (60 s at most) until it listens. */
   void startMaster() throws IOException {
     long offset = Files.exists(masterLog) ? Files.size(masterLog) : 0;
@@ -69,7 +94,7 @@ final class ChaosCluster implements AutoCloseable {
         System.getProperty("java.class.path"), Gleaner.class.getName(), "master", "--port", "0", "--bind", "127.0.0.1",
         "--data", data.toString(), "--secret-file", secretFile.toString(), "--serve", serve.toString(),
         "--heartbeat-interval", Double.toString(HEARTBEAT_INTERVAL),
-        "--heartbeat-timeout", Double.toString(HEARTBEAT_TIMEOUT)));
+        "--heartbeat-timeout", Double.toString(HEARTBEAT_TIMEOUT), "--fault-file", faultFile.toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(masterLog.toFile())).start();
     master = p;

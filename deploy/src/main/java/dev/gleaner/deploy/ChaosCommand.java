@@ -43,7 +43,8 @@ final class ChaosCommand implements Callable<Integer> {
   int faultsPerRun;
 
   @Option(names = "--faults", split = ",", paramLabel = "KIND",
-      defaultValue = "worker-kill,worker-stop,worker-term,master-kill,master-kill-commit,net-drop,net-stall",
+      defaultValue = "worker-kill,worker-stop,worker-term,master-kill,master-kill-commit,net-drop,net-stall,store-full,"
+          + "clock-jump",
       description = "Fault kinds to draw from (default: all: ${DEFAULT-VALUE}).")
   List<String> kinds;
 

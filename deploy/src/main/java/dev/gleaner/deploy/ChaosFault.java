@@ -15,7 +15,11 @@ enum ChaosFault {
   /** Reset (RST) every connection of a worker at its proxy; the worker connects again. */
   NET_DROP("net-drop"),
   /** Stop forwarding a worker's connection at its proxy for 1-6 s, bytes and closes alike. */
-  NET_STALL("net-stall");
+  NET_STALL("net-stall"),
+  /** The master's store takes no new page for 1-6 s, as on a full disk (SQLITE_FULL), then space again. */
+  STORE_FULL("store-full"),
+  /** The master's wall clock jumps 20 min to 2 h, forward or back (it stays there, and across restarts). */
+  CLOCK_JUMP("clock-jump");
 
   private final String label;
 
@@ -30,6 +34,11 @@ enum ChaosFault {
 
   boolean restartsMaster() {
     return this == MASTER_KILL || this == MASTER_KILL_COMMIT;
+  }
+
+  /** It is done to the master (not to one worker). */
+  boolean onMaster() {
+    return restartsMaster() || this == STORE_FULL || this == CLOCK_JUMP;
   }
 
   static ChaosFault byLabel(String label) {

@@ -156,6 +156,8 @@ final class ChaosRun {
           checks.add(check(store, ids.get(i), jobs.get(i), end.get(ids.get(i)), pieces));
         }
       }
+      // the store's times are the master's wall clock, which clock jumps moved: back to the machine's
+      committed = onMachineClock(committed, clockShifts(c.masterLog()));
       List<ReportedPieces.Piece> reported = c.reported().all();
       List<ReportedPieces.Ack> acks = c.reported().acks().stream().filter(a -> ids.contains(a.jobId())).toList();
       int notDurable = acksNotDurable(acks, reported, committed, c.masterLog());
@@ -194,7 +196,7 @@ final class ChaosRun {
   private void inject(ChaosCluster c, Planned p, List<String> ids) throws Exception {
     ChaosCluster.pause((long) (p.gapSeconds() * 1000));
     String worker = c.workerIds().get(p.worker());
-    String target = p.kind().restartsMaster() ? "master" : worker;
+    String target = p.kind().onMaster() ? "master" : worker;
     if (!anyRunning(c, ids)) {
       faults.add(new Fault(p.kind(), target, now(), "skipped: every job had ended", false));
       return;
@@ -242,6 +244,18 @@ final class ChaosRun {
         c.proxy(worker).stall(millis);
         ChaosCluster.pause(millis);
         detail = "nothing forwarded for " + seconds(millis);
+      }
+      case STORE_FULL -> {
+        c.storeFull(true);
+        ChaosCluster.pause(millis);
+        c.storeFull(false);
+        detail = "no new page in the store for " + seconds(millis);
+      }
+      case CLOCK_JUMP -> {
+        // 20 min to 2 h, forward for even targets and back for odd ones
+        long jump = Math.round(p.seconds() * 1200) * (p.worker() % 2 == 0 ? 1 : -1);
+        long to = c.clockOffset(jump);
+        detail = String.format(Locale.ROOT, "the wall clock jumps %+d s (now %+d s off)", jump, to);
       }
       default -> throw new IllegalStateException("unknown fault " + p.kind());
     }
@@ -379,6 +393,48 @@ final class ChaosRun {
       out.add(new Restart((killedAt - t0) / 1000.0, pieces, units, (kills.get(k)[1] - killedAt) / 1000.0,
           firstAfter == Long.MAX_VALUE ? Double.NaN : (firstAfter - killedAt) / 1000.0, lost, again));
       previous = killedAt;
+    }
+    return out;
+  }
+
+  private static final java.util.regex.Pattern SHIFT = java.util.regex.Pattern.compile(
+      "the wall clock jumps by \\S+ s; from machine time (\\d+) ms it is (-?\\d+) ms off");
+
+  /** The master's clock jumps as it logged them, in order: {machine time from, offset}. */
+  static List<long[]> clockShifts(String masterLog) {
+    List<long[]> out = new ArrayList<>();
+    java.util.regex.Matcher m = SHIFT.matcher(masterLog);
+    while (m.find()) {
+      out.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
+    }
+    return out;
+  }
+
+  /**
+   * A time the master stored, on the machine's clock. Each offset held on the master's clock from
+   * (its machine time + the offset) until the next jump, the last one until {@code nowMillis}; the
+   * time is in one of those spans (they do not overlap unless a jump back is shorter than the run).
+   */
+  static long machineTime(long masterMillis, List<long[]> shifts, long nowMillis) {
+    for (int k = shifts.size() - 1; k >= -1; k--) {
+      long offset = k < 0 ? 0 : shifts.get(k)[1];
+      long from = k < 0 ? Long.MIN_VALUE : shifts.get(k)[0] + offset;
+      long to = (k + 1 < shifts.size() ? shifts.get(k + 1)[0] : nowMillis) + offset;
+      if (masterMillis >= from && masterMillis < to) {
+        return masterMillis - offset;
+      }
+    }
+    throw new IllegalStateException("the master stored the time " + masterMillis + " ms, outside every span of its clock");
+  }
+
+  private static List<StoreAudit.Committed> onMachineClock(List<StoreAudit.Committed> committed, List<long[]> shifts) {
+    if (shifts.isEmpty()) {
+      return committed;
+    }
+    List<StoreAudit.Committed> out = new ArrayList<>(committed.size());
+    for (StoreAudit.Committed p : committed) {
+      out.add(new StoreAudit.Committed(p.jobId(), p.start(), p.end(), p.workerId(),
+          machineTime(p.committedAt(), shifts, System.currentTimeMillis())));
     }
     return out;
   }

@@ -1,7 +1,9 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.FaultFile;
 import dev.gleaner.master.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
@@ -65,6 +67,14 @@ final class MasterCommand implements Callable<Integer> {
   @Option(names = "--max-frame-mib", defaultValue = "16", description = "Hard limit of one frame (default: ${DEFAULT-VALUE} MiB).")
   int maxFrameMib;
 
+  @Option(names = "--fault-file", hidden = true, paramLabel = "FILE",
+      description = "Fault injection for chaos runs: faults in force, one per line (store-full, clock-offset SECONDS).")
+  Path faultFile;
+
+  @Option(names = "--max-result-mib", defaultValue = "256", paramLabel = "MIB",
+      description = "Largest result of one piece; a result over a frame arrives in several (default: ${DEFAULT-VALUE} MiB).")
+  int maxResultMib;
+
   @Option(names = "--concurrent-sends", defaultValue = "1",
       description = "Chunk inputs streamed at once (default: ${DEFAULT-VALUE}, the one-port model).")
   int concurrentSends;
@@ -114,15 +124,24 @@ final class MasterCommand implements Callable<Integer> {
         .withTls(serverTls)
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
+        .withMaxResultBytes(Math.multiplyExact((long) maxResultMib, 1024L * 1024))
         .withConcurrentSends(concurrentSends)
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
+    FaultFile.ShiftedTicker clock = faultFile == null ? null : new FaultFile.ShiftedTicker(Ticker.SYSTEM);
+    if (clock != null) {
+      config = config.withTicker(clock);
+    }
     MasterServer server = new MasterServer(config).start();
+    FaultFile faults = clock == null ? null : FaultFile.watch(faultFile, server, clock);
     System.err.println("gleaner master listening on port " + server.port() + " (workloads: "
         + String.join(", ", workloads.names()) + "; " + (serverTls == null ? "clear text" : "TLS")
         + (auth.clusterKey() != null ? ", tokens" : "") + (auth.sharedSecret() != null ? ", shared secret" : "") + ")");
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (faults != null) {
+        faults.close();
+      }
       server.close();
       stop.countDown();
     }, "gleaner-master-shutdown"));

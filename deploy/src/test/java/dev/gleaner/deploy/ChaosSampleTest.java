@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A short seeded sample of {@code gleaner chaos}, through the command line as people run it: two runs
- * of a master JVM and three worker JVMs, six faults taken in order (the master killed right behind a
+ * of a master JVM and three worker JVMs, eight faults taken in order (the master killed right behind a
  * piece and while chunks are out, a stall and a reset at the proxies, a worker killed and one
- * terminated), every answer exact and every job's pieces tiling its range. Every process the
+ * terminated, the master's store full for seconds, its wall clock jumping), every answer exact and every job's pieces tiling its range. Every process the
  * command starts it ends by pid; this test checks that none is left, and ends any it finds.
  */
 class ChaosSampleTest {
@@ -43,8 +43,8 @@ class ChaosSampleTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Gleaner.run(new PrintWriter(out, true), new PrintWriter(err, true), "chaos", "--runs", "2",
-        "--seed", "1", "--workers", "3", "--faults-per-run", "3", "--in-order",
-        "--faults", "master-kill-commit,net-stall,worker-kill,net-drop,master-kill,worker-term",
+        "--seed", "1", "--workers", "3", "--faults-per-run", "4", "--in-order",
+        "--faults", "master-kill-commit,net-stall,worker-kill,store-full,net-drop,master-kill,clock-jump,worker-term",
         "--max-speed", "1000000", "--job-seconds", "4", "--hang-seconds", "90", "--json");
     JsonNode doc = new ObjectMapper().readTree(out.toString());
     JsonNode summary = doc.get("summary");

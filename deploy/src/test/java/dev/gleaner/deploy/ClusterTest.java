@@ -83,6 +83,33 @@ class ClusterTest {
     }
   }
 
+  /** A piece's result over the 16 MiB frame limit travels as several frames; the job ends DONE, whole. */
+  @Test
+  void aPieceResultOverOneFrameArrivesWhole() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      c.worker("w1", 1, Set.of("sh"));
+      // each of the two pieces prints 17 MiB: its start and a newline, again and again
+      String id = c.submit(JobSpec.newBuilder().setWorkload("exec")
+          .putParams("command", "sh -c 'yes {start} | head -c 17825792'")
+          .putParams("from", "1").putParams("to", "3").setStrategy("self").setChunkUnits(1).setCheckpoints(0).build());
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(120));
+      assertEquals("DONE", s.getState(), s.getMessage());
+      java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+      try (MasterClient client = MasterClient.connect(new HostPort("127.0.0.1", c.master.port()), LocalCluster.SECRET)) {
+        client.result(id, got);
+      }
+      byte[] all = got.toByteArray();
+      int n = 17 * 1024 * 1024;
+      assertEquals(2L * n, all.length);
+      for (int i = 0; i < all.length; i++) {
+        byte expected = i % 2 == 1 ? (byte) '\n' : (byte) (i < n ? '1' : '2');
+        if (all[i] != expected) {
+          throw new AssertionError("byte " + i + " is " + all[i] + ", not " + expected);
+        }
+      }
+    }
+  }
+
   @Test
   void aPieceThatFailsOnceIsTriedAgainAndTheResultIsExact() throws Exception {
     try (LocalCluster c = new LocalCluster(dir)) {

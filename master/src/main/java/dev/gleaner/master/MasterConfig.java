@@ -24,10 +24,15 @@ import java.time.Duration;
  * @param workloads the workloads jobs may use
  * @param serve directories whose regular files jobs may name as input (none: no file input)
  * @param tls the master's TLS; null: clear text (a trusted lab network only)
+ * @param maxResultBytes the largest result one piece may have (a result over one frame arrives as
+ *     several); a larger one fails its chunk with an error that names this limit
  */
 public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth, Duration heartbeatInterval,
     Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, ControlConfig control, Ticker ticker,
-    Workloads workloads, java.util.List<Path> serve, ServerTls tls) {
+    Workloads workloads, java.util.List<Path> serve, ServerTls tls, long maxResultBytes) {
+
+  /** The default {@link #maxResultBytes}: 256 MiB. */
+  public static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
 
   public MasterConfig {
     serve = java.util.List.copyOf(serve);
@@ -38,56 +43,68 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
     if (concurrentSends < 1) {
       throw new IllegalArgumentException("concurrent sends must be at least 1");
     }
+    if (maxResultBytes < maxFrameBytes) {
+      throw new IllegalArgumentException("the result limit (" + maxResultBytes + " bytes) must be at least one frame ("
+          + maxFrameBytes + " bytes)");
+    }
   }
 
   /** Defaults: heartbeat every 2 s, down after 10 s of silence, 16 MiB frames, one-port sends. */
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
     return new MasterConfig(bind, dataDir, MasterAuth.sharedSecret(secret), Duration.ofSeconds(2), Duration.ofSeconds(10),
-        Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null);
+        Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null,
+        DEFAULT_MAX_RESULT_BYTES);
   }
 
   public MasterConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls);
+    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes);
   }
 
   public MasterConfig withTicker(Ticker t) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes);
   }
 
   public MasterConfig withMaxFrameBytes(int max) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls,
+        Math.max(max, maxResultBytes));
   }
 
   public MasterConfig withConcurrentSends(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes);
   }
 
   public MasterConfig withWindow(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes);
   }
 
   /** Leases of at least {@code floor} and {@code factor} times a piece's expected time (see {@link ControlConfig}). */
   public MasterConfig withLease(Duration floor, double factor) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls);
+        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes);
   }
 
   /** Jobs may name regular files under these directories as input. */
   public MasterConfig withServe(Path... dirs) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, java.util.List.of(dirs), tls);
+        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes);
   }
 
   /** Takes these logins instead. */
   public MasterConfig withAuth(MasterAuth a) {
     return new MasterConfig(bind, dataDir, a, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls);
+        control, ticker, workloads, serve, tls, maxResultBytes);
   }
 
   /** Speaks TLS only, with this certificate; null: clear text. */
   public MasterConfig withTls(ServerTls t) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, t);
+        control, ticker, workloads, serve, t, maxResultBytes);
+  }
+
+  /** Pieces' results may be this large (at least one frame). */
+  public MasterConfig withMaxResultBytes(long max) {
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, serve, tls, max);
   }
 
   /** Chunks a worker may hold at once (1 computing, the rest queued on it). */

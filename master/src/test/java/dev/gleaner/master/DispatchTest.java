@@ -220,6 +220,31 @@ class DispatchTest {
     }
   }
 
+  /** Checks picked before a restart are still made after it. */
+  @Test
+  void aRestartedMasterStillMakesTheChecksItPickedBeforeIt() throws Exception {
+    String id;
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      id = m.submit(MasterFixture.primes(0, 300_000, "self", 100_000, 0).toBuilder().setVerify(1).build());
+      try (ScriptedWorker a = new ScriptedWorker(m.port, SECRET, "a")) {
+        // a alone computes every piece; nobody may check them yet
+        await().atMost(Duration.ofSeconds(30)).until(() -> m.job(id).getUnitsDone() == 300_000);
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.job(id).getMessage().startsWith("waiting for a worker"));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> m.server.liveWorkers().isEmpty());
+    }
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      assertEquals("QUEUED", m.job(id).getState(), "not DONE: the checks are still to make");
+      try (ScriptedWorker b = new ScriptedWorker(m.port, SECRET, "b")) {
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState(), status.getMessage());
+        assertEquals(primes(0, 300_000) + " primes", status.getResult());
+        assertEquals(300_000, status.getUnitsVerified(), "b checked what a computed before the restart");
+        assertEquals(3, b.assigned.size());
+      }
+    }
+  }
+
   @Test
   void aRestartedMasterResumesFromTheCommittedPiecesOnly() throws Exception {
     String id;
@@ -381,6 +406,51 @@ class DispatchTest {
         Envelope unknown = client.read();
         assertEquals(Error.Code.BAD_JOB, unknown.getError().getCode());
         assertTrue(unknown.getError().getMessage().contains("no job 'job-99'"), unknown.getError().getMessage());
+      }
+    }
+  }
+
+  /**
+   * Recovery lists grow with the square of the workers (once, about 8 N^2 bytes in every status: with
+   * about 1,450 workers status went silent). Now a status of all jobs has none and a status of one
+   * job the first 16 entries of each list with its length: 1,500 workers answer in one frame.
+   */
+  @Test
+  void aStatusOfFifteenHundredWorkersFitsInOneFrame() throws Exception {
+    int n = 1500;
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withHeartbeat(Duration.ofSeconds(2), Duration.ofMinutes(10)))) {
+      List<RawPeer> peers = new ArrayList<>();
+      try {
+        for (int i = 0; i < n; i++) {
+          peers.add(RawPeer.worker(m.port, SECRET, "w" + i));
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> m.server.liveWorkers().size() == n);
+        String id = m.submit(MasterFixture.primes(0, 100_000_000, "self", 10_000, 0).toBuilder().setMinWorkers(n)
+            .build());
+        await().atMost(Duration.ofSeconds(60)).until(() -> m.job(id).getRecoveryCount() == n);
+        try (RawPeer client = RawPeer.client(m.port, SECRET)) {
+          client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.newBuilder().setJobId(id))
+              .build());
+          Envelope one = client.read();
+          assertTrue(one.hasStatusReply(), one.toString().lines().findFirst().orElse(""));
+          var job = one.getStatusReply().getJobs(0);
+          assertEquals(n, job.getRecoveryCount());
+          for (var list : job.getRecoveryList()) {
+            assertEquals(16, list.getListCount(), "cut to its first 16 entries");
+            assertEquals(n - 1, list.getLength(), "every other worker");
+          }
+          assertTrue(one.getSerializedSize() < 1024 * 1024, "a status of one job: " + one.getSerializedSize() + " bytes");
+          client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.getDefaultInstance())
+              .build());
+          Envelope all = client.read();
+          assertEquals(n, all.getStatusReply().getWorkersCount());
+          assertEquals(0, all.getStatusReply().getJobs(0).getRecoveryCount(), "no lists in a status of all jobs");
+          assertTrue(all.getSerializedSize() < 1024 * 1024, "a status of all: " + all.getSerializedSize() + " bytes");
+        }
+      } finally {
+        for (RawPeer p : peers) {
+          p.close();
+        }
       }
     }
   }

@@ -54,8 +54,8 @@ final class ChunkRunner implements AutoCloseable {
   private final double slowdown;
   private final double maxSpeed;
   private final Map<String, Double> speeds;
-  /** The largest frame the master accepts (its Welcome says); a piece that would not fit fails its chunk. */
-  private volatile int maxFrameBytes;
+  /** The largest result of one piece the master accepts (its Welcome says); a larger one fails its chunk. */
+  private volatile long maxResultBytes;
   private final ExecutorService sequencer;
   private final ExecutorService pool;
   private final Map<String, ChunkTask> tasks = new ConcurrentHashMap<>();
@@ -68,13 +68,16 @@ final class ChunkRunner implements AutoCloseable {
   private final Object gate = new Object();
 
   ChunkRunner(Workloads workloads, int cores, double slowdown, double maxSpeed, Map<String, Double> speeds) {
-    this(workloads, cores, slowdown, maxSpeed, speeds, dev.gleaner.protocol.Framing.DEFAULT_MAX_FRAME_BYTES);
+    this(workloads, cores, slowdown, maxSpeed, speeds, DEFAULT_MAX_RESULT_BYTES);
   }
 
-  /** @param maxFrameBytes the frame limit: a piece whose result would not fit fails its chunk, it is not sent */
+  /** The result limit until a master's Welcome names its own: 256 MiB. */
+  static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
+
+  /** @param maxResultBytes the largest result of one piece: a larger one fails its chunk, it is not sent */
   ChunkRunner(Workloads workloads, int cores, double slowdown, double maxSpeed, Map<String, Double> speeds,
-      int maxFrameBytes) {
-    this.maxFrameBytes = maxFrameBytes;
+      long maxResultBytes) {
+    this.maxResultBytes = maxResultBytes;
     this.workloads = workloads;
     this.cores = cores;
     this.slowdown = slowdown;
@@ -135,10 +138,10 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
-  /** The master's frame limit, from its Welcome: pieces must fit in it, whatever this worker's own limit. */
-  void maxFrameBytes(int bytes) {
+  /** The master's limit on one piece's result, from its Welcome. */
+  void maxResultBytes(long bytes) {
     if (bytes > 0) {
-      maxFrameBytes = bytes;
+      maxResultBytes = bytes;
     }
   }
 
@@ -398,14 +401,12 @@ final class ChunkRunner implements AutoCloseable {
     if (arrival != null) {
       p.setInputBytes(arrival[0]).setInputNanos(arrival[1]);
     }
-    Piece piece = p.build();
-    // the envelope adds a tag and a length to the piece
-    if (piece.getSerializedSize() + 16 > maxFrameBytes) {
+    if (result.length > maxResultBytes) {
       throw new IllegalStateException("the result of units [" + from + ", " + to + ") is " + result.length
-          + " bytes, over the frame limit of " + maxFrameBytes + " bytes; give the job smaller chunks or more"
-          + " checkpoints");
+          + " bytes, over the master's limit of " + maxResultBytes + " bytes for one piece (gleaner master"
+          + " --max-result-mib); give the job smaller chunks or more checkpoints");
     }
-    reporter.piece(piece);
+    reporter.piece(p.build());
   }
 
   @Override

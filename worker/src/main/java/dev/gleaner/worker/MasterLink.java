@@ -129,9 +129,9 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
           return;
         }
         phase = Phase.READY;
-        // the master's limit on what it receives, not this worker's on what it reads, bounds a piece
-        runner.maxFrameBytes(Math.min(config.maxFrameBytes(), msg.getWelcome().getMaxFrameBytes() > 0
-            ? msg.getWelcome().getMaxFrameBytes() : config.maxFrameBytes()));
+        // the master's limits on what it receives, not this worker's on what it reads, bound a piece
+        int frame = msg.getWelcome().getMaxFrameBytes() > 0 ? msg.getWelcome().getMaxFrameBytes() : config.maxFrameBytes();
+        runner.maxResultBytes(msg.getWelcome().getMaxResultBytes() > 0 ? msg.getWelcome().getMaxResultBytes() : frame);
         long interval = Math.max(10, msg.getWelcome().getHeartbeatIntervalMs());
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(msg.getWelcome().getHeartbeatTimeoutMs());
         heartbeats = ctx.executor().scheduleAtFixedRate(() -> {
@@ -147,7 +147,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
           ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis()));
         }, interval, interval, TimeUnit.MILLISECONDS);
         daemon.connected(this);
-        outbox.connected(ctx.channel());
+        outbox.connected(ctx.channel(), frame);
       }
       case READY -> onMessage(ctx, msg);
     }

@@ -63,6 +63,8 @@ final class Outbox implements ChunkRunner.Reporter {
 
   private final Map<String, Entry> entries = new LinkedHashMap<>();
   private Channel channel;
+  /** The master's frame limit: a larger piece goes out as PieceParts and a last Piece. */
+  private int frameBytes = dev.gleaner.protocol.Framing.DEFAULT_MAX_FRAME_BYTES;
   private long unackedBytes;
   private int unackedPieces;
 
@@ -118,7 +120,8 @@ final class Outbox implements ChunkRunner.Reporter {
     unackedBytes += piece.getSerializedSize();
     unackedPieces++;
     if (channel != null) {
-      channel.writeAndFlush(Envelope.newBuilder().setPiece(piece).build());
+      write(channel, piece);
+      channel.flush();
     } else if (unackedBytes > MAX_HELD_BYTES && chunks != null) {
       log.warn("{} bytes of pieces wait for the master; computing stops until it is back", unackedBytes);
       chunks.cancelAll();
@@ -196,15 +199,27 @@ final class Outbox implements ChunkRunner.Reporter {
    * The connection was welcomed: the pieces not acknowledged go out again, in order, then new
    * pieces go straight through {@code c}.
    */
-  synchronized void connected(Channel c) {
+  synchronized void connected(Channel c, int maxFrameBytes) {
+    frameBytes = maxFrameBytes;
     for (Entry e : entries.values()) {
       e.stopAt = 0;
       for (Piece p : e.unacked) {
-        c.write(Envelope.newBuilder().setPiece(p).build());
+        write(c, p);
       }
     }
     c.flush();
     channel = c;
+  }
+
+  /**
+   * Writes a piece as one frame, or, if its result is over a frame, as PieceParts of its leading
+   * bytes and a Piece with the rest. Called under this object's lock, so nothing of another piece
+   * comes in between.
+   */
+  private void write(Channel c, Piece p) {
+    for (Envelope frame : PieceFrames.split(p, frameBytes)) {
+      c.write(frame);
+    }
   }
 
   /**

@@ -241,7 +241,7 @@ class ChunkRunnerTest {
   }
 
   @Test
-  void aResultOverTheFrameLimitFailsItsChunkInsteadOfVanishing() {
+  void aResultOverTheMastersResultLimitFailsItsChunkInsteadOfVanishing() {
     RecordingReporter r = new RecordingReporter();
     try (ChunkRunner runner = new ChunkRunner(Workers.workloads(getClass().getClassLoader(), Set.of("head")), 1, 1, 0,
         Map.of(), 4096)) {
@@ -249,7 +249,7 @@ class ChunkRunnerTest {
           .putParams("command", "head -c 5000 /dev/zero").putParams("to", "1").setStart(0).setEnd(1).build(), NO_FLOW, r);
       await().atMost(Duration.ofSeconds(10)).until(() -> !r.failures.isEmpty());
     }
-    assertTrue(r.failures.get(0).contains("is 5000 bytes, over the frame limit of 4096 bytes"), r.failures.get(0));
+    assertTrue(r.failures.get(0).contains("is 5000 bytes, over the master's limit of 4096 bytes for one piece"), r.failures.get(0));
     assertTrue(r.pieces.isEmpty());
   }
 

@@ -75,4 +75,13 @@ public sealed interface Action {
    * @param message why, for FAILED and DONE_PARTIAL
    */
   record Finished(String job, JobPhase phase, RangeSet notDone, String message) implements Action {}
+
+  /**
+   * What the job's controller state must keep across a restart changed (see {@link JobMemory}): a
+   * body that stores them gives them back to {@link Controller#addJob} after a restart.
+   *
+   * @param plan the plan memory, or null if it did not change
+   * @param checks the verification memory, or null if it did not change
+   */
+  record Remember(String job, String plan, String checks) implements Action {}
 }

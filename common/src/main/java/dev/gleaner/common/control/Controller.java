@@ -81,9 +81,27 @@ public final class Controller {
 
   /** The actions decided since the last call, in order. */
   public List<Action> drain() {
+    remember();
     List<Action> a = new ArrayList<>(out);
     out.clear();
     return a;
+  }
+
+  /** A running job whose memories changed says so (see {@link JobMemory}). */
+  private void remember() {
+    for (JobLedger j : jobs.values()) {
+      if (j.phase.ended()) {
+        continue;
+      }
+      long plan = JobMemory.planVersion(j);
+      long checks = JobMemory.checksVersion(j);
+      if (plan != j.planMemory || checks != j.checksMemory) {
+        out.add(new Action.Remember(j.def.id(), plan != j.planMemory ? JobMemory.plan(j) : null,
+            checks != j.checksMemory ? JobMemory.checks(j) : null));
+        j.planMemory = plan;
+        j.checksMemory = checks;
+      }
+    }
   }
 
   public Estimator estimator() {
@@ -113,10 +131,24 @@ public final class Controller {
    *     committed pieces; their ids are below the job's {@link JobDef#firstCopyId()}
    */
   public void addJob(JobDef def, List<Held> handedOut, double graceSeconds, double now) {
+    addJob(def, handedOut, graceSeconds, null, null, now);
+  }
+
+  /**
+   * Like {@link #addJob(JobDef, List, double, double)}, with the job's memories from before the
+   * restart (the last {@link Action.Remember} texts; null for none): the same recovery lists, the
+   * same homes, and the checks it had picked.
+   */
+  public void addJob(JobDef def, List<Held> handedOut, double graceSeconds, String planMemory, String checksMemory,
+      double now) {
     if (jobs.containsKey(def.id())) {
       throw new IllegalArgumentException("job " + def.id() + " is already known");
     }
     JobLedger j = new JobLedger(def);
+    JobMemory.restore(j, planMemory, checksMemory);
+    // what was given back is already stored
+    j.planMemory = JobMemory.planVersion(j);
+    j.checksMemory = JobMemory.checksVersion(j);
     jobs.put(def.id(), j);
     List<Held> newestFirst = new ArrayList<>(handedOut);
     newestFirst.sort((a, b) -> Long.compare(b.copyId(), a.copyId()));
@@ -830,11 +862,12 @@ public final class Controller {
     }
     j.phase = JobPhase.RUNNING;
     j.message = "";
-    if (j.committed.size() == j.units()) {
+    if (j.committed.size() == j.units() && j.checksSettled()) {
       finish(j, JobPhase.DONE, "", now);
       return;
     }
-    j.replanWhy = "first plan";
+    // a job a restarted master took up keeps its plan's recovery lists and homes, and plans its rest again
+    j.replanWhy = j.replans < 0 ? "first plan" : "the master restarted";
     planner.replan(j, now);
   }
 

@@ -14,9 +14,12 @@ final class Homes {
   private record Seg(long end, String home) {}
 
   private final TreeMap<Long, Seg> segs = new TreeMap<>();
+  /** Assignments so far: tells a caller that the homes changed. */
+  private long changes;
 
   /** Units {@code [from, to)} belong to {@code home}. */
   void assign(long from, long to, String home) {
+    changes++;
     cut(from);
     cut(to);
     segs.subMap(from, to).clear();
@@ -42,6 +45,19 @@ final class Homes {
     }
     if (at < to) {
       out.add(new Part(at, to, fallback));
+    }
+    return out;
+  }
+
+  long changes() {
+    return changes;
+  }
+
+  /** Every range with a home, in order. */
+  List<Part> all() {
+    List<Part> out = new ArrayList<>();
+    for (Map.Entry<Long, Seg> e : segs.entrySet()) {
+      out.add(new Part(e.getKey(), e.getValue().end(), e.getValue().home()));
     }
     return out;
   }

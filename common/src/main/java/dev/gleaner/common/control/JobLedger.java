@@ -94,6 +94,10 @@ final class JobLedger {
   double autoAt;
   int autoWorkers;
 
+  /** The versions of the memories last sent out (see {@link JobMemory}). */
+  long planMemory = Long.MIN_VALUE;
+  long checksMemory = Long.MIN_VALUE;
+
   // the recovery scheme, fixed at the first plan
   List<String> members = List.of();
   RecoveryScheme scheme;

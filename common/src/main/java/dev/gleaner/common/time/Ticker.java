@@ -10,4 +10,12 @@ public interface Ticker {
   default long millis() {
     return nanos() / 1_000_000L;
   }
+
+  /**
+   * Wall-clock time, epoch milliseconds: for what is stored or shown (timestamps, deadlines), never
+   * for measuring a duration (which is what {@link #nanos} is for, a clock that does not jump).
+   */
+  default long epochMillis() {
+    return System.currentTimeMillis();
+  }
 }

@@ -103,6 +103,11 @@ public final class ControlLoop implements AutoCloseable {
     }, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
   }
 
+  /** Wall-clock time (epoch ms) of the injected ticker: for timestamps and deadlines only. */
+  public long epochMillis() {
+    return ticker.epochMillis();
+  }
+
   /** Controller time: seconds on the injected ticker since the loop started. */
   double now() {
     return (ticker.nanos() - originNanos) / 1e9;
@@ -110,7 +115,7 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Wall-clock milliseconds as controller time. */
   double fromMillis(long epochMillis) {
-    return now() + (epochMillis - System.currentTimeMillis()) / 1000.0;
+    return now() + (epochMillis - ticker.epochMillis()) / 1000.0;
   }
 
   private void post(Runnable task) {
@@ -148,7 +153,7 @@ public final class ControlLoop implements AutoCloseable {
   /** A worker authenticated: it joins the controller with its calibration, its history and its declared end. */
   public void joined(WorkerLink link, Hello hello) {
     String id = link.workerId();
-    long at = System.currentTimeMillis();
+    long at = ticker.epochMillis();
     post(() -> {
       if (!link.isOpen()) {
         return;
@@ -242,7 +247,7 @@ public final class ControlLoop implements AutoCloseable {
         return;
       }
       controller.workerJoined(info(link, hellos.get(link), a.getUntilMillis()), List.of(), now());
-      sessionRows.put(link, store.submit(Store.sessionStarted(id, System.currentTimeMillis())));
+      sessionRows.put(link, store.submit(Store.sessionStarted(id, ticker.epochMillis())));
       log.info("worker {} is available again{}: {}", id, until(a.getUntilMillis()), a.getReason());
     });
   }
@@ -321,7 +326,7 @@ public final class ControlLoop implements AutoCloseable {
   /** The session's time up ends in the history, with an event {@code kind} ("interrupted" counts as one). */
   private void endSession(WorkerLink link, String kind, String detail) {
     CompletableFuture<Long> row = sessionRows.remove(link);
-    long at = System.currentTimeMillis();
+    long at = ticker.epochMillis();
     boolean interrupted = kind.equals("interrupted");
     if (row != null) {
       // by way of the control thread: a submit from the store's own thread could wait on itself
@@ -395,7 +400,7 @@ public final class ControlLoop implements AutoCloseable {
     long t0 = ticker.nanos();
     String id = link.workerId();
     store.submit(Store.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), id,
-        p.getResult().toByteArray(), System.currentTimeMillis())).whenComplete((isNew, err) -> post(() -> {
+        p.getResult().toByteArray(), ticker.epochMillis())).whenComplete((isNew, err) -> post(() -> {
           if (err != null) {
             // not acknowledged, not counted: its units are queued again and the job goes on
             Throwable cause = err.getCause() != null ? err.getCause() : err;
@@ -481,13 +486,26 @@ public final class ControlLoop implements AutoCloseable {
     addJob(job, def, List.of());
   }
 
-  /** A job resumed after a restart, with the chunks handed out before it that still stand. */
   void addJob(MasterJob job, JobDef def, List<Held> handedOut) {
+    addJob(job, def, handedOut, null, null);
+  }
+
+  /**
+   * A job resumed after a restart, with the chunks handed out before it that still stand and its
+   * memories (its plan's recovery lists and its checks; null for none).
+   */
+  void addJob(MasterJob job, JobDef def, List<Held> handedOut, String planMemory, String checksMemory) {
     workloadOf.put(job.id, job.workload);
     post(() -> {
       jobs.put(job.id, job);
       if (job.state == null) {
-        controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, now());
+        try {
+          controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, planMemory, checksMemory, now());
+        } catch (IllegalArgumentException e) {
+          log.error("job {}: its stored plan and checks cannot be read ({}); it is planned afresh", job.id,
+              e.getMessage(), e);
+          controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, null, null, now());
+        }
       }
     });
   }
@@ -567,6 +585,13 @@ public final class ControlLoop implements AutoCloseable {
       if (p.replan() == 0) {
         store.submit(Store.updateJob(p.job(), "RUNNING", p.strategy(), null, null, null));
       }
+    } else if (a instanceof Action.Remember r) {
+      store.submit(Store.rememberJob(r.job(), r.plan(), r.checks())).whenComplete((ok, err) -> {
+        if (err != null) {
+          // the job goes on; a restart before the next write would plan it afresh
+          log.warn("job {}: cannot store its plan and checks for a restart: {}", r.job(), err.toString());
+        }
+      });
     } else if (a instanceof Action.Rerouted r) {
       metrics.chunksRerouted.increment(r.chunks());
       log.info("job {}: {} units of {}'s work from worker {} go to {}", r.job(), r.units(), r.origin(), r.from(),
@@ -601,7 +626,7 @@ public final class ControlLoop implements AutoCloseable {
     List<Runnable> later = new ArrayList<>();
     unrecorded.put(key, later);
     store.submit(Store.assigned(x.job(), x.copyId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
-        System.currentTimeMillis())).whenComplete((ok, err) -> post(() -> {
+        ticker.epochMillis())).whenComplete((ok, err) -> post(() -> {
           unrecorded.remove(key);
           if (err != null) {
             // not sent: what follows it is dropped, and its units are queued again
@@ -675,7 +700,7 @@ public final class ControlLoop implements AutoCloseable {
       }
       String state = f.phase().name();
       String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
-      long now = System.currentTimeMillis();
+      long now = ticker.epochMillis();
       byte[] merged = result;
       Store.Op<Void> update = Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message());
       Store.Op<Void> ranges = Store.jobNotDone(job.id, notDone);
@@ -705,7 +730,7 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   private void recordFailure(MasterJob job, String message) {
-    long now = System.currentTimeMillis();
+    long now = ticker.epochMillis();
     log.error("job {} failed: {}", job.id, message);
     store.submit(Store.updateJob(job.id, "FAILED", null, now, null, message));
     job.state = "FAILED";
@@ -778,7 +803,7 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Wall-clock milliseconds for a controller time. */
   long toMillis(double t) {
-    return System.currentTimeMillis() + Math.round((t - now()) * 1000);
+    return ticker.epochMillis() + Math.round((t - now()) * 1000);
   }
 
   /**

@@ -97,7 +97,7 @@ public final class JobService {
     if (spec.getMinWorkers() > 100_000) {
       throw new IllegalArgumentException("min-workers " + spec.getMinWorkers() + " is not a sensible number of workers");
     }
-    if (spec.getDeadlineMillis() != 0 && spec.getDeadlineMillis() <= System.currentTimeMillis()) {
+    if (spec.getDeadlineMillis() != 0 && spec.getDeadlineMillis() <= loop.epochMillis()) {
       throw new IllegalArgumentException("the deadline " + java.time.Instant.ofEpochMilli(spec.getDeadlineMillis())
           + " has already passed");
     }
@@ -140,7 +140,7 @@ public final class JobService {
 
   private CompletableFuture<Submitted> store(JobSpec spec, Workload workload, FileInputSource input, long start, long end,
       RangeSet remaining, String resumes) {
-    long now = System.currentTimeMillis();
+    long now = loop.epochMillis();
     String key = spec.getKey();
     String[] made = new String[1];
     // one transaction: the key is checked, then the job numbered and stored (two submits with one key
@@ -317,7 +317,8 @@ public final class JobService {
         // it had started: it does not wait for min-workers again
         def = def.withMinWorkers(1);
       }
-      loop.addJob(job, def, handedOut);
+      String[] memory = store.call(Store.jobMemory(r.id()));
+      loop.addJob(job, def, handedOut, memory[0], memory[1]);
     }
   }
 }

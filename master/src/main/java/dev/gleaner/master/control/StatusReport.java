@@ -39,7 +39,7 @@ final class StatusReport {
     if (!jobId.isEmpty()) {
       MasterJob j = jobs.get(jobId);
       if (j != null) {
-        reply.addJobs(job(j, controller.job(j.id), now, true, controller));
+        reply.addJobs(job(j, controller.job(j.id), now, true, controller, clock.epochMillis()));
       }
     } else {
       // the latest jobs: a master that ran thousands still answers in one bounded frame
@@ -47,7 +47,7 @@ final class StatusReport {
       int i = 0;
       for (MasterJob j : jobs.values()) {
         if (i++ >= skip) {
-          reply.addJobs(job(j, controller.job(j.id), now, false, controller));
+          reply.addJobs(job(j, controller.job(j.id), now, false, controller, clock.epochMillis()));
         }
       }
       reply.setJobsOmitted(skip);
@@ -105,8 +105,9 @@ final class StatusReport {
   static final int REROUTES_SHOWN_ALL = 20;
   static final int REROUTES_SHOWN_ONE = 200;
 
-  private static JobStatus job(MasterJob j, Controller.JobView v, double now, boolean one, Controller controller) {
-    long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : System.currentTimeMillis();
+  private static JobStatus job(MasterJob j, Controller.JobView v, double now, boolean one, Controller controller,
+      long nowMillis) {
+    long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : nowMillis;
     double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
     int shown = one ? RESULT_SHOWN_ONE : RESULT_SHOWN_ALL;
     boolean cut = j.resultText.length() > shown;

@@ -8,6 +8,7 @@ import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.Piece;
 import dev.gleaner.protocol.ProtocolVersion;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.SubmitReply;
@@ -45,13 +46,13 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   }
 
   /** Log lines for connections refused before a login: 20 per 10 s, then a count of those left out. */
-  private static final RateLimitedLog LOGIN_LOG = new RateLimitedLog(log, 20, 10_000);
 
   private final Services services;
   private Phase phase = Phase.AWAIT_HELLO;
   private Hello hello;
   private byte[] nonce;
   private WorkerSession session;
+  private PieceAssembly assembly;
   private boolean saidGoodbye;
   private long lastHeartbeatNanos;
   /** The peer's address while it counts against the login limits, else null. */
@@ -159,7 +160,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     ctx.writeAndFlush(Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId(sessionId)
         .setHeartbeatIntervalMs((int) services.config().heartbeatInterval().toMillis())
         .setHeartbeatTimeoutMs((int) Math.min(Integer.MAX_VALUE, services.config().heartbeatTimeout().toMillis()))
-        .setMaxFrameBytes(services.config().maxFrameBytes())).build());
+        .setMaxFrameBytes(services.config().maxFrameBytes())
+        .setMaxResultBytes(services.config().maxResultBytes())).build());
     if (hello.getRole() == Role.WORKER) {
       phase = Phase.WORKER;
       lastHeartbeatNanos = services.ticker().nanos();
@@ -179,10 +181,26 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         services.metrics().heartbeatLag.record(now - lastHeartbeatNanos, TimeUnit.NANOSECONDS);
         lastHeartbeatNanos = now;
         // answered, so the worker can tell a master that went away from a quiet one
-        ctx.writeAndFlush(Messages.heartbeat(msg.getHeartbeat().getSeq(), System.currentTimeMillis()));
+        ctx.writeAndFlush(Messages.heartbeat(msg.getHeartbeat().getSeq(), services.ticker().epochMillis()));
       }
       case SPEED_REPORT -> services.loop().calibrated(session, msg.getSpeedReport().getSpeedsList());
-      case PIECE -> services.loop().piece(session, msg.getPiece());
+      case PIECE_PART -> {
+        try {
+          assembly().part(msg.getPiecePart());
+        } catch (PieceAssembly.Broken e) {
+          refuse(ctx, Error.Code.BAD_RESULT, e.getMessage());
+        }
+      }
+      case PIECE -> {
+        Piece whole;
+        try {
+          whole = assembly().complete(msg.getPiece());
+        } catch (PieceAssembly.Broken e) {
+          refuse(ctx, Error.Code.BAD_RESULT, e.getMessage());
+          return;
+        }
+        services.loop().piece(session, whole);
+      }
       case CHUNK_FAILED -> services.loop().chunkFailed(session, msg.getChunkFailed());
       case DRAIN -> services.loop().draining(session);
       case AVAILABILITY -> services.loop().availability(session, msg.getAvailability());
@@ -192,6 +210,13 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       }
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker may not send " + msg.getBodyCase());
     }
+  }
+
+  private PieceAssembly assembly() {
+    if (assembly == null) {
+      assembly = new PieceAssembly(services.config().maxResultBytes());
+    }
+    return assembly;
   }
 
   private void onClientMessage(ChannelHandlerContext ctx, Envelope msg) {
@@ -281,7 +306,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     services.metrics().protocolErrors.increment();
-    if (session != null || LOGIN_LOG.allow()) {
+    if (session != null || services.gate().logRefusal()) {
       // refusals before a login are logged at a bounded rate: a flood must not fill the disk
       log.warn("closing connection from {}{}: {}", ctx.channel().remoteAddress(),
           session == null ? "" : " (worker " + session.workerId + ")", message);

@@ -26,6 +26,14 @@ final class LoginGate {
       new java.util.concurrent.ConcurrentLinkedDeque<>();
   private final AtomicInteger total = new AtomicInteger();
   private final java.util.concurrent.atomic.AtomicLong evicted = new java.util.concurrent.atomic.AtomicLong();
+  /** Refusals before a login, logged at most 20 per 10 s: a flood must not fill the disk. */
+  private final RateLimitedLog refusals = new RateLimitedLog(
+      org.slf4j.LoggerFactory.getLogger(ConnectionHandler.class), 20, 10_000);
+
+  /** Whether a refusal before a login may be logged now (see {@link RateLimitedLog}). */
+  boolean logRefusal() {
+    return refusals.allow();
+  }
 
   /**
    * Whether one more connection from {@code address} may start a handshake (false: its address has

@@ -120,6 +120,10 @@ public final class Store implements AutoCloseable {
         addColumn(s, "chunks", "lease_ms", "INTEGER");
         addColumn(s, "chunks", "assigned_at", "INTEGER");
         addColumn(s, "jobs", "submit_key", "TEXT");
+        // what a running job's controller keeps across restarts: its plan (recovery scheme, homes) and
+        // its verification (checks picked, mismatches); see JobMemory
+        addColumn(s, "jobs", "plan_memory", "TEXT");
+        addColumn(s, "jobs", "checks_memory", "TEXT");
         // a check's result that disagreed with the committed one, kept for the tie-break
         s.execute("CREATE TABLE IF NOT EXISTS dissents(job_id TEXT, start INTEGER, end INTEGER, worker_id TEXT,"
             + " result BLOB, PRIMARY KEY(job_id, start, end))");
@@ -324,6 +328,30 @@ public final class Store implements AutoCloseable {
         p.executeUpdate();
       }
       return null;
+    };
+  }
+
+  /** A running job's memories (null: unchanged), to give back to its controller after a restart. */
+  public static Op<Void> rememberJob(String id, String plan, String checks) {
+    return c -> {
+      PreparedStatement p = c.prepare("UPDATE jobs SET plan_memory=COALESCE(?, plan_memory),"
+          + " checks_memory=COALESCE(?, checks_memory) WHERE id=?");
+      p.setString(1, plan);
+      p.setString(2, checks);
+      p.setString(3, id);
+      p.executeUpdate();
+      return null;
+    };
+  }
+
+  /** A job's memories as last stored: {plan, checks}, each null if none. */
+  public static Op<String[]> jobMemory(String id) {
+    return c -> {
+      PreparedStatement p = c.prepare("SELECT plan_memory, checks_memory FROM jobs WHERE id=?");
+      p.setString(1, id);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() ? new String[] {r.getString(1), r.getString(2)} : new String[2];
+      }
     };
   }
 

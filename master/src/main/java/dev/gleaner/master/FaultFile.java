@@ -1,0 +1,155 @@
+package dev.gleaner.master;
+
+import dev.gleaner.common.time.Ticker;
+import dev.gleaner.master.store.Store;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fault injection for chaos runs ({@code gleaner chaos}), through a file the master reads four times a
+ * second ({@code gleaner master --fault-file FILE}, a hidden option). Each line is one fault in force:
+ *
+ * <ul>
+ *   <li>{@code store-full}: the store takes no more pages, so every write that needs one fails as on a
+ *       full disk (SQLite's {@code SQLITE_FULL}); gone from the file, the store grows again;
+ *   <li>{@code clock-offset SECONDS}: the master's wall clock reads that much later (or earlier, if
+ *       negative) than the machine's, a jump of the clock as NTP or an admin makes one. Only what is
+ *       stored and shown moves; leases, heartbeats and rates run on the monotonic clock.
+ * </ul>
+ *
+ * Blank lines and {@code #} comments are skipped; any other line is logged as an error, not ignored.
+ */
+public final class FaultFile implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(FaultFile.class);
+
+  /** The machine's clocks, the wall clock moved by an offset. */
+  public static final class ShiftedTicker implements Ticker {
+    private final Ticker base;
+    private final AtomicLong offsetMillis = new AtomicLong();
+
+    public ShiftedTicker(Ticker base) {
+      this.base = base;
+    }
+
+    @Override
+    public long nanos() {
+      return base.nanos();
+    }
+
+    @Override
+    public long epochMillis() {
+      return base.epochMillis() + offsetMillis.get();
+    }
+
+    void offset(long millis) {
+      offsetMillis.set(millis);
+    }
+  }
+
+  /** What the file asks for. */
+  record Faults(boolean storeFull, long clockOffsetMillis) {
+    static final Faults NONE = new Faults(false, 0);
+
+    /** Reads the file's lines; a line it does not know is an IllegalArgumentException naming it. */
+    static Faults parse(List<String> lines) {
+      boolean full = false;
+      long offset = 0;
+      for (int i = 0; i < lines.size(); i++) {
+        String line = lines.get(i).strip();
+        if (line.isEmpty() || line.startsWith("#")) {
+          continue;
+        }
+        String[] words = line.split("\\s+");
+        if (words[0].equals("store-full") && words.length == 1) {
+          full = true;
+        } else if (words[0].equals("clock-offset") && words.length == 2) {
+          try {
+            offset = Math.round(Double.parseDouble(words[1]) * 1000);
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("line " + (i + 1) + ": '" + words[1] + "' is not a number of seconds", e);
+          }
+        } else {
+          throw new IllegalArgumentException("line " + (i + 1) + ": '" + line
+              + "' is not a fault (known: store-full, clock-offset SECONDS)");
+        }
+      }
+      return new Faults(full, offset);
+    }
+  }
+
+  private final Path file;
+  private final Store store;
+  private final ShiftedTicker clock;
+  private final ScheduledExecutorService timer;
+  private Faults now = Faults.NONE;
+  private String lastError;
+
+  private FaultFile(Path file, Store store, ShiftedTicker clock) {
+    this.file = file;
+    this.store = store;
+    this.clock = clock;
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gleaner-fault-file");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Reads {@code file} now and then four times a second, applying what it asks for to the master. */
+  public static FaultFile watch(Path file, MasterServer server, ShiftedTicker clock) {
+    FaultFile f = new FaultFile(file, server.store(), clock);
+    log.warn("fault injection: reading {} (store-full, clock-offset SECONDS)", file);
+    f.check();
+    f.timer.scheduleWithFixedDelay(f::check, 250, 250, TimeUnit.MILLISECONDS);
+    return f;
+  }
+
+  private void check() {
+    Faults want;
+    try {
+      want = Faults.parse(Files.readAllLines(file));
+      lastError = null;
+    } catch (NoSuchFileException e) {
+      want = Faults.NONE;
+    } catch (IOException | IllegalArgumentException e) {
+      String why = file + ": " + e.getMessage();
+      if (!why.equals(lastError)) {
+        log.error("fault injection: cannot use {}; the faults in force stay as they were", why, e);
+        lastError = why;
+      }
+      return;
+    }
+    if (want.storeFull() != now.storeFull()) {
+      try {
+        long pages = store.submit(Store.capPages(want.storeFull() ? 1 : 0)).get(10, TimeUnit.SECONDS);
+        log.warn(want.storeFull() ? "fault injection: the store is full (capped at its {} pages)"
+            : "fault injection: the store may grow again (it had {} pages)", pages);
+      } catch (Exception e) {
+        log.error("fault injection: cannot {} the store: {}", want.storeFull() ? "cap" : "uncap", e.toString(), e);
+        return;
+      }
+    }
+    if (want.clockOffsetMillis() != now.clockOffsetMillis()) {
+      long machine = System.currentTimeMillis();
+      clock.offset(want.clockOffsetMillis());
+      // the machine time and the offset, for those who map the store's times back (gleaner chaos)
+      log.warn("fault injection: the wall clock jumps by {} s; from machine time {} ms it is {} ms off",
+          (want.clockOffsetMillis() - now.clockOffsetMillis()) / 1000.0, machine, want.clockOffsetMillis());
+    }
+    now = want;
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
