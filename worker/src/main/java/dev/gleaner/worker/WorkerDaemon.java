@@ -229,7 +229,7 @@ public final class WorkerDaemon implements AutoCloseable {
       long declared = declaredUntilMillis();
       boolean told = outbox.send(Envelope.newBuilder().setAvailability(availability(true, reason,
           declared > 0 ? Instant.ofEpochMilli(declared) : null)).build());
-      log.info("taking work again: {}{}{}", reason, declared > 0 ? ", until " + Instant.ofEpochMilli(declared) : "",
+      log.info("taking work: {}{}{}", reason, declared > 0 ? ", until " + Instant.ofEpochMilli(declared) : "",
           told ? "" : "; the master hears it when this worker connects");
     }
   }

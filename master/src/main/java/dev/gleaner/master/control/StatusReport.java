@@ -63,7 +63,7 @@ final class StatusReport {
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
           .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds());
-      if (Double.isFinite(w.risk().declaredEnd())) {
+      if (a == null && Double.isFinite(w.risk().declaredEnd())) {
         b.setAvailableUntilMillis(clock.toMillis(w.risk().declaredEnd()));
       }
       double best = 0;
