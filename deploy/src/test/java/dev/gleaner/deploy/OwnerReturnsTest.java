@@ -99,4 +99,32 @@ class OwnerReturnsTest {
       assertEquals(text.length(), s.getUnitsDone());
     }
   }
+
+  @Test
+  void aShortVisitSuspendsTheWorkerWithItsChunksAndItGoesOnWithoutAnInterruption() throws Exception {
+    Path owner = dir.resolve("owner-w1");
+    OwnerConfig policy = OwnerConfig.defaults(null, List.of(new OwnerFile(owner))).withIdleBeforeStart(Duration.ZERO)
+        .withIdleBeforeResume(Duration.ZERO).withOnOwner(OwnerConfig.OnOwner.SUSPEND, Duration.ofHours(1))
+        .withPoll(Duration.ofMillis(100));
+    long from = 1_000_000_000L;
+    long to = from + 4_000_000L;
+    try (LocalCluster c = new LocalCluster(dir)) {
+      WorkerDaemon w1 = c.worker("w1", 1, Set.of(), w -> w.withMaxSpeed(250_000).withOwner(policy));
+      c.worker("w2", 1, Set.of(), w -> w.withMaxSpeed(250_000));
+      String id = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("from", Long.toString(from))
+          .putParams("to", Long.toString(to)).setCheckpoints(4).setMinWorkers(2).build());
+      await().atMost(Duration.ofSeconds(60)).until(() -> c.workerStatus("w1").getUnitsDone() > 0
+          && !c.workerStatus("w1").getCurrentChunk().isEmpty());
+      Files.writeString(owner, "busy\n");
+      await().atMost(Duration.ofSeconds(30)).until(() -> w1.ownerState() == OwnerPolicy.State.SUSPENDED);
+      assertEquals("READY", c.workerStatus("w1").getState(), "a suspended worker keeps its place");
+      Files.delete(owner);
+      await().atMost(Duration.ofSeconds(30)).until(() -> w1.ownerState() == OwnerPolicy.State.WORKING);
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(120));
+      assertEquals("DONE", s.getState(), s.getMessage());
+      assertEquals(new PrimeSieve().count(from, to, ChunkComputation.Cancellation.NEVER) + " primes", s.getResult());
+      assertEquals(0, c.workerStatus("w1").getRiskInterruptions(), "a short visit is no interruption");
+      assertEquals(null, w1.lastVacate(), "it never vacated");
+    }
+  }
 }
