@@ -80,6 +80,12 @@ public final class ControlLoop implements AutoCloseable {
     this.metrics = metrics;
     this.ticker = ticker;
     this.originNanos = ticker.nanos();
+    // interruptions by hour of the week, on this machine's clock and zone (the owners' hours), from
+    // every past session the store has
+    controller.estimator().wallClock(ticker.epochMillis() / 1000.0, java.time.ZoneId.systemDefault());
+    for (Store.Session s : store.call(Store.sessions())) {
+      controller.estimator().pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
+    }
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gleaner-control");
       t.setDaemon(true);
