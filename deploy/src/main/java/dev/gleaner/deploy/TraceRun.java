@@ -55,6 +55,8 @@ final class TraceRun {
         TraceCommand.number(request.eps()), (Long) doc.get("committed"), request.units(),
         request.hasDeadline() ? "the deadline" : "the trace's end", (Long) doc.get("plans"), (Long) doc.get("splits"),
         (Long) doc.get("reroutes"));
+    out.printf(Locale.ROOT, "where the rest went: %d units computed and lost at vacates; %.2f of %.2f worker-hours up"
+        + " spent idle%n", (Long) doc.get("lostUnits"), (Double) doc.get("idleUpHours"), (Double) doc.get("upHours"));
     out.printf(Locale.ROOT, "omniscient bound (H6 over the trace): %d units; saved / bound = %.4f%n",
         (Long) doc.get("bound"), (Double) doc.get("ratio"));
     return 0;
@@ -86,6 +88,9 @@ final class TraceRun {
     doc.put("ratio", r.ratio());
     doc.put("returns", r.returns());
     doc.put("neverUp", r.neverUp());
+    doc.put("lostUnits", Math.round(r.run().lostUnits()));
+    doc.put("idleUpHours", Math.max(0, r.run().upSeconds() - r.run().busySeconds()) / 3600);
+    doc.put("upHours", r.run().upSeconds() / 3600);
     doc.put("phase", r.run().phase().name().toLowerCase(Locale.ROOT));
     doc.put("plans", r.run().replans());
     doc.put("splits", r.run().truncations());
