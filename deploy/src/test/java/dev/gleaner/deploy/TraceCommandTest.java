@@ -44,6 +44,22 @@ class TraceCommandTest {
     assertEquals(31, doc.path("returns").asInt());
   }
 
+  /** {@code plan --availability} expects what {@code simulate --trace} measures, and plans for the trace's length. */
+  @Test
+  void planWithAvailabilityAgreesWithSimulate() throws Exception {
+    JsonNode plan = new ObjectMapper().readTree(gleaner("plan", "--platform", DESKTOPS, "--work", "20000000", "--eps",
+        "1", "--availability", TRACE, "--json").out());
+    JsonNode sim = new ObjectMapper().readTree(gleaner("simulate", "--platform", DESKTOPS, "--work", "20000000", "--eps",
+        "1", "--trace", TRACE, "--json").out());
+    JsonNode a = plan.path("availability");
+    assertEquals(sim.path("committed").asLong(), a.path("committed").asLong());
+    assertEquals(12035207, a.path("bound").asLong());
+    assertEquals(216000.0, a.path("horizon").asDouble());
+    assertEquals(6, a.path("upHoursByWorker").size());
+    // the static plan is for the same 60 hours: at most 6 x 10 units/s x 216000 s
+    assertTrue(plan.path("expectedWork").asDouble() <= 12_960_000, plan.path("expectedWork").asText());
+  }
+
   @Test
   void badTracesAndMismatchedPlatformsGetOneLine() throws Exception {
     Path bad = dir.resolve("bad.tab");
