@@ -63,6 +63,12 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (!(speedup > 0) || Double.isInfinite(speedup)) {
+      throw new IllegalArgumentException("--speedup must be a positive number, got " + speedup);
+    }
+    if (!(eps >= 0) || Double.isInfinite(eps)) {
+      throw new IllegalArgumentException("--eps must be a number of seconds >= 0, got " + eps);
+    }
     AvailabilityTrace t = TraceFile.read(trace);
     double horizon = hours == null ? t.length() : hours * 3600;
     if (!(horizon > 0) || !Double.isFinite(horizon)) {

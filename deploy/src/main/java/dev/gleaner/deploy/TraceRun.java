@@ -50,10 +50,12 @@ final class TraceRun {
     out.printf(Locale.ROOT, "trace %s: %d workers over %.2f h, %d returns after a vacate%s%n", file,
         platform.size(), horizon / 3600, (Integer) doc.get("returns"),
         ((java.util.List<?>) doc.get("neverUp")).isEmpty() ? "" : "; never up: " + doc.get("neverUp"));
-    out.printf(Locale.ROOT, "closed loop (the master's controller, strategy %s, eps %s s): %d units saved of %d by %s;"
-        + " %d plans, %d splits, %d reroutes%n", options.strategy,
-        TraceCommand.number(request.eps()), (Long) doc.get("committed"), request.units(),
-        request.hasDeadline() ? "the deadline" : "the trace's end", (Long) doc.get("plans"), (Long) doc.get("splits"),
+    String by = doc.get("phase").equals("done")
+        ? String.format(Locale.ROOT, "all done at %.2f h", (Double) doc.get("end") / 3600)
+        : "by " + (request.hasDeadline() ? "the deadline" : "the trace's end");
+    out.printf(Locale.ROOT, "closed loop (the master's controller, strategy %s, eps %s s): %d units saved of %d %s;"
+        + " %d plans, %d splits, %d reroutes%n", options.strategy, TraceCommand.number(request.eps()),
+        (Long) doc.get("committed"), request.units(), by, (Long) doc.get("plans"), (Long) doc.get("splits"),
         (Long) doc.get("reroutes"));
     out.printf(Locale.ROOT, "where the rest went: %d units computed and lost at vacates; %.2f of %.2f worker-hours up"
         + " spent idle%n", (Long) doc.get("lostUnits"), (Double) doc.get("idleUpHours"), (Double) doc.get("upHours"));
@@ -92,6 +94,7 @@ final class TraceRun {
     doc.put("idleUpHours", Math.max(0, r.run().upSeconds() - r.run().busySeconds()) / 3600);
     doc.put("upHours", r.run().upSeconds() / 3600);
     doc.put("phase", r.run().phase().name().toLowerCase(Locale.ROOT));
+    doc.put("end", r.run().end());
     doc.put("plans", r.run().replans());
     doc.put("splits", r.run().truncations());
     doc.put("reroutes", r.run().reroutes());
