@@ -66,4 +66,20 @@ class TraceSimulationTest {
     assertEquals("the platform's workers and the trace's nodes differ: workers not in the trace [2], nodes not in the"
         + " platform [9]", e.getMessage());
   }
+
+  /** One worker alone: its time up is the trace's, and what it computed is what it saved plus what it lost. */
+  @Test
+  void theLoopAccountsForUpBusyAndLostWork() {
+    AvailabilityTrace trace = AvailabilityTrace.of(List.of(new TraceEvent("1", true, 0, 25.3, 1),
+        new TraceEvent("1", false, 25.3, 40, 2), new TraceEvent("1", true, 40, 70.1, 3),
+        new TraceEvent("1", false, 70.1, 200, 4)), "t");
+    JobDef job = JobDef.of("j", "w", 0, 1000, "equal").withMinWorkers(1).withChunking(0, 3);
+    TraceSimulation.Result r = TraceSimulation.run(trace, platform(1, 2), job,
+        new ClosedLoop.Setup(ControlConfig.defaults(), 0.5, 0, 200), TraceSimulation.Prior.NONE);
+    assertEquals(55.4, r.run().upSeconds(), 1e-9);
+    assertEquals(r.run().committed() + r.run().lostUnits(), 2 * r.run().busySeconds(), 1e-6);
+    assertTrue(r.run().lostUnits() > 0, "a vacate in the middle of a piece loses it");
+    assertEquals(1, r.returns());
+    assertEquals(110, r.bound());
+  }
 }
