@@ -93,6 +93,17 @@ public final class ControlLoop implements AutoCloseable {
     });
   }
 
+  /**
+   * A worker with no history is expected to go down after {@code meanUpSeconds} up on average,
+   * worth {@link #PRIOR_WEIGHT} interruptions (see {@link dev.gleaner.common.estimate.Estimator#prior}).
+   */
+  public void expectUp(double meanUpSeconds) {
+    post(() -> controller.estimator().prior(meanUpSeconds, PRIOR_WEIGHT));
+  }
+
+  /** What a risk prior weighs, in interruptions seen. */
+  static final double PRIOR_WEIGHT = 10;
+
   /** Starts the controller's clock ticks. */
   public void start(long tickMillis) {
     thread.scheduleAtFixedRate(() -> {
