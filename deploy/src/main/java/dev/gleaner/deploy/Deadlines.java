@@ -21,6 +21,37 @@ final class Deadlines {
 
   private Deadlines() {}
 
+  private static boolean isDuration(String t) {
+    return t.matches("(\\d+(\\.\\d+)?\\s*[dhms]\\s*)+");
+  }
+
+  /**
+   * A duration as people write it ({@code 10h}, {@code 1h30m}, {@code 90s}, {@code 2d}), in seconds.
+   *
+   * @throws IllegalArgumentException naming the forms taken
+   */
+  static double seconds(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (!isDuration(t)) {
+      throw new IllegalArgumentException("'" + text + "' is not a duration; write it as 10h, 1h30m, 90m, 45s or 2d");
+    }
+    Matcher m = DURATION.matcher(t);
+    double seconds = 0;
+    while (m.find()) {
+      double v = Double.parseDouble(m.group(1));
+      seconds += v * switch (m.group(2)) {
+        case "d" -> 86400;
+        case "h" -> 3600;
+        case "m" -> 60;
+        default -> 1;
+      };
+    }
+    if (!(seconds > 0)) {
+      throw new IllegalArgumentException("'" + text + "' is no time at all; write it as 10h, 1h30m, 90m, 45s or 2d");
+    }
+    return seconds;
+  }
+
   /**
    * The instant meant, from {@code now}.
    *
@@ -31,21 +62,8 @@ final class Deadlines {
     if (t.isEmpty()) {
       throw new IllegalArgumentException(usage(text));
     }
-    if (t.matches("(\\d+(\\.\\d+)?\\s*[dhms]\\s*)+")) {
-      Matcher m = DURATION.matcher(t);
-      double seconds = 0;
-      while (m.find()) {
-        double v = Double.parseDouble(m.group(1));
-        seconds += v * switch (m.group(2)) {
-          case "d" -> 86400;
-          case "h" -> 3600;
-          case "m" -> 60;
-          default -> 1;
-        };
-      }
-      if (!(seconds > 0)) {
-        throw new IllegalArgumentException("'" + text + "' is no time at all; " + usage(text));
-      }
+    if (isDuration(t)) {
+      double seconds = seconds(text);
       return now.toInstant().plus(Duration.ofMillis(Math.round(seconds * 1000)));
     }
     try {

@@ -7,8 +7,9 @@ import picocli.CommandLine.Command;
 @Command(name = "gleaner", mixinStandardHelpOptions = true, versionProvider = Gleaner.Version.class,
     description = {"Share a divisible workload across computers that differ and may be taken away at any moment.", ""},
     subcommands = {InitCommand.class, TokenCommand.class, MasterCommand.class, WorkerCommand.class, SubmitCommand.class,
-        StatusCommand.class, ResultCommand.class, DrainCommand.class, DemoCommand.class, BenchCommand.class, ChaosCommand.class,
-        RecoveryCommand.class, PlanCommand.class, SimulateCommand.class,
+        StatusCommand.class, ResultCommand.class, DrainCommand.class, DemoCommand.class, BenchCommand.class,
+        ChaosCommand.class, RecoveryCommand.class, PlanCommand.class, SimulateCommand.class, TraceCommand.class,
+        ReplayCommand.class,
         CommandLine.HelpCommand.class},
     footer = {"", "Start with `gleaner demo`; `gleaner <command> --help` explains each command."})
 public final class Gleaner implements Runnable {

@@ -71,6 +71,12 @@ final class MasterCommand implements Callable<Integer> {
       description = "Fault injection for chaos runs: faults in force, one per line (store-full, clock-offset SECONDS).")
   Path faultFile;
 
+  @Option(names = "--expected-up", paramLabel = "DURATION",
+      description = "Borrowed computers: a worker with no history is expected to be taken back after this long up"
+          + " on average (10h, 90m), until its own interruptions say otherwise. Default: none, no one is at risk"
+          + " until seen interrupted (a dedicated cluster).")
+  String expectedUp;
+
   @Option(names = "--max-result-mib", defaultValue = "256", paramLabel = "MIB",
       description = "Largest result of one piece; a result over a frame arrives in several (default: ${DEFAULT-VALUE} MiB).")
   int maxResultMib;
@@ -128,6 +134,9 @@ final class MasterCommand implements Callable<Integer> {
         .withConcurrentSends(concurrentSends)
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
+    if (expectedUp != null) {
+      config = config.withExpectedUp(Deadlines.seconds(expectedUp));
+    }
     FaultFile.ShiftedTicker clock = faultFile == null ? null : new FaultFile.ShiftedTicker(Ticker.SYSTEM);
     if (clock != null) {
       config = config.withTicker(clock);

@@ -8,6 +8,7 @@ import dev.gleaner.common.plan.Plan;
 import dev.gleaner.common.plan.PlanRequest;
 import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.common.plan.Timeline;
+import dev.gleaner.common.trace.AvailabilityTrace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Option;
         "and the expected work done when workers may be interrupted.", "",
         "  gleaner plan --platform lab.json --work 100000",
         "  gleaner plan --platform lab.json --work 100000 --strategy distrib --eps 2 --svg plan.svg",
-        "  gleaner plan --platform lab.json --work 100000 --deadline 3600 --json"})
+        "  gleaner plan --platform lab.json --work 100000 --deadline 3600 --json",
+        "  gleaner plan --platform desktops.json --work 20000000 --availability desktops.tab"})
 final class PlanCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -44,24 +46,64 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON document on stdout.")
   boolean json;
 
+  @Option(names = "--availability", paramLabel = "FILE",
+      description = "An availability trace (FTA tab format; node ids = worker ids): also say how much work to expect"
+          + " by --deadline (default: the trace's end) with the workers lent as it says: the master's controller run"
+          + " once on the simulator (its prior: 10 past interruptions per worker at the Notre Dame desktops' mean up"
+          + " time of 10.31 h; `gleaner simulate --trace` varies it) and the most any schedule could save.")
+  Path availability;
+
   @Override
   public Integer call() throws IOException {
     Platform platform = options.platform();
+    AvailabilityTrace trace = availability == null ? null : TraceFile.read(availability);
+    if (trace != null && options.deadline == null) {
+      // the trace's end is the job's: the static plan is for the same lifespan
+      options.deadline = trace.length();
+    }
     PlanRequest request = options.request(platform);
     Plan plan = Strategies.byName(options.strategy).plan(request);
+    Map<String, Object> expect = null;
+    if (trace != null) {
+      double horizon = request.deadline();
+      expect = TraceRun.run(trace, platform, request, options.strategy, horizon, 10, 10.31);
+      Map<String, Object> up = new LinkedHashMap<>();
+      for (String node : trace.nodes().keySet()) {
+        up.put(node, trace.upSeconds(node, horizon) / 3600);
+      }
+      expect.put("upHoursByWorker", up);
+    }
     if (svg != null) {
       Files.writeString(svg, TimelineChart.svg(plan, platform, request));
     }
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.println(StatusView.json(document(plan, request)));
+      Map<String, Object> doc = document(plan, request);
+      if (expect != null) {
+        doc.put("availability", expect);
+      }
+      out.println(StatusView.json(doc));
     } else {
       human(out, plan, platform, request);
       if (svg != null) {
         out.println("timeline drawn to " + svg);
       }
+      if (expect != null) {
+        out.printf(java.util.Locale.ROOT, "%nwith the workers lent as %s says, by %.2f h: expect %d units saved (the"
+            + " controller on the simulator), at most %d by any schedule (ratio %.4f); hours up:%s%n",
+            availability, (Double) expect.get("horizon") / 3600, (Long) expect.get("committed"),
+            (Long) expect.get("bound"), (Double) expect.get("ratio"), upHours(expect));
+      }
     }
     return 0;
+  }
+
+  private static String upHours(Map<String, Object> expect) {
+    StringBuilder sb = new StringBuilder();
+    @SuppressWarnings("unchecked")
+    Map<String, Double> up = (Map<String, Double>) expect.get("upHoursByWorker");
+    up.forEach((k, v) -> sb.append(String.format(java.util.Locale.ROOT, " %s %.1f", k, v)));
+    return sb.toString();
   }
 
   static Map<String, Object> document(Plan plan, PlanRequest request) {

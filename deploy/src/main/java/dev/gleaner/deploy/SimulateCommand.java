@@ -16,6 +16,7 @@ import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.common.sim.Heuristics;
 import dev.gleaner.common.sim.Simulator;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +36,8 @@ import picocli.CommandLine.Option;
         "run the static plan many times and compare its mean with the plan's exact expectation.", "",
         "  gleaner simulate --platform lab.json --work 100000 --trials 10000 --seed 1",
         "  gleaner simulate --platform lab.json --work 100000 --deadline 7200 --runs 200 --downtime 600",
-        "  gleaner simulate --platform lab.json --work 100000 --strategy distrib --eps 2 --heuristics --json"})
+        "  gleaner simulate --platform lab.json --work 100000 --strategy distrib --eps 2 --heuristics --json",
+        "  gleaner simulate --platform desktops.json --work 2000000 --trace desktops.tab"})
 final class SimulateCommand implements Callable<Integer> {
   /** Strategies whose timeline is one round, one port: their single-chunk version is comparable. */
   private static final Set<String> SINGLE_ROUND = Set.of("distrib", "equal", "proportional");
@@ -73,8 +75,22 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON document on stdout.")
   boolean json;
 
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "Run the controller once with each worker lent and taken back as this availability trace (FTA tab"
+          + " format; node ids = worker ids) says, until --deadline or the trace's end, and compare the work saved"
+          + " with the most any schedule could save on it (paper 000's H6, extended to a trace).")
+  Path trace;
+
+  @Option(names = "--mean-up", paramLabel = "HOURS", defaultValue = "10.31",
+      description = "With --trace: the mean up time the master's prior assumes, --history interruptions over"
+          + " --history x HOURS up (default: ${DEFAULT-VALUE}, the Notre Dame desktop fit of the Failure Trace Archive).")
+  double meanUpHours;
+
   @Override
   public Integer call() {
+    if (trace != null) {
+      return new TraceRun(spec.commandLine().getOut(), options, trace, history, meanUpHours, json).call();
+    }
     if (trials < 2 || trials > 100_000_000) {
       throw new IllegalArgumentException("--trials must be between 2 and 100000000, got " + trials);
     }

@@ -17,6 +17,16 @@ class DeadlinesTest {
       ZoneId.of("Europe/Paris"));
 
   @Test
+  void durationsReadAsPeopleWriteThem() {
+    assertEquals(36_000, Deadlines.seconds("10h"));
+    assertEquals(5_400, Deadlines.seconds("1h30m"));
+    assertEquals(172_800, Deadlines.seconds(" 2d "));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Deadlines.seconds("ten hours"));
+    assertEquals("'ten hours' is not a duration; write it as 10h, 1h30m, 90m, 45s or 2d", e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Deadlines.seconds("0h"));
+  }
+
+  @Test
   void durationsCountFromNow() {
     assertEquals(FRIDAY_EVENING.toInstant().plus(Duration.ofHours(62)), Deadlines.parse("62h", FRIDAY_EVENING));
     assertEquals(FRIDAY_EVENING.toInstant().plus(Duration.ofMinutes(90)), Deadlines.parse("1h30m", FRIDAY_EVENING));

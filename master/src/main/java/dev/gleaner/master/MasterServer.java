@@ -55,6 +55,9 @@ public final class MasterServer implements AutoCloseable {
     store = new Store(config.dataDir());
     MasterMetrics metrics = new MasterMetrics(registry);
     loop = new ControlLoop(store, metrics, config.ticker(), config.control());
+    if (config.expectedUpSeconds() > 0) {
+      loop.expectUp(config.expectedUpSeconds());
+    }
     JobService jobs;
     try {
       jobs = new JobService(store, loop, config.workloads(), config.serve());

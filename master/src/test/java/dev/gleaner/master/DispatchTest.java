@@ -59,11 +59,16 @@ class DispatchTest {
         var status = m.awaitEnd(id);
         assertEquals(primes(0, 2_000_000) + " primes", status.getResult());
         assertEquals("equal", status.getStrategy());
-        assertEquals(List.of(1_000_000L, 1_000_000L), status.getSharesList().stream().map(s -> s.getUnits()).toList());
+        // each worker starts on its own half; under load an idle one may take the other's queued pieces
+        // (no worker idles), so the units each computed are not asserted, only that they add up
+        assertEquals(2_000_000L, status.getSharesList().stream().mapToLong(s -> s.getUnits()).sum());
+        assertEquals(java.util.Set.of(0L, 1_000_000L), java.util.Set.of(a.assigned.get(0).getStart(),
+            b.assigned.get(0).getStart()));
         // each share goes out piece by piece, cut at its 3 checkpoints
-        List<Assign> toA = new ArrayList<>(a.assigned);
-        assertEquals(4, toA.size());
-        for (Assign x : toA) {
+        List<Assign> all = new ArrayList<>(a.assigned);
+        all.addAll(b.assigned);
+        assertEquals(8, all.size());
+        for (Assign x : all) {
           assertEquals(250_000, x.getEnd() - x.getStart(), x.toString());
         }
       }

@@ -25,7 +25,11 @@ import java.util.Map;
  *       all time up): a newcomer starts at the fleet's rate and its own history takes over as it
  *       grows. No interruption anywhere yet means rate 0. The rate becomes the risk model's
  *       parameter through {@link RiskModel#riskForRate}; a worker that declared when it will be gone
- *       is at least {@link RiskModel#riskForEnd} for the time left.
+ *       is at least {@link RiskModel#riskForEnd} for the time left. Once the body gives the
+ *       estimator the wall clock ({@link #wallClock}), interruptions are also counted by hour of the
+ *       week ({@link WeeklyHazard}), and the rate planned with is that of the next
+ *       {@link #RISK_HORIZON} seconds' hours: a desktop whose owner comes in on weekday mornings is
+ *       riskier on Monday at 7:00 than on Saturday night.
  *   <li><b>eps</b> (seconds): the checkpoint round trip, averaged with the same fading.
  * </ul>
  */
@@ -40,10 +44,19 @@ public final class Estimator {
   /** What a calibration weighs, in seconds of observed computing. */
   public static final double PRIOR_SECONDS = 1;
 
+  /** Seconds ahead whose hours of the week give a worker's planned rate. */
+  public static final double RISK_HORIZON = 8 * 3600;
+
   private final Map<String, Figures> workers = new HashMap<>();
+  /** Epoch seconds at controller time 0, and the zone of the hours of the week; null: no wall clock. */
+  private double epochAtZero;
+  private java.time.ZoneId zone;
   private final DecayingRate eps = new DecayingRate(60);
   private long fleetInterruptions;
   private double fleetExposure;
+  /** A prior on the fleet's rate: interruptions over seconds up, as if seen before the master started. */
+  private double priorInterruptions;
+  private double priorExposure;
 
   /** What is known of one worker. */
   private static final class Figures {
@@ -54,6 +67,8 @@ public final class Estimator {
     /** When the current session started (controller time), or NaN when not up. */
     double upSince = Double.NaN;
     double declaredEnd = Double.POSITIVE_INFINITY;
+    /** Interruptions and time up by hour of the week; null until the wall clock is known. */
+    WeeklyHazard week;
 
     DecayingRate speed(String workload) {
       return speed.computeIfAbsent(workload, k -> new DecayingRate(SPEED_HALF_LIFE));
@@ -62,6 +77,53 @@ public final class Estimator {
 
   private Figures figures(String worker) {
     return workers.computeIfAbsent(worker, k -> new Figures());
+  }
+
+  /**
+   * Controller time 0 is {@code epochSeconds} on the wall clock, whose hours of the week in
+   * {@code zone} are the owners': from now on, interruptions are counted by hour of the week.
+   */
+  public void wallClock(double epochSeconds, java.time.ZoneId zone) {
+    this.epochAtZero = epochSeconds;
+    this.zone = zone;
+  }
+
+  private WeeklyHazard week(Figures f) {
+    if (f.week == null) {
+      f.week = new WeeklyHazard(zone);
+    }
+    return f.week;
+  }
+
+  /**
+   * A past session of the worker, from the store, for its hours of the week (its totals come
+   * through {@link #history}): up from {@code startEpoch} to {@code endEpoch} (epoch seconds),
+   * ended by an interruption or not. Needs the wall clock.
+   */
+  public void pastSession(String worker, double startEpoch, double endEpoch, boolean interrupted) {
+    if (zone == null) {
+      throw new IllegalStateException("past sessions by hour of the week need the wall clock (wallClock)");
+    }
+    WeeklyHazard w = week(figures(worker));
+    w.up(startEpoch, endEpoch);
+    if (interrupted) {
+      w.interrupted(endEpoch);
+    }
+  }
+
+  /**
+   * What the owner of the cluster expects before any interruption is seen: a worker goes down
+   * after {@code meanUpSeconds} up on average, worth {@code weight} interruptions of evidence (the
+   * fleet's own history takes over as it grows). Without it a new master plans as if nobody were at
+   * risk until the first interruption, right for a dedicated cluster, wrong for borrowed desktops.
+   */
+  public void prior(double meanUpSeconds, double weight) {
+    if (!(meanUpSeconds > 0) || !(weight > 0)) {
+      throw new IllegalArgumentException("a risk prior needs a mean time up and a weight above 0, got "
+          + meanUpSeconds + " s and " + weight);
+    }
+    priorInterruptions = weight;
+    priorExposure = weight * meanUpSeconds;
   }
 
   /** The worker's own calibration for a workload: a prior only. */
@@ -111,10 +173,16 @@ public final class Estimator {
       double up = Math.max(0, now - f.upSince);
       f.exposure += up;
       fleetExposure += up;
+      if (zone != null) {
+        week(f).up(epochAtZero + f.upSince, epochAtZero + now);
+      }
     }
     if (interrupted) {
       f.interruptions++;
       fleetInterruptions++;
+      if (zone != null) {
+        week(f).interrupted(epochAtZero + now);
+      }
     }
     f.upSince = Double.NaN;
     f.declaredEnd = Double.POSITIVE_INFINITY;
@@ -176,6 +244,9 @@ public final class Estimator {
     double exposure = f.exposure + live;
     double fleet = fleetRate(live);
     double rate = fleet == 0 ? 0 : (f.interruptions + 1) / (exposure + 1 / fleet);
+    if (f.week != null && rate > 0) {
+      rate = f.week.rate(epochAtZero + now, RISK_HORIZON, rate);
+    }
     return new Risk(rate, f.interruptions, exposure, f.declaredEnd);
   }
 
@@ -184,11 +255,12 @@ public final class Estimator {
   }
 
   private double fleetRate(double extraExposure) {
-    double t = fleetExposure + extraExposure;
-    if (fleetInterruptions == 0) {
+    double t = fleetExposure + extraExposure + priorExposure;
+    double k = fleetInterruptions + priorInterruptions;
+    if (k == 0) {
       return 0;
     }
-    return t > 0 ? fleetInterruptions / t : Double.POSITIVE_INFINITY;
+    return t > 0 ? k / t : Double.POSITIVE_INFINITY;
   }
 
   /** Measured eps in seconds, or unknown. */

@@ -88,9 +88,13 @@ public final class ClosedLoop {
    *
    * @param committed units committed when the run ended
    * @param end when the job ended (or the run stopped)
+   * @param lostUnits units workers had computed but not saved when they went down (lost work)
+   * @param busySeconds seconds workers spent computing and saving, lost pieces included
+   * @param upSeconds seconds workers were up (connected), until the run ended
    */
   public record Result(long committed, double end, JobPhase phase, Controller controller, long assigns,
-      long truncations, long cancels, long replans, long reroutes) {}
+      long truncations, long cancels, long replans, long reroutes, double lostUnits, double busySeconds,
+      double upSeconds) {}
 
   private record Event(double at, long seq, Runnable run) {}
 
@@ -122,6 +126,7 @@ public final class ClosedLoop {
     long pieceTo;
     double pieceStart;
     long token;
+    double upSince;
 
     SimHost(Host host) {
       this.host = host;
@@ -170,6 +175,9 @@ public final class ClosedLoop {
   private long cancels;
   private long replans;
   private long reroutes;
+  private double lostUnits;
+  private double busySeconds;
+  private double upSeconds;
 
   private ClosedLoop(JobDef job, List<Host> hosts, Setup setup, Observer observer) {
     this.job = job;
@@ -232,7 +240,16 @@ public final class ClosedLoop {
       }
     }
     Controller.JobView v = controller.job(job.id());
-    return new Result(v.committed(), now, v.phase(), controller, assigns, truncations, cancels, replans, reroutes);
+    for (SimHost h : hosts.values()) {
+      if (h.up) {
+        upSeconds += now - h.upSince;
+        if (h.computing != null) {
+          busySeconds += now - h.pieceStart;
+        }
+      }
+    }
+    return new Result(v.committed(), now, v.phase(), controller, assigns, truncations, cancels, replans, reroutes,
+        lostUnits, busySeconds, upSeconds);
   }
 
   /** The controller's clock tick; the next one is scheduled by this one, up to the horizon. */
@@ -253,6 +270,7 @@ public final class ClosedLoop {
       return;
     }
     h.up = true;
+    h.upSince = now;
     up++;
     Map<String, Double> calibrated = Double.isNaN(h.host.calibrated()) ? Map.of() : Map.of(job.workload(), h.host.calibrated());
     controller.workerJoined(new WorkerInfo(h.host.id(), Set.of(job.workload()), 1, calibrated,
@@ -266,6 +284,12 @@ public final class ClosedLoop {
     h.up = false;
     up--;
     h.token++;
+    upSeconds += now - h.upSince;
+    if (h.computing != null) {
+      // what it had computed of the piece, and the time it spent, are lost with it
+      busySeconds += now - h.pieceStart;
+      lostUnits += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart)));
+    }
     for (SimCopy c : h.copies) {
       c.gone = true;
     }
@@ -404,6 +428,7 @@ public final class ClosedLoop {
 
   private void pieceDone(SimHost h, SimCopy c, long from, long to, double seconds) {
     h.computing = null;
+    busySeconds += now - h.pieceStart;
     c.cursor = to;
     Verdict v = controller.piece(h.host.id(), c.job, c.id, from, to, now);
     if (v == Verdict.REFUSE) {
@@ -470,6 +495,7 @@ public final class ClosedLoop {
     c.gone = true;
     h.copies.remove(c);
     if (h.computing == c) {
+      busySeconds += now - h.pieceStart;
       h.computing = null;
       h.token++;
     }

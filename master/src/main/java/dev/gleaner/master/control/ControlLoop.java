@@ -84,12 +84,29 @@ public final class ControlLoop implements AutoCloseable {
     this.metrics = metrics;
     this.ticker = ticker;
     this.originNanos = ticker.nanos();
+    // interruptions by hour of the week, on this machine's clock and zone (the owners' hours), from
+    // every past session the store has
+    controller.estimator().wallClock(ticker.epochMillis() / 1000.0, java.time.ZoneId.systemDefault());
+    for (Store.Session s : store.call(Store.sessions())) {
+      controller.estimator().pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
+    }
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "gleaner-control");
       t.setDaemon(true);
       return t;
     });
   }
+
+  /**
+   * A worker with no history is expected to go down after {@code meanUpSeconds} up on average,
+   * worth {@link #PRIOR_WEIGHT} interruptions (see {@link dev.gleaner.common.estimate.Estimator#prior}).
+   */
+  public void expectUp(double meanUpSeconds) {
+    post(() -> controller.estimator().prior(meanUpSeconds, PRIOR_WEIGHT));
+  }
+
+  /** What a risk prior weighs, in interruptions seen. */
+  static final double PRIOR_WEIGHT = 10;
 
   /** Starts the controller's clock ticks. */
   public void start(long tickMillis) {

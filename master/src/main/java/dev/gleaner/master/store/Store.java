@@ -729,6 +729,24 @@ public final class Store implements AutoCloseable {
     };
   }
 
+  /** A worker's session that ended: from, to (epoch ms), and whether an interruption ended it. */
+  public record Session(String workerId, long startedAt, long endedAt, boolean interrupted) {}
+
+  /** Every ended session, oldest first. */
+  public static Op<java.util.List<Session>> sessions() {
+    return c -> {
+      java.util.List<Session> out = new java.util.ArrayList<>();
+      try (Statement st = c.statement();
+           ResultSet r = st.executeQuery("SELECT worker_id, started_at, ended_at, COALESCE(interrupted, 0)"
+               + " FROM worker_sessions WHERE ended_at IS NOT NULL AND ended_at >= started_at ORDER BY id")) {
+        while (r.next()) {
+          out.add(new Session(r.getString(1), r.getLong(2), r.getLong(3), r.getInt(4) != 0));
+        }
+      }
+      return out;
+    };
+  }
+
   /** Every worker's history, as {@link #history} gives it. */
   public static Op<java.util.Map<String, History>> histories() {
     return c -> {

@@ -1,0 +1,28 @@
+package dev.gleaner.deploy;
+
+import dev.gleaner.common.trace.AvailabilityTrace;
+import dev.gleaner.common.trace.FtaTraceFormat;
+import java.io.IOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Reads an availability trace file in the Failure Trace Archive's tab format ({@link FtaTraceFormat}). */
+final class TraceFile {
+  private TraceFile() {}
+
+  static AvailabilityTrace read(Path path) {
+    String text;
+    try {
+      text = Files.readString(path);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("trace file " + path + " does not exist");
+    } catch (MalformedInputException e) {
+      throw new IllegalArgumentException("trace file " + path + " is not UTF-8 text");
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read trace file " + path + ": " + e.getMessage(), e);
+    }
+    return FtaTraceFormat.parse(text, "trace file " + path);
+  }
+}
