@@ -71,6 +71,25 @@ class DispatchTest {
     }
   }
 
+  /** Borrowed desktops: with --expected-up, a worker never seen interrupted is planned at risk from the start. */
+  @Test
+  void aRiskPriorPlansNewWorkersAtTheExpectedRate() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir.resolve("plain"));
+        MasterFixture borrowed = MasterFixture.start(dir.resolve("borrowed"), c -> c.withExpectedUp(36_000))) {
+      try (RawPeer a = RawPeer.worker(m.port, SECRET, "pc"); RawPeer b = RawPeer.worker(borrowed.port, SECRET, "pc")) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.server.liveWorkers().size() == 1
+            && borrowed.server.liveWorkers().size() == 1);
+        var plain = m.server.status(null).getWorkers(0);
+        var lent = borrowed.server.status(null).getWorkers(0);
+        assertEquals(0, plain.getRiskRate(), "a dedicated cluster: nobody at risk until seen");
+        // ten interruptions over ten times 10 h, the prior's, with this worker's own (none yet)
+        assertEquals(10, lent.getRiskInterruptions());
+        assertEquals(0, lent.getInterruptions(), "status counts the interruptions seen, not the prior's");
+        assertEquals(11 / (360_000 + 36_000.0), lent.getRiskRate(), 1e-9);
+      }
+    }
+  }
+
   @Test
   void aRetransmittedPieceIsAcknowledgedAgainButCountsOnce() throws Exception {
     try (MasterFixture m = MasterFixture.start(dir)) {

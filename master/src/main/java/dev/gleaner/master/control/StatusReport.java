@@ -56,10 +56,11 @@ final class StatusReport {
       WorkerLink link = links.get(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
           .setState(link == null ? "GONE" : w.state().equals("UP") ? "READY" : w.state())
-          .setUnitsDone(w.unitsDone()).setInterruptions((int) w.risk().interruptions())
+          .setUnitsDone(w.unitsDone()).setInterruptions((int) Math.max(0, w.risk().interruptions() - clock.priorInterruptions()))
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
           .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds());
+      // risk_interruptions and risk_exposure_seconds are what the rate rests on, a prior's included
       if (Double.isFinite(w.risk().declaredEnd())) {
         b.setAvailableUntilMillis(clock.toMillis(w.risk().declaredEnd()));
       }
