@@ -54,9 +54,6 @@ public final class Estimator {
   private final DecayingRate eps = new DecayingRate(60);
   private long fleetInterruptions;
   private double fleetExposure;
-  /** A prior on the fleet's rate: interruptions over seconds up, as if seen before the master started. */
-  private double priorInterruptions;
-  private double priorExposure;
 
   /** What is known of one worker. */
   private static final class Figures {
@@ -109,21 +106,6 @@ public final class Estimator {
     if (interrupted) {
       w.interrupted(endEpoch);
     }
-  }
-
-  /**
-   * What the owner of the cluster expects before any interruption is seen: a worker goes down
-   * after {@code meanUpSeconds} up on average, worth {@code weight} interruptions of evidence (the
-   * fleet's own history takes over as it grows). Without it a new master plans as if nobody were at
-   * risk until the first interruption, right for a dedicated cluster, wrong for borrowed desktops.
-   */
-  public void prior(double meanUpSeconds, double weight) {
-    if (!(meanUpSeconds > 0) || !(weight > 0)) {
-      throw new IllegalArgumentException("a risk prior needs a mean time up and a weight above 0, got "
-          + meanUpSeconds + " s and " + weight);
-    }
-    priorInterruptions = weight;
-    priorExposure = weight * meanUpSeconds;
   }
 
   /** The worker's own calibration for a workload: a prior only. */
@@ -255,12 +237,11 @@ public final class Estimator {
   }
 
   private double fleetRate(double extraExposure) {
-    double t = fleetExposure + extraExposure + priorExposure;
-    double k = fleetInterruptions + priorInterruptions;
-    if (k == 0) {
+    double t = fleetExposure + extraExposure;
+    if (fleetInterruptions == 0) {
       return 0;
     }
-    return t > 0 ? k / t : Double.POSITIVE_INFINITY;
+    return t > 0 ? fleetInterruptions / t : Double.POSITIVE_INFINITY;
   }
 
   /** Measured eps in seconds, or unknown. */

@@ -99,19 +99,4 @@ class EstimatorTest {
     assertEquals(0.005, e.eps().value(), 0.0005);
     assertTrue(e.eps().observations() == 100);
   }
-
-  /** Borrowed desktops: before any interruption is seen, the owner's expectation is the risk. */
-  @org.junit.jupiter.api.Test
-  void aPriorGivesNewWorkersTheExpectedRateUntilTheirOwnHistoryTakesOver() {
-    Estimator e = new Estimator();
-    org.junit.jupiter.api.Assertions.assertEquals(0, e.risk("pc", 0).rate(), "no prior: nobody at risk until seen");
-    e.prior(36_000, 10);
-    e.up("pc", 0, Double.POSITIVE_INFINITY);
-    org.junit.jupiter.api.Assertions.assertEquals(1 / 36_000.0, e.risk("pc", 0).rate(), 1e-12);
-    // a hundred hours up without an interruption: the fleet's rate and the worker's fall
-    e.down("pc", 360_000, false);
-    double fleet = 10 / (360_000 + 360_000.0);
-    org.junit.jupiter.api.Assertions.assertEquals(1 / (360_000 + 1 / fleet), e.risk("pc", 360_000).rate(), 1e-15);
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> e.prior(0, 10));
-  }
 }

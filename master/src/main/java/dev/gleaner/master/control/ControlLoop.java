@@ -98,15 +98,23 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /**
-   * A worker with no history is expected to go down after {@code meanUpSeconds} up on average,
-   * worth {@link #PRIOR_WEIGHT} interruptions (see {@link dev.gleaner.common.estimate.Estimator#prior}).
+   * Workers are expected to go down after {@code meanUpSeconds} up on average: each worker's
+   * history is given {@link #PRIOR_WEIGHT} interruptions over that many times {@code meanUpSeconds}
+   * before its own (what `gleaner simulate --history 10 --mean-up H` gives the simulator).
    */
   public void expectUp(double meanUpSeconds) {
-    post(() -> controller.estimator().prior(meanUpSeconds, PRIOR_WEIGHT));
+    post(() -> expectedUpSeconds = meanUpSeconds);
+  }
+
+  /** Interruptions of each worker's history that are the risk prior's, not seen (0 without one). */
+  int priorInterruptions() {
+    return expectedUpSeconds > 0 ? PRIOR_WEIGHT : 0;
   }
 
   /** What a risk prior weighs, in interruptions seen. */
-  static final double PRIOR_WEIGHT = 10;
+  static final int PRIOR_WEIGHT = 10;
+  /** The risk prior's mean time up (0: none); read and written on the loop's thread. */
+  private double expectedUpSeconds;
 
   /** Starts the controller's clock ticks. */
   public void start(long tickMillis) {
@@ -221,8 +229,11 @@ public final class ControlLoop implements AutoCloseable {
     }
     double until = untilMillis > 0 ? fromMillis(untilMillis) : Double.POSITIVE_INFINITY;
     Store.History h = histories.getOrDefault(link.workerId(), new Store.History(0, 0));
+    // with a risk prior, every worker's history starts with PRIOR_WEIGHT interruptions at the expected rate
+    long pastInterruptions = h.interruptions() + (expectedUpSeconds > 0 ? PRIOR_WEIGHT : 0);
+    double pastExposure = h.exposureSeconds() + (expectedUpSeconds > 0 ? PRIOR_WEIGHT * expectedUpSeconds : 0);
     return new WorkerInfo(link.workerId(), java.util.Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds, until,
-        h.interruptions(), h.exposureSeconds());
+        pastInterruptions, pastExposure);
   }
 
   private static String until(long millis) {

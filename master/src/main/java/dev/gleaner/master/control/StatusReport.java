@@ -59,10 +59,11 @@ final class StatusReport {
       listed.add(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
           .setState(link == null ? "GONE" : a != null ? "AWAY" : w.state().equals("UP") ? "READY" : w.state())
-          .setUnitsDone(w.unitsDone()).setInterruptions((int) w.risk().interruptions())
+          .setUnitsDone(w.unitsDone()).setInterruptions((int) Math.max(0, w.risk().interruptions() - clock.priorInterruptions()))
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
           .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds());
+      // risk_interruptions and risk_exposure_seconds are what the rate rests on, a prior's included
       if (a == null && Double.isFinite(w.risk().declaredEnd())) {
         b.setAvailableUntilMillis(clock.toMillis(w.risk().declaredEnd()));
       }
