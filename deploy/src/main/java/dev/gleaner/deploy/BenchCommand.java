@@ -46,6 +46,7 @@ import picocli.CommandLine.Option;
  * {@code gleaner bench --hostile [--json]} runs {@link HostileBench} (about 3.5 minutes).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
+    header = "Measure the runtime end to end on loopback.",
     description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a",
         "plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
         "--closed-loop and --hostile run other benches instead (see their options)."})

@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
  * end, two of the workers slowed on purpose so the platform is heterogeneous.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
+    header = "Count primes with a local master and worker processes, half of them slowed.",
     description = {"Start a master and local worker processes (real JVMs, half of them slowed down on purpose),",
         "count the primes below --to with them, show progress, and print the exact count, the time taken",
         "and each worker's share. Everything started is stopped at the end, also on Ctrl-C."})

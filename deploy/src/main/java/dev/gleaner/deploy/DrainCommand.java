@@ -11,6 +11,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code gleaner drain WORKER}: asks a connected worker to leave. */
 @Command(name = "drain", mixinStandardHelpOptions = true,
+    header = "Ask a connected worker to leave: it drains and exits.",
     description = {"Ask a connected worker to leave: it reports what it has computed, waits for the master to store"
         + " it, says goodbye and exits (as on SIGTERM). Its unfinished work goes to the others.",
         "A worker under systemd (Restart=always) starts again: stop the unit on its computer to keep it away."})

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         StatusCommand.class, ResultCommand.class, DrainCommand.class, DemoCommand.class, BenchCommand.class,
         ChaosCommand.class, RecoveryCommand.class, PlanCommand.class, SimulateCommand.class, TraceCommand.class,
         ReplayCommand.class,
-        CommandLine.HelpCommand.class},
+        CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
     footer = {"", "Start with `gleaner demo`; `gleaner <command> --help` explains each command."})
 public final class Gleaner implements Runnable {
   @CommandLine.Spec
@@ -33,6 +33,13 @@ public final class Gleaner implements Runnable {
     // counts are whole numbers everywhere, in the forms job files take too (2e6)
     cl.registerConverter(Long.class, new WholeNumber());
     cl.registerConverter(Long.TYPE, new WholeNumber());
+    cl.setParameterExceptionHandler((e, arguments) -> {
+      // one line saying what is wrong, one saying where the options are; exit 2 as picocli does
+      String name = e.getCommandLine().getCommandSpec().qualifiedName();
+      e.getCommandLine().getErr().println(name + ": " + e.getMessage());
+      e.getCommandLine().getErr().println("see `" + name + " --help`");
+      return 2;
+    });
     cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       // one clear line for the person; the cause goes to the log at debug level
       commandLine.getErr().println("gleaner: " + (e.getMessage() == null ? e.toString() : e.getMessage()));

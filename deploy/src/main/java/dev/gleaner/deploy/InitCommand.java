@@ -27,6 +27,7 @@ import picocli.CommandLine.Parameters;
  * it, the cluster key that tokens derive from, and tokens for the workers and clients named.
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
+    header = "Make a cluster's CA, master certificate, cluster key and tokens.",
     description = {"Make a cluster's credentials in DIR: a cluster CA (ca.crt, ca.key), the master's certificate",
         "and key (master.crt, master.key), the cluster key (cluster.key) and tokens (tokens/*.token).",
         "Secret files are mode 600. Then run `gleaner master --tls DIR`; workers and clients need ca.crt and",

@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code gleaner recovery}: static recovery schemes, their worst-case load and the thesis's tables. */
-@Command(name = "recovery", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "recovery", mixinStandardHelpOptions = true,
+    header = "Show a static recovery scheme and its worst-case loads.", sortOptions = false,
     description = {"Show a static recovery scheme: where a failed computer's work goes, its worst-case load",
         "after k crashes against the bound MV, and how many crashes keep it optimal.", "",
         "  gleaner recovery --n 12 --scheme best",

@@ -24,7 +24,8 @@ import picocli.CommandLine.Option;
  * compressed time. Owner present (the file {@code DIR/NODE.owner} holds {@code busy}) whenever the
  * trace does not have the node up.
  */
-@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    header = "Rehearse a weekend: play an availability trace on local workers.", sortOptions = false,
     description = {"Rehearse a weekend: play an availability trace (FTA tab format) on local workers' owner files at",
         "K times its pace. While the trace has node N down, DIR/N.owner exists and holds 'busy' (its owner is",
         "present); while N is up, the file is gone. Start each worker with --owner-file DIR/N.owner and --id N.",

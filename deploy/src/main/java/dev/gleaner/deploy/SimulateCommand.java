@@ -30,7 +30,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code gleaner simulate}: Monte Carlo runs of a plan with sampled interruptions, beside its expectation. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+    header = "Predict what the runtime will do, on a simulated clock.", sortOptions = false,
     description = {"Predict what the runtime will do: run the master's own controller on a simulated clock",
         "(one-port links, each worker's speed, interruptions drawn from the risk model), and, beside it,",
         "run the static plan many times and compare its mean with the plan's exact expectation.", "",

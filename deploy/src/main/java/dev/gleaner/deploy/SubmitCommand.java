@@ -19,6 +19,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code gleaner submit JOB.yaml}: submit a job and, unless detached, follow it to its result. */
 @Command(name = "submit", mixinStandardHelpOptions = true,
+    header = "Submit a job file and follow it until it ends.",
     description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan and the",
         "work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far.",
         "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,",

@@ -25,7 +25,10 @@ import picocli.CommandLine.Option;
 @Command(name = "worker", mixinStandardHelpOptions = true,
     description = {"Run a worker daemon: connect to the master, compute chunks, checkpoint, report.",
         "It reconnects by itself when the master goes away. SIGTERM (or Ctrl-C) drains: it reports what it"
-            + " has computed, waits for the master to store it, then exits."})
+            + " has computed, waits for the master to store it, then exits.",
+        "On a lent computer, --available and --owner (or --owner-file) make it work only when its owner lets it: it"
+            + " vacates within --vacate-grace when the owner comes back, stays connected, and takes work again once"
+            + " the owner has left for --idle-before-start."})
 final class WorkerCommand implements Callable<Integer> {
   @Mixin
   ClientOptions client;

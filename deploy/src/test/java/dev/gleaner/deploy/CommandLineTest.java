@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,35 @@ class CommandLineTest {
       assertTrue(r.out().contains(cmd), "help should list " + cmd + ":\n" + r.out());
     }
     assertEquals(0, gleaner("submit", "--help").code());
+  }
+
+  /** Every command's summary in `gleaner --help` is a whole sentence on its own (none cut mid-sentence). */
+  @Test
+  void theCommandListHasAWholeSentenceForEachCommand() {
+    Run r = gleaner("--help");
+    String list = r.out().substring(r.out().indexOf("Commands:"), r.out().indexOf("Start with"));
+    // a summary may wrap onto an indented line; joined, each ends a sentence
+    String joined = list.replaceAll("\\n {10,}", " ");
+    for (String line : joined.lines().skip(1).filter(l -> l.startsWith("  ")).toList()) {
+      assertTrue(line.strip().endsWith("."), "cut short: " + line);
+    }
+  }
+
+  @Test
+  void anArgumentErrorIsOneLineAndWhereTheOptionsAre() {
+    Run r = gleaner("submit", dir.resolve("job.yaml").toString(), "--bogus");
+    assertEquals(2, r.code());
+    assertEquals(List.of("gleaner submit: Unknown option: '--bogus'", "see `gleaner submit --help`"),
+        r.err().strip().lines().toList());
+    assertTrue(gleaner("--version").out().contains("protocol " + dev.gleaner.protocol.ProtocolVersion.CURRENT));
+  }
+
+  @Test
+  void bashCompletionKnowsTheCommandsAndTheirOptions() {
+    Run r = gleaner("generate-completion");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("complete -F"), "a bash completion script");
+    assertTrue(r.out().contains("--expected-up") && r.out().contains("--job-key"), "options of master and submit");
   }
 
   @Test
