@@ -130,7 +130,9 @@ final class MasterCommand implements Callable<Integer> {
         .withTls(serverTls)
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
-        .withMaxResultBytes(Math.multiplyExact((long) maxResultMib, 1024L * 1024))
+        // a result limit under a larger frame limit is raised to it (a piece of one frame always fits)
+        .withMaxResultBytes(Math.max(Math.multiplyExact((long) maxResultMib, 1024L * 1024),
+            Math.multiplyExact(maxFrameMib, 1024 * 1024)))
         .withConcurrentSends(concurrentSends)
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
@@ -139,6 +141,8 @@ final class MasterCommand implements Callable<Integer> {
     }
     FaultFile.ShiftedTicker clock = faultFile == null ? null : new FaultFile.ShiftedTicker(Ticker.SYSTEM);
     if (clock != null) {
+      // the clock's offset holds from the start, so nothing is stored on the machine's time in between
+      FaultFile.applyClock(faultFile, clock);
       config = config.withTicker(clock);
     }
     MasterServer server = new MasterServer(config).start();

@@ -110,6 +110,19 @@ class ClusterTest {
     }
   }
 
+  /** A master that takes larger frames than its workers: pieces are cut to the smaller limit, not lost. */
+  @Test
+  void aMasterWithLargerFramesThanItsWorkersStillGetsEveryPiece() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir, m -> m.withMaxFrameBytes(32 * 1024 * 1024))) {
+      c.worker("w1", 1, Set.of("sh"));
+      String id = c.submit(JobSpec.newBuilder().setWorkload("exec").putParams("command", "sh -c 'yes {start} | head -c 20971520'")
+          .putParams("from", "1").putParams("to", "2").setStrategy("self").setChunkUnits(1).setCheckpoints(0).build());
+      JobStatus s = c.awaitEnd(id, Duration.ofSeconds(120));
+      assertEquals("DONE", s.getState(), s.getMessage());
+      assertEquals(20971520, s.getResultSize());
+    }
+  }
+
   @Test
   void aPieceThatFailsOnceIsTriedAgainAndTheResultIsExact() throws Exception {
     try (LocalCluster c = new LocalCluster(dir)) {

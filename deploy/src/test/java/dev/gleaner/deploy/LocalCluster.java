@@ -31,10 +31,15 @@ final class LocalCluster implements AutoCloseable {
   private final List<WorkerDaemon> workers = new ArrayList<>();
 
   LocalCluster(Path dir) throws InterruptedException {
+    this(dir, c -> c);
+  }
+
+  /** A cluster whose master's configuration is adjusted (larger frames, ...). */
+  LocalCluster(Path dir, java.util.function.UnaryOperator<MasterConfig> tweak) throws InterruptedException {
     this.dir = dir;
-    master = new MasterServer(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("data"), SECRET,
-        Workloads.of(ExecWorkload.definitionOnly())).withHeartbeat(Duration.ofMillis(200), Duration.ofSeconds(5))
-        .withServe(dir)).start();
+    master = new MasterServer(tweak.apply(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0),
+        dir.resolve("data"), SECRET, Workloads.of(ExecWorkload.definitionOnly()))
+        .withHeartbeat(Duration.ofMillis(200), Duration.ofSeconds(5)).withServe(dir))).start();
   }
 
   WorkerDaemon worker(String id, int cores, Set<String> allowExec) {

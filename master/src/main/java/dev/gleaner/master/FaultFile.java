@@ -53,6 +53,10 @@ public final class FaultFile implements AutoCloseable {
     void offset(long millis) {
       offsetMillis.set(millis);
     }
+
+    long offsetMillis() {
+      return offsetMillis.get();
+    }
   }
 
   /** What the file asks for. */
@@ -104,9 +108,27 @@ public final class FaultFile implements AutoCloseable {
     });
   }
 
+  /** Sets the clock's offset from {@code file} as it is now (before the master starts); faults it cannot read: none. */
+  public static void applyClock(Path file, ShiftedTicker clock) {
+    try {
+      long offset = Faults.parse(Files.readAllLines(file)).clockOffsetMillis();
+      if (offset != 0) {
+        long machine = System.currentTimeMillis();
+        clock.offset(offset);
+        log.warn("fault injection: the wall clock jumps by {} s; from machine time {} ms it is {} ms off",
+            offset / 1000.0, machine, offset);
+      }
+    } catch (NoSuchFileException e) {
+      clock.offset(0);
+    } catch (IOException | IllegalArgumentException e) {
+      log.error("fault injection: cannot use {}: {}", file, e.getMessage(), e);
+    }
+  }
+
   /** Reads {@code file} now and then four times a second, applying what it asks for to the master. */
   public static FaultFile watch(Path file, MasterServer server, ShiftedTicker clock) {
     FaultFile f = new FaultFile(file, server.store(), clock);
+    f.now = new Faults(false, clock.offsetMillis());
     log.warn("fault injection: reading {} (store-full, clock-offset SECONDS)", file);
     f.check();
     f.timer.scheduleWithFixedDelay(f::check, 250, 250, TimeUnit.MILLISECONDS);

@@ -52,6 +52,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   private long heartbeatSeq;
   /** When anything last came from the master (any frame, data included). */
   private volatile long lastHeardNanos = System.nanoTime();
+  /** Bytes waiting to be written at the last heartbeat tick (on the event loop only). */
+  private long lastPending;
 
   MasterLink(WorkerDaemon daemon, WorkerConfig config, ChunkRunner runner, Map<String, Double> speeds, Outbox outbox) {
     this.outbox = outbox;
@@ -130,11 +132,19 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
         }
         phase = Phase.READY;
         // the master's limits on what it receives, not this worker's on what it reads, bound a piece
-        int frame = msg.getWelcome().getMaxFrameBytes() > 0 ? msg.getWelcome().getMaxFrameBytes() : config.maxFrameBytes();
+        // a frame must pass this worker's encoder and the master's decoder: the smaller limit
+        int frame = Math.min(config.maxFrameBytes(), msg.getWelcome().getMaxFrameBytes() > 0
+            ? msg.getWelcome().getMaxFrameBytes() : config.maxFrameBytes());
         runner.maxResultBytes(msg.getWelcome().getMaxResultBytes() > 0 ? msg.getWelcome().getMaxResultBytes() : frame);
         long interval = Math.max(10, msg.getWelcome().getHeartbeatIntervalMs());
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(msg.getWelcome().getHeartbeatTimeoutMs());
         heartbeats = ctx.executor().scheduleAtFixedRate(() -> {
+          // the master is reading what this worker sends (a large piece ahead of the heartbeats): alive
+          long pending = pendingBytes(ctx);
+          if (pending < lastPending) {
+            lastHeardNanos = System.nanoTime();
+          }
+          lastPending = pending;
           long silent = System.nanoTime() - lastHeardNanos;
           // while this worker has paused reading (its input buffers are full) silence is its own doing
           if (timeoutNanos > 0 && silent > timeoutNanos && ctx.channel().config().isAutoRead()) {
@@ -199,6 +209,12 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   /** Pieces sent and not yet acknowledged as durable. */
   int unacked() {
     return outbox.unacked();
+  }
+
+  /** Bytes written to the channel and not yet taken by the kernel. */
+  private static long pendingBytes(ChannelHandlerContext ctx) {
+    io.netty.channel.ChannelOutboundBuffer b = ctx.channel().unsafe().outboundBuffer();
+    return b == null ? 0 : b.totalPendingWriteBytes();
   }
 
   void sendDrain(String reason) {

@@ -218,7 +218,14 @@ final class Outbox implements ChunkRunner.Reporter {
    */
   private void write(Channel c, Piece p) {
     for (Envelope frame : PieceFrames.split(p, frameBytes)) {
-      c.write(frame);
+      c.write(frame).addListener(f -> {
+        if (!f.isSuccess() && c.isOpen()) {
+          // the piece stays here, unacknowledged: the next connection sends it again
+          log.warn("could not send a piece of chunk {} of job {} to the master ({}); connecting again", p.getChunkId(),
+              p.getJobId(), f.cause() == null ? "?" : f.cause().toString(), f.cause());
+          c.close();
+        }
+      });
     }
   }
 

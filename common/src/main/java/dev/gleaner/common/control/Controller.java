@@ -81,16 +81,18 @@ public final class Controller {
 
   /** The actions decided since the last call, in order. */
   public List<Action> drain() {
-    remember();
     List<Action> a = new ArrayList<>(out);
     out.clear();
     return a;
   }
 
-  /** A running job whose memories changed says so (see {@link JobMemory}). */
-  private void remember() {
+  /** Least seconds between two {@link Action.Remember} of one job: each one is written whole. */
+  static final double MEMORY_INTERVAL = 1;
+
+  /** A running job whose memories changed says so (see {@link JobMemory}), at most once a second. */
+  private void remember(double now) {
     for (JobLedger j : jobs.values()) {
-      if (j.phase.ended()) {
+      if (j.phase.ended() || now - j.rememberedAt < MEMORY_INTERVAL) {
         continue;
       }
       long plan = JobMemory.planVersion(j);
@@ -100,7 +102,17 @@ public final class Controller {
             checks != j.checksMemory ? JobMemory.checks(j) : null));
         j.planMemory = plan;
         j.checksMemory = checks;
+        j.rememberedAt = now;
       }
+    }
+  }
+
+  /** The body could not store the job's last memories: they are sent again, whole, at the next tick. */
+  public void memoryLost(String job) {
+    JobLedger j = jobs.get(job);
+    if (j != null) {
+      j.planMemory = Long.MIN_VALUE;
+      j.checksMemory = Long.MIN_VALUE;
     }
   }
 
@@ -767,6 +779,7 @@ public final class Controller {
 
   /** Time passed: deadlines, drifting estimates, due re-plans, tails worth splitting. */
   public void tick(double now) {
+    remember(now);
     expireReserved(now);
     expireLeases(now);
     settleStuckChecks(now);

@@ -97,6 +97,7 @@ final class JobLedger {
   /** The versions of the memories last sent out (see {@link JobMemory}). */
   long planMemory = Long.MIN_VALUE;
   long checksMemory = Long.MIN_VALUE;
+  double rememberedAt = Double.NEGATIVE_INFINITY;
 
   // the recovery scheme, fixed at the first plan
   List<String> members = List.of();

@@ -53,7 +53,13 @@ public final class JobMemory {
     StringBuilder b = new StringBuilder();
     b.append("selected ").append(j.checkedSelected).append('\n');
     b.append("verified ").append(j.verified).append('\n');
-    // checks under way go back to the queue: their copies end with the master
+    // checks under way (out on a worker, or being compared) go back to the queue: their copies end
+    // with the master
+    for (Copy c : j.copies.values()) {
+      if (c.check != null) {
+        check(b, c.check);
+      }
+    }
     for (JobLedger.Check k : j.checking.values()) {
       check(b, k);
     }
@@ -83,6 +89,17 @@ public final class JobMemory {
 
   /** Puts the memories back into a new ledger; a text that does not parse is an IllegalArgumentException. */
   static void restore(JobLedger j, String plan, String checks) {
+    try {
+      parse(j, plan, checks);
+    } catch (RuntimeException e) {
+      if (e instanceof IllegalArgumentException && e.getMessage() != null && e.getMessage().contains("memory line")) {
+        throw e;
+      }
+      throw new IllegalArgumentException("job " + j.def.id() + ": its memory does not parse: " + e, e);
+    }
+  }
+
+  private static void parse(JobLedger j, String plan, String checks) {
     if (plan != null && !plan.isBlank()) {
       int replans = -1;
       List<String> members = List.of();

@@ -47,6 +47,7 @@ class JobMemoryTest {
       } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
         c.checked(a.worker(), a.job(), a.copyId(), true, false, t);
       }
+      c.tick(t);
       List<Action> next = c.drain();
       remembered(next, memory);
       next.stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
@@ -85,6 +86,30 @@ class JobMemoryTest {
   }
 
   @Test
+  void checksOutOnAWorkerWhenTheMasterStopsAreMadeAfterTheRestart() {
+    Controller before = new Controller();
+    before.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(100, 0).withVerify(1), 0);
+    before.workerJoined(WorkerInfo.of("a", "primes", 100), 0);
+    run(before, new String[2]);
+    // b takes checks (its window), then the master stops before b reports them
+    before.workerJoined(WorkerInfo.of("b", "primes", 100), 100);
+    long out = before.drain().stream().filter(Action.Assign.class::isInstance).count();
+    assertTrue(out >= 1, "b holds checks");
+    before.tick(200);
+    String[] memory = remembered(before.drain(), new String[2]);
+    assertEquals(10, memory[1].lines().filter(l -> l.startsWith("check ")).count(), memory[1]);
+
+    JobDef resumed = new JobDef("j", "primes", 0, 1000, new RangeSet(), "self", 100, 0, 1, Double.POSITIVE_INFINITY,
+        false, 0, x -> x, dev.gleaner.common.model.RiskModel.LINEAR, 20, 1);
+    Controller after = new Controller();
+    after.addJob(resumed, List.of(), 60, memory[0], memory[1], 0);
+    after.workerJoined(WorkerInfo.of("c", "primes", 100), 0);
+    run(after, new String[2]);
+    assertEquals(JobPhase.DONE, after.job("j").phase());
+    assertEquals(1000, after.job("j").verified());
+  }
+
+  @Test
   void theRecoveryListsOfTheFirstPlanStandAfterARestart() {
     Controller before = new Controller();
     before.addJob(JobDef.of("j", "primes", 0, 100_000, "distrib").withMinWorkers(5), 0);
@@ -92,6 +117,7 @@ class JobMemoryTest {
     for (int i = 0; i < ids.length; i++) {
       before.workerJoined(WorkerInfo.of(ids[i], "primes", 100 * (i + 1)), 0);
     }
+    before.tick(1);
     String[] memory = remembered(before.drain(), new String[2]);
     Map<String, List<String>> lists = before.recovery("j", 16);
     assertEquals(5, lists.size());

@@ -530,6 +530,7 @@ public final class ControlLoop implements AutoCloseable {
         try {
           controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, planMemory, checksMemory, now());
         } catch (IllegalArgumentException e) {
+          // JobMemory turns any parse failure into this; the job was not added
           log.error("job {}: its stored plan and checks cannot be read ({}); it is planned afresh", job.id,
               e.getMessage(), e);
           controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, null, null, now());
@@ -616,8 +617,9 @@ public final class ControlLoop implements AutoCloseable {
     } else if (a instanceof Action.Remember r) {
       store.submit(Store.rememberJob(r.job(), r.plan(), r.checks())).whenComplete((ok, err) -> {
         if (err != null) {
-          // the job goes on; a restart before the next write would plan it afresh
-          log.warn("job {}: cannot store its plan and checks for a restart: {}", r.job(), err.toString());
+          // the job goes on; its memories are written again, whole, at the next tick
+          log.warn("job {}: cannot store its plan and checks for a restart (tried again): {}", r.job(), err.toString());
+          post(() -> controller.memoryLost(r.job()));
         }
       });
     } else if (a instanceof Action.Rerouted r) {
