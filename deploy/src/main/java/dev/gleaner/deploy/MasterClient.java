@@ -120,6 +120,27 @@ final class MasterClient implements AutoCloseable {
   }
 
   /**
+   * Ends a running job now, keeping what is saved.
+   *
+   * @throws RefusedException if the job is unknown or has ended
+   */
+  dev.gleaner.protocol.JobReply cancel(String jobId, String reason) throws IOException {
+    send(Envelope.newBuilder().setCancelJob(dev.gleaner.protocol.CancelJob.newBuilder().setJobId(jobId)
+        .setReason(reason)).build());
+    return expect(Envelope.BodyCase.JOB_REPLY).getJobReply();
+  }
+
+  /**
+   * Drops an ended job and everything stored of it.
+   *
+   * @throws RefusedException if the job is unknown or still running
+   */
+  dev.gleaner.protocol.JobReply forget(String jobId) throws IOException {
+    send(Envelope.newBuilder().setForgetJob(dev.gleaner.protocol.ForgetJob.newBuilder().setJobId(jobId)).build());
+    return expect(Envelope.BodyCase.JOB_REPLY).getJobReply();
+  }
+
+  /**
    * Streams the whole result of an ended job to {@code out}, part by part; returns its bytes.
    *
    * @throws RefusedException if the job is unknown, running or failed

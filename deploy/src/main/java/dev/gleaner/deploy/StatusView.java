@@ -231,7 +231,7 @@ final class StatusView {
 
   /** Whether a job's state is final. */
   static boolean ended(String state) {
-    return state.equals("DONE") || state.equals("DONE_PARTIAL") || state.equals("FAILED");
+    return state.equals("DONE") || state.equals("DONE_PARTIAL") || state.equals("FAILED") || state.equals("CANCELLED");
   }
 
   static double percent(JobStatus j) {

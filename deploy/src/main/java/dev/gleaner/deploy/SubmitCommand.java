@@ -58,8 +58,33 @@ final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--poll-ms", defaultValue = "500", hidden = true, description = "Status polling period.")
   long pollMs;
 
+  /** The job this command follows, for the Ctrl-C note; null before it is submitted or after it ended. */
+  private volatile String followed;
+
   @Override
   public Integer call() throws Exception {
+    // Ctrl-C stops following, not the job: say so, and how to stop it or follow it again
+    Thread note = new Thread(() -> {
+      String id = followed;
+      if (id != null) {
+        System.err.println("\n" + id + " goes on at the master: `gleaner cancel " + id + "` stops it, `gleaner wait "
+            + id + "` follows it again");
+      }
+    }, "gleaner-submit-interrupted");
+    Runtime.getRuntime().addShutdownHook(note);
+    try {
+      return submitAndFollow();
+    } finally {
+      followed = null;
+      try {
+        Runtime.getRuntime().removeShutdownHook(note);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is exiting (Ctrl-C): the note runs
+      }
+    }
+  }
+
+  private int submitAndFollow() throws Exception {
     JobSpec job = JobFile.read(jobFile);
     if (resume != null) {
       job = job.toBuilder().setResume(resume).build();
@@ -85,6 +110,7 @@ final class SubmitCommand implements Callable<Integer> {
             System.err.println(r.getExisting() ? "already submitted as " + id + " (same key); following it"
                 : "submitted " + id);
           }
+          followed = id;
         } else if (lostSince != 0) {
           System.err.println("reconnected to the master; following " + id);
         }
@@ -128,12 +154,21 @@ final class SubmitCommand implements Callable<Integer> {
       spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
     }
     if (!json) {
-      if (j.getState().equals("DONE_PARTIAL")) {
+      if (j.getState().equals("DONE_PARTIAL") || j.getState().equals("CANCELLED")) {
         System.err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList())
             + "\n(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes them)");
       }
     }
-    return j.getState().equals("FAILED") ? 1 : 0;
+    return exitCode(j.getState());
+  }
+
+  /** 0 DONE or DONE_PARTIAL (what the deadline allowed), 1 FAILED, 3 CANCELLED. */
+  static int exitCode(String state) {
+    return switch (state) {
+      case "FAILED" -> 1;
+      case "CANCELLED" -> 3;
+      default -> 0;
+    };
   }
 
   /** Polls the job until it is DONE or FAILED, drawing a progress line on stderr if asked. */

@@ -1,13 +1,17 @@
 package dev.gleaner.deploy;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import dev.gleaner.protocol.JobStatus;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -148,6 +152,63 @@ class CommandLineTest {
 
       Run table = gleaner("status", "--master", master, "--secret-file", c.secretFile().toString());
       assertTrue(table.out().contains("JOBS") && table.out().contains("78498 primes"), table.out());
+    }
+  }
+
+  /** The job commands people expect: list, follow, cancel (keeping what is saved), forget. */
+  @Test
+  void jobsCanBeListedFollowedCancelledAndForgotten() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      // slow enough that the job is still running when it is cancelled
+      c.worker("w1", 1, Set.of(), w -> w.withMaxSpeed(200_000));
+      String master = "127.0.0.1:" + c.master.port();
+      String secret = c.secretFile().toString();
+      Path job = Files.writeString(dir.resolve("long.yaml"), "workload: primes\nparams: {to: 1000000000}\n"
+          + "strategy: self\nchunk-units: 100000\nname: a long count\n");
+      Run detached = gleaner("submit", job.toString(), "--master", master, "--secret-file", secret, "--detach");
+      assertEquals(0, detached.code(), detached.err());
+      String id = detached.out().strip();
+      await().atMost(Duration.ofSeconds(30)).until(() -> c.job(id).getUnitsDone() > 0);
+
+      Run running = gleaner("jobs", "--master", master, "--secret-file", secret, "--state", "running");
+      assertEquals(0, running.code(), running.err());
+      assertTrue(running.out().startsWith(id) && running.out().contains("RUNNING") && running.out().contains("a long count"),
+          running.out());
+      Run early = gleaner("forget", id, "--master", master, "--secret-file", secret);
+      assertEquals(1, early.code());
+      assertTrue(early.err().contains("has not ended; `gleaner cancel " + id + "` first"), early.err());
+
+      Run cancelled = gleaner("cancel", id, "--master", master, "--secret-file", secret, "--reason", "owner needs it");
+      assertEquals(0, cancelled.code(), cancelled.err());
+      assertTrue(cancelled.out().contains("owner needs it"), cancelled.out());
+      Run waited = gleaner("wait", id, "--master", master, "--secret-file", secret, "--quiet");
+      assertEquals(3, waited.code(), waited.err());
+      JobStatus s = c.job(id);
+      assertEquals("CANCELLED", s.getState());
+      // what was saved is the result, exact for the units done; the rest is listed as not done
+      long done = s.getUnitsDone();
+      assertTrue(done > 0 && done < 1_000_000_000L, "units saved: " + done);
+      assertEquals(1_000_000_000L - done, s.getNotDoneList().stream().mapToLong(r -> r.getEnd() - r.getStart()).sum());
+      long expected = 0;
+      long at = 0;
+      for (var notDone : s.getNotDoneList()) {
+        expected += new dev.gleaner.common.workload.PrimeSieve().count(at, notDone.getStart(),
+            dev.gleaner.common.workload.ChunkComputation.Cancellation.NEVER);
+        at = notDone.getEnd();
+      }
+      expected += new dev.gleaner.common.workload.PrimeSieve().count(at, 1_000_000_000L,
+          dev.gleaner.common.workload.ChunkComputation.Cancellation.NEVER);
+      assertEquals(expected + " primes", s.getResult());
+      Run again = gleaner("cancel", id, "--master", master, "--secret-file", secret);
+      assertEquals(1, again.code());
+      assertTrue(again.err().contains("has already ended (CANCELLED)"), again.err());
+
+      Run forgotten = gleaner("forget", id, "--master", master, "--secret-file", secret);
+      assertEquals(0, forgotten.code(), forgotten.err());
+      assertFalse(gleaner("jobs", "--master", master, "--secret-file", secret).out().contains(id + " "));
+      Run unknown = gleaner("wait", id, "--master", master, "--secret-file", secret, "--quiet");
+      assertEquals(1, unknown.code());
+      assertEquals(1, unknown.err().strip().lines().count(), unknown.err());
     }
   }
 

@@ -777,6 +777,36 @@ public final class Controller {
     }
   }
 
+  /**
+   * Someone ends the job now: its copies are cancelled, the pieces already received are made
+   * durable, and it ends CANCELLED with the committed units as its result and the rest not done.
+   * Returns false for a job that is unknown or has already ended.
+   */
+  public boolean cancel(String job, String reason, double now) {
+    JobLedger j = jobs.get(job);
+    if (j == null || j.phase.ended()) {
+      return false;
+    }
+    j.cancelled = reason;
+    if (j.phase != JobPhase.ENDING) {
+      cancelAll(j, "the job was cancelled: " + reason, now);
+      j.phase = JobPhase.ENDING;
+    }
+    if (j.pending.isEmpty()) {
+      endPartial(j, now);
+    }
+    pump(now);
+    return true;
+  }
+
+  /** An ended job is dropped from the controller's books (its status, its counts). */
+  public void forget(String job) {
+    JobLedger j = jobs.get(job);
+    if (j != null && j.phase.ended()) {
+      jobs.remove(job);
+    }
+  }
+
   /** Time passed: deadlines, drifting estimates, due re-plans, tails worth splitting. */
   public void tick(double now) {
     remember(now);
@@ -994,11 +1024,13 @@ public final class Controller {
   private void endPartial(JobLedger j, double now) {
     RangeSet notDone = RangeSet.of(j.def.start(), j.def.end());
     notDone.removeAll(j.committed);
-    String message = String.format(Locale.ROOT, "deadline reached: %d of %d units done, %d not done in %d range(s)",
-        j.committed.size(), j.units(), notDone.size(), notDone.rangeCount());
-    j.phase = JobPhase.DONE_PARTIAL;
+    JobPhase phase = j.cancelled != null ? JobPhase.CANCELLED : JobPhase.DONE_PARTIAL;
+    String message = String.format(Locale.ROOT, "%s: %d of %d units done, %d not done in %d range(s)",
+        j.cancelled != null ? "cancelled (" + j.cancelled + ")" : "deadline reached", j.committed.size(), j.units(),
+        notDone.size(), notDone.rangeCount());
+    j.phase = phase;
     j.message = message;
-    out.add(new Action.Finished(j.def.id(), JobPhase.DONE_PARTIAL, notDone, message));
+    out.add(new Action.Finished(j.def.id(), phase, notDone, message));
   }
 
   void finish(JobLedger j, JobPhase phase, String message, double now) {
@@ -1055,7 +1087,7 @@ public final class Controller {
 
   private JobView view(JobLedger j) {
     RangeSet notDone = new RangeSet();
-    if (j.phase == JobPhase.DONE_PARTIAL) {
+    if (j.phase == JobPhase.DONE_PARTIAL || j.phase == JobPhase.CANCELLED) {
       notDone = RangeSet.of(j.def.start(), j.def.end());
       notDone.removeAll(j.committed);
     }

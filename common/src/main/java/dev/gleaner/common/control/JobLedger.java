@@ -98,6 +98,8 @@ final class JobLedger {
   long planMemory = Long.MIN_VALUE;
   long checksMemory = Long.MIN_VALUE;
   double rememberedAt = Double.NEGATIVE_INFINITY;
+  /** Why it was cancelled; null unless it was. */
+  String cancelled;
 
   // the recovery scheme, fixed at the first plan
   List<String> members = List.of();

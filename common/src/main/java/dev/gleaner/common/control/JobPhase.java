@@ -7,6 +7,7 @@ package dev.gleaner.common.control;
  *   WAITING --enough workers--> RUNNING --every unit committed--> DONE
  *                                  |  \--deadline--> ENDING --pending commits durable--> DONE_PARTIAL
  *                                  |                    \--they complete the job--> DONE
+ *                                  |  \--cancelled--> ENDING --pending commits durable--> CANCELLED
  *                                  \--a chunk failed--> FAILED
  * </pre>
  */
@@ -22,9 +23,11 @@ public enum JobPhase {
   /** The deadline came first: committed units form the result, the rest is listed as not done. */
   DONE_PARTIAL,
   /** A chunk could not be computed, or the job could not be planned. */
-  FAILED;
+  FAILED,
+  /** Someone ended it: as at a deadline, committed units form the result, the rest is listed as not done. */
+  CANCELLED;
 
   public boolean ended() {
-    return this == DONE || this == DONE_PARTIAL || this == FAILED;
+    return this == DONE || this == DONE_PARTIAL || this == FAILED || this == CANCELLED;
   }
 }

@@ -826,6 +826,57 @@ public final class ControlLoop implements AutoCloseable {
     });
   }
 
+  /**
+   * What a cancel or a forget did: the job's state after it, or why it could not be done.
+   *
+   * @param state CANCELLED, ENDING (its last pieces are being saved), FORGOTTEN; null when refused
+   */
+  public record JobOutcome(String state, String message) {}
+
+  /** Ends a running job now, keeping what is saved (see {@link Controller#cancel}). */
+  public CompletableFuture<JobOutcome> cancel(String jobId, String reason) {
+    return call(() -> {
+      MasterJob job = jobs.get(jobId);
+      if (job == null) {
+        return new JobOutcome(null, "no job '" + jobId + "' (gleaner jobs lists them)");
+      }
+      if (job.state != null || !controller.cancel(jobId, reason, now())) {
+        return new JobOutcome(null, "job " + jobId + " has already ended" + (job.state == null ? "" : " (" + job.state + ")"));
+      }
+      log.info("job {} is cancelled: {}", jobId, reason);
+      Controller.JobView v = controller.job(jobId);
+      return new JobOutcome(v.phase().name(), v.message());
+    });
+  }
+
+  /** Drops an ended job and everything stored of it. */
+  public CompletableFuture<JobOutcome> forget(String jobId) {
+    CompletableFuture<JobOutcome> out = new CompletableFuture<>();
+    post(() -> {
+      MasterJob job = jobs.get(jobId);
+      if (job == null) {
+        out.complete(new JobOutcome(null, "no job '" + jobId + "' (gleaner jobs lists them)"));
+        return;
+      }
+      if (job.state == null) {
+        out.complete(new JobOutcome(null, "job " + jobId + " has not ended; `gleaner cancel " + jobId + "` first"));
+        return;
+      }
+      store.submit(Store.forgetJob(jobId)).whenComplete((rows, err) -> post(() -> {
+        if (err != null) {
+          log.error("job {}: cannot forget it: {}", jobId, err.toString(), err);
+          out.complete(new JobOutcome(null, "the master could not drop job " + jobId + ": " + err.getMessage()));
+          return;
+        }
+        jobs.remove(jobId);
+        controller.forget(jobId);
+        log.info("job {} is forgotten ({} stored rows dropped)", jobId, rows);
+        out.complete(new JobOutcome("FORGOTTEN", rows + " stored rows dropped"));
+      }));
+    });
+    return out;
+  }
+
   /** Ids of the workers with a session. */
   public CompletableFuture<List<String>> liveWorkers() {
     return call(() -> new ArrayList<>(links.keySet()));

@@ -125,9 +125,9 @@ public final class JobService {
     return store.submit(Store.jobs()).thenCompose(records -> {
       Store.JobRecord old = records.stream().filter(r -> r.id().equals(from)).findFirst()
           .orElseThrow(() -> new IllegalArgumentException("--resume: the master knows no job '" + from + "'"));
-      if (!old.state().equals("DONE_PARTIAL")) {
+      if (!old.state().equals("DONE_PARTIAL") && !old.state().equals("CANCELLED")) {
         throw new IllegalArgumentException("--resume: job " + from + " is " + old.state()
-            + "; only a job that ended at its deadline (DONE_PARTIAL) can be resumed");
+            + "; only a job that ended at its deadline (DONE_PARTIAL) or was cancelled can be resumed");
       }
       if (!old.workload().equals(workload.name())) {
         throw new IllegalArgumentException("--resume: job " + from + " ran workload '" + old.workload()
@@ -285,7 +285,7 @@ public final class JobService {
         continue;
       }
       Workload workload = workloads.get(r.workload());
-      boolean ended = List.of("DONE", "DONE_PARTIAL", "FAILED").contains(r.state());
+      boolean ended = List.of("DONE", "DONE_PARTIAL", "FAILED", "CANCELLED").contains(r.state());
       if (ended) {
         MasterJob job = new MasterJob(r.id(), spec, workload, null, r.start(), r.end(), r.submittedAt());
         job.state = r.state();

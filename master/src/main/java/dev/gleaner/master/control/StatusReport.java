@@ -121,7 +121,8 @@ final class StatusReport {
     if (v == null) {
       // ended before this master started
       b.setState(j.state).setMessage(j.message).setStrategy(j.spec.getStrategy()).setExpectedWork(Double.NaN)
-          .setUnitsDone(j.state.equals("DONE") ? j.units() : j.state.equals("DONE_PARTIAL") ? j.units() - j.notDone.size() : 0);
+          .setUnitsDone(j.state.equals("DONE") ? j.units() : j.state.equals("DONE_PARTIAL") || j.state.equals("CANCELLED")
+              ? j.units() - j.notDone.size() : 0);
       for (long[] r : j.notDone.ranges()) {
         b.addNotDone(UnitRange.newBuilder().setStart(r[0]).setEnd(r[1]));
       }

@@ -212,6 +212,21 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     }
   }
 
+  /** Answers a cancel or a forget: a JobReply, or an Error that says why not. */
+  private static void reply(ChannelHandlerContext ctx, String jobId,
+      java.util.concurrent.CompletableFuture<dev.gleaner.master.control.ControlLoop.JobOutcome> outcome) {
+    outcome.whenComplete((o, err) -> {
+      if (err != null) {
+        ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not do it: " + err.getMessage()));
+      } else if (o.state() == null) {
+        ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, o.message()));
+      } else {
+        ctx.writeAndFlush(Envelope.newBuilder().setJobReply(dev.gleaner.protocol.JobReply.newBuilder().setJobId(jobId)
+            .setState(o.state()).setMessage(o.message())).build());
+      }
+    });
+  }
+
   private PieceAssembly assembly() {
     if (assembly == null) {
       assembly = new PieceAssembly(services.config().maxResultBytes());
@@ -274,6 +289,12 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           }
         }));
       }
+      case CANCEL_JOB -> {
+        String reason = msg.getCancelJob().getReason().isBlank() ? "asked by " + ctx.channel().remoteAddress()
+            : msg.getCancelJob().getReason();
+        reply(ctx, msg.getCancelJob().getJobId(), services.loop().cancel(msg.getCancelJob().getJobId(), reason));
+      }
+      case FORGET_JOB -> reply(ctx, msg.getForgetJob().getJobId(), services.loop().forget(msg.getForgetJob().getJobId()));
       case DRAIN_REQUEST -> {
         String reason = msg.getDrainRequest().getReason().isBlank() ? "asked by " + ctx.channel().remoteAddress()
             : msg.getDrainRequest().getReason();

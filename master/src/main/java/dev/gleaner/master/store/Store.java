@@ -331,6 +331,20 @@ public final class Store implements AutoCloseable {
     };
   }
 
+  /** Drops an ended job: its row, pieces, chunks and kept dissents; returns the rows deleted. */
+  public static Op<Integer> forgetJob(String id) {
+    return c -> {
+      int rows = 0;
+      for (String sql : new String[] {"DELETE FROM pieces WHERE job_id=?", "DELETE FROM chunks WHERE job_id=?",
+          "DELETE FROM dissents WHERE job_id=?", "DELETE FROM jobs WHERE id=?"}) {
+        PreparedStatement p = c.prepare(sql);
+        p.setString(1, id);
+        rows += p.executeUpdate();
+      }
+      return rows;
+    };
+  }
+
   /** A running job's memories (null: unchanged), to give back to its controller after a restart. */
   public static Op<Void> rememberJob(String id, String plan, String checks) {
     return c -> {
