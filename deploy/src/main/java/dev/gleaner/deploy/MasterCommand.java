@@ -77,6 +77,11 @@ final class MasterCommand implements Callable<Integer> {
           + " until seen interrupted (a dedicated cluster).")
   String expectedUp;
 
+  @Option(names = "--metrics-from-anywhere",
+      description = "Answer GET /metrics (Prometheus' text format, on the master's port) from any address, not only"
+          + " loopback ones. The metrics name workers and jobs; open them to your monitoring network only.")
+  boolean metricsFromAnywhere;
+
   @Option(names = "--max-result-mib", defaultValue = "256", paramLabel = "MIB",
       description = "Largest result of one piece; a result over a frame arrives in several (default: ${DEFAULT-VALUE} MiB).")
   int maxResultMib;
@@ -136,6 +141,7 @@ final class MasterCommand implements Callable<Integer> {
         .withConcurrentSends(concurrentSends)
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
+    config = config.withMetricsFromAnywhere(metricsFromAnywhere);
     if (expectedUp != null) {
       config = config.withExpectedUp(Deadlines.seconds(expectedUp));
     }

@@ -26,13 +26,14 @@ import java.time.Duration;
  * @param tls the master's TLS; null: clear text (a trusted lab network only)
  * @param maxResultBytes the largest result one piece may have (a result over one frame arrives as
  *     several); a larger one fails its chunk with an error that names this limit
+ * @param metricsFromAnywhere whether {@code /metrics} answers every address (false: loopback only)
  * @param expectedUpSeconds the risk prior: a worker with no history is expected to go down after
  *     this long up on average (worth 10 interruptions); 0: none, nobody is at risk until seen
  */
 public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth, Duration heartbeatInterval,
     Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, ControlConfig control, Ticker ticker,
     Workloads workloads, java.util.List<Path> serve, ServerTls tls, long maxResultBytes,
-    double expectedUpSeconds) {
+    double expectedUpSeconds, boolean metricsFromAnywhere) {
 
   /** The default {@link #maxResultBytes}: 256 MiB. */
   public static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
@@ -59,64 +60,70 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
     return new MasterConfig(bind, dataDir, MasterAuth.sharedSecret(secret), Duration.ofSeconds(2), Duration.ofSeconds(10),
         Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null,
-        DEFAULT_MAX_RESULT_BYTES, 0);
+        DEFAULT_MAX_RESULT_BYTES, 0, false);
   }
 
   public MasterConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds);
+    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   public MasterConfig withTicker(Ticker t) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   public MasterConfig withMaxFrameBytes(int max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls,
-        Math.max(max, maxResultBytes), expectedUpSeconds);
+        Math.max(max, maxResultBytes), expectedUpSeconds, metricsFromAnywhere);
   }
 
   public MasterConfig withConcurrentSends(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   public MasterConfig withWindow(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   /** Leases of at least {@code floor} and {@code factor} times a piece's expected time (see {@link ControlConfig}). */
   public MasterConfig withLease(Duration floor, double factor) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds);
+        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   /** Jobs may name regular files under these directories as input. */
   public MasterConfig withServe(Path... dirs) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds);
+        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   /** Takes these logins instead. */
   public MasterConfig withAuth(MasterAuth a) {
     return new MasterConfig(bind, dataDir, a, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   /** Speaks TLS only, with this certificate; null: clear text. */
   public MasterConfig withTls(ServerTls t) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds);
+        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
   }
 
   /** Pieces' results may be this large (at least one frame). */
   public MasterConfig withMaxResultBytes(long max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, max, expectedUpSeconds);
+        control, ticker, workloads, serve, tls, max, expectedUpSeconds, metricsFromAnywhere);
   }
 
   /** A worker with no history is expected to go down after this long up on average (0: no prior). */
   public MasterConfig withExpectedUp(double seconds) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, seconds);
+        control, ticker, workloads, serve, tls, maxResultBytes, seconds, metricsFromAnywhere);
+  }
+
+  /** Whether {@code /metrics} answers every address, not only loopback ones. */
+  public MasterConfig withMetricsFromAnywhere(boolean anywhere) {
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, anywhere);
   }
 
   /** Chunks a worker may hold at once (1 computing, the rest queued on it). */

@@ -7,7 +7,6 @@ import dev.gleaner.master.net.MasterChannelInitializer;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.StatusReply;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
@@ -42,7 +41,9 @@ public final class MasterServer implements AutoCloseable {
   private ScheduledFuture<?> sweeper;
 
   public MasterServer(MasterConfig config) {
-    this(config, new SimpleMeterRegistry());
+    // Prometheus' registry: /metrics scrapes it, and status reads the same meters
+    this(config, new io.micrometer.prometheusmetrics.PrometheusMeterRegistry(
+        io.micrometer.prometheusmetrics.PrometheusConfig.DEFAULT));
   }
 
   public MasterServer(MasterConfig config, MeterRegistry registry) {

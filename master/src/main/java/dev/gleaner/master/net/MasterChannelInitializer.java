@@ -34,6 +34,8 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
       // TLS only: the first bytes decide; a clear-text peer gets one readable error and the door
       ch.pipeline().addLast("tls", new TlsOnlyHandler(services.config().tls()));
     }
+    // an HTTP request (GET /metrics) or the framed protocol: the first bytes tell
+    ch.pipeline().addLast("sniff", new HttpSniffer(services));
     Framing.install(ch.pipeline(), services.config().maxFrameBytes());
     // until the peer has logged in, a frame may be no larger than a handshake needs
     Framing.decoder(ch.pipeline()).limit(LoginGate.FRAME_BYTES);
