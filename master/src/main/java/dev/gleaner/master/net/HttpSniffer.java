@@ -27,10 +27,16 @@ final class HttpSniffer extends ByteToMessageDecoder {
 
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-    if (in.readableBytes() < LOOK) {
+    if (in.readableBytes() < 1) {
       return;
     }
-    String first = in.toString(in.readerIndex(), LOOK, StandardCharsets.US_ASCII);
+    // a frame's first byte is its length's highest: 0 for any frame a master takes; 'G' or 'H' may be HTTP
+    byte b = in.getByte(in.readerIndex());
+    boolean maybeHttp = b == 'G' || b == 'H';
+    if (maybeHttp && in.readableBytes() < LOOK) {
+      return;
+    }
+    String first = maybeHttp ? in.toString(in.readerIndex(), LOOK, StandardCharsets.US_ASCII) : "";
     if (first.startsWith("GET ") || first.equals("HEAD ")) {
       ctx.pipeline().addAfter(ctx.name(), "http-metrics", new MetricsHttpHandler(services));
       ctx.pipeline().addAfter(ctx.name(), "http-aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES));
