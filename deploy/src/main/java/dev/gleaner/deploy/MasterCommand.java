@@ -119,8 +119,15 @@ final class MasterCommand implements Callable<Integer> {
     return new MasterAuth(secret, key == null ? null : SecretFile.read(key));
   }
 
+  @Option(names = "--log-file", paramLabel = "FILE",
+      description = "Also log to FILE, rolled daily and at 50 MB into FILE.DATE.N.gz (14 days, 1 GB at most kept).")
+  Path logFile;
+
   @Override
   public Integer call() throws Exception {
+    if (logFile != null) {
+      LogFile.install(logFile);
+    }
     MasterAuth auth = auth();
     if (!clientAuth.equals("none") && !clientAuth.equals("require")) {
       throw new IllegalArgumentException("--client-auth is none or require, not '" + clientAuth + "'");

@@ -136,8 +136,15 @@ final class WorkerCommand implements Callable<Integer> {
       description = "Mean seconds down after a drawn interruption (default: ${DEFAULT-VALUE}).")
   double downtime;
 
+  @Option(names = "--log-file", paramLabel = "FILE",
+      description = "Also log to FILE, rolled daily and at 50 MB into FILE.DATE.N.gz (14 days, 1 GB at most kept).")
+  Path logFile;
+
   @Override
   public Integer call() throws Exception {
+    if (logFile != null) {
+      LogFile.install(logFile);
+    }
     PeerCredential credential = client.credential(Role.WORKER, "`gleaner worker`");
     String workerId = id == null || id.isBlank() ? hostName() : id;
     if (credential.isToken()) {
