@@ -73,7 +73,11 @@ final class ReplayRun {
       return o;
     } finally {
       endAll();
-      Runtime.getRuntime().removeShutdownHook(hook);
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // Ctrl-C: the hook is running or has run, and has ended the processes
+      }
       if (ok && !s.keep()) {
         LocalRuns.deleteTree(dir, "replay");
       } else {
