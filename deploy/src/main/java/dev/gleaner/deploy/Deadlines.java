@@ -14,9 +14,11 @@ import java.util.regex.Pattern;
 /**
  * Reads when something ends, as people write it: a duration from now ({@code 62h}, {@code 90m},
  * {@code 45s}, {@code 2d}, {@code 1h30m}), a date and time ({@code 2026-11-30T08:00}, in the local
- * time zone unless it names one), or a time of day ({@code 08:00}: the next one to come).
+ * time zone unless it names one), a time of day ({@code 08:00}: the next one to come), or a day and
+ * a time of day ({@code Mon 08:00}: the next one to come, within a week).
  */
 final class Deadlines {
+  private static final Pattern DAY_TIME = Pattern.compile("([a-z]+)\\s+(\\d{1,2}:\\d{2}(?::\\d{2})?)");
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(d|h|m|s)");
 
   private Deadlines() {}
@@ -72,6 +74,14 @@ final class Deadlines {
         ZonedDateTime at = now.with(time);
         return (at.isAfter(now) ? at : at.plusDays(1)).toInstant();
       }
+      Matcher day = DAY_TIME.matcher(t);
+      if (day.matches()) {
+        java.time.DayOfWeek dow = dayOfWeek(day.group(1), text);
+        String hm = day.group(2);
+        LocalTime time = LocalTime.parse(hm.indexOf(':') == 1 ? "0" + hm : hm);
+        ZonedDateTime at = now.with(time).with(java.time.temporal.TemporalAdjusters.nextOrSame(dow));
+        return (at.isAfter(now) ? at : at.plusWeeks(1)).toInstant();
+      }
       if (t.endsWith("z") || t.matches(".*[+-]\\d{2}:\\d{2}$")) {
         return ZonedDateTime.parse(text.trim()).toInstant();
       }
@@ -81,12 +91,22 @@ final class Deadlines {
     }
   }
 
+  private static java.time.DayOfWeek dayOfWeek(String name, String text) {
+    for (java.time.DayOfWeek d : java.time.DayOfWeek.values()) {
+      String full = d.name().toLowerCase(Locale.ROOT);
+      if (name.equals(full) || name.equals(full.substring(0, 3))) {
+        return d;
+      }
+    }
+    throw new IllegalArgumentException(usage(text));
+  }
+
   static Instant parse(String text) {
     return parse(text, ZonedDateTime.now(ZoneId.systemDefault()));
   }
 
   private static String usage(String text) {
     return "cannot read '" + text + "' as a time; write a duration (62h, 90m, 1h30m), a date and time"
-        + " (2026-11-30T08:00) or a time of day (08:00)";
+        + " (2026-11-30T08:00), a time of day (08:00) or a day and a time (Mon 08:00)";
   }
 }

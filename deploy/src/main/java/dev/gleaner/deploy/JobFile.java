@@ -23,7 +23,7 @@ import java.util.Map;
  * chunk-units: 0            # chunk size for the strategies that use one; 0 = automatic
  * checkpoints: 4            # checkpoints per chunk; 0 = automatic
  * min-workers: 1            # wait for this many workers before planning
- * deadline: 62h             # or 2026-11-30T08:00, or 08:00: the job ends then with what is saved
+ * deadline: 62h             # or 2026-11-30T08:00, 08:00 or Mon 08:00: the job ends then with what is saved
  * replication: false        # let plans give the same units to several workers
  * verify: 0.1               # compute this share of the units again on a second worker and compare
  * </pre>

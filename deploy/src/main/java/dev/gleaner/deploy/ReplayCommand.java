@@ -30,8 +30,14 @@ import picocli.CommandLine.Option;
         "K times its pace. While the trace has node N down, DIR/N.owner exists and holds 'busy' (its owner is",
         "present); while N is up, the file is gone. Start each worker with --owner-file DIR/N.owner and --id N.",
         "The files keep the state of the trace's end when the replay is over.", "",
+        "With --run, a whole weekend on this computer: a master and one worker per node (local JVMs, each capped at its",
+        "--platform speed times K) count the primes below --work with the deadline at the trace's end; then the saved",
+        "units are checked against the store (pieces and not-done ranges tile the range, the count is exact) and set",
+        "beside the omniscient bound, with eps the checkpoint round trip the master measured, times K. Every process",
+        "started is ended at the end, also on Ctrl-C; exit 0 when the result is exact.", "",
         "  gleaner replay --trace examples/desktops-6x60h-seed1.tab --speedup 3600 --owner-dir /tmp/owners",
-        "  gleaner replay --trace desktops.tab --speedup 600 --platform desktops.json --eps 1"})
+        "  gleaner replay --trace desktops.tab --speedup 600 --platform desktops.json --eps 1",
+        "  gleaner replay --run --trace examples/desktops-6x60h-seed1.tab --platform examples/desktops.json --speedup 1200"})
 final class ReplayCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -62,8 +68,32 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "Do not print each change as it happens.")
   boolean quiet;
 
+  @Option(names = "--run", description = "Run the weekend end to end on local processes (needs --platform).")
+  boolean run;
+
+  @Option(names = "--work", paramLabel = "N",
+      description = "With --run: count the primes below N (default: every worker at full speed through the whole"
+          + " trace, more than any schedule can save when a node is ever down).")
+  Long work;
+
+  @Option(names = "--expected-up", paramLabel = "HOURS", defaultValue = "10.31",
+      description = "With --run: the master's prior, a worker is expected to be taken back after HOURS of the trace up"
+          + " (passed as --expected-up HOURS/K; default: ${DEFAULT-VALUE}, as gleaner simulate's --mean-up).")
+  double expectedUpHours;
+
+  @Option(names = "--owner-poll", paramLabel = "TIME", defaultValue = "100ms",
+      description = "With --run: how often each worker reads its owner file, real time (default: ${DEFAULT-VALUE}).")
+  String ownerPoll;
+
+  @Option(names = "--vacate-grace", paramLabel = "TIME", defaultValue = "5s",
+      description = "With --run: each worker's vacate grace, real time (default: ${DEFAULT-VALUE}).")
+  String vacateGrace;
+
+  @Option(names = "--keep", description = "With --run: keep the logs, the store and the owner files after a good run.")
+  boolean keep;
+
   @Override
-  public Integer call() throws IOException {
+  public Integer call() throws Exception {
     if (!(speedup > 0) || Double.isInfinite(speedup)) {
       throw new IllegalArgumentException("--speedup must be a positive number, got " + speedup);
     }
@@ -74,6 +104,19 @@ final class ReplayCommand implements Callable<Integer> {
     double horizon = hours == null ? t.length() : hours * 3600;
     if (!(horizon > 0) || !Double.isFinite(horizon)) {
       throw new IllegalArgumentException("--hours must be a positive number, got " + hours);
+    }
+    CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+    if (run) {
+      if (parsed.hasMatchedOption("--eps")) {
+        throw new IllegalArgumentException("--eps goes without --run: --run takes eps from the checkpoint round trip"
+            + " the master measures");
+      }
+      return runWeekend(t, horizon);
+    }
+    for (String o : List.of("--work", "--expected-up", "--owner-poll", "--vacate-grace", "--keep")) {
+      if (parsed.hasMatchedOption(o)) {
+        throw new IllegalArgumentException(o + " goes with --run");
+      }
     }
     List<OwnerSchedule.Change> changes = OwnerSchedule.changes(t, horizon);
     Path dir = ownerDir != null ? Files.createDirectories(ownerDir) : Files.createTempDirectory("gleaner-owners");
@@ -118,5 +161,33 @@ final class ReplayCommand implements Callable<Integer> {
     out.printf("replay done: %d changes; at the trace's end %d of %d owners present%n", changes.size(), present,
         last.size());
     return 0;
+  }
+
+  private int runWeekend(AvailabilityTrace t, double horizon) throws Exception {
+    if (platform == null) {
+      throw new IllegalArgumentException("--run needs --platform (the workers' speeds, units/s in trace time)");
+    }
+    if (ownerDir != null) {
+      throw new IllegalArgumentException("--run keeps its owner files in its own directory; leave out --owner-dir");
+    }
+    if (!(expectedUpHours > 0) || Double.isInfinite(expectedUpHours)) {
+      throw new IllegalArgumentException("--expected-up must be a positive number of hours, got " + expectedUpHours);
+    }
+    Durations.parse("--owner-poll", ownerPoll);
+    Durations.parse("--vacate-grace", vacateGrace);
+    Platform p = PlatformFile.read(platform);
+    long w = work != null ? work : (long) Math.ceil(p.workers().stream()
+        .filter(x -> t.nodes().containsKey(x.id())).mapToDouble(x -> x.speed()).sum() * horizon);
+    if (w < 1) {
+      throw new IllegalArgumentException("--work must be at least 1, got " + w);
+    }
+    if (!quiet) {
+      spec.commandLine().getOut().printf(Locale.ROOT, "replaying %.2f trace hours of %d nodes at %sx: %.1f s%n",
+          horizon / 3600, t.nodes().size(), TraceCommand.number(speedup), horizon / speedup);
+    }
+    Platform used = new Platform(p.workers().stream().filter(x -> t.nodes().containsKey(x.id())).toList());
+    ReplayRun.Outcome o = new ReplayRun(new ReplayRun.Settings(t, horizon, speedup, used, w, expectedUpHours * 3600,
+        ownerPoll, vacateGrace, keep), spec.commandLine().getOut()).call();
+    return o.exact() ? 0 : 1;
   }
 }

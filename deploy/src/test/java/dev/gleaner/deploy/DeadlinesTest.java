@@ -35,6 +35,23 @@ class DeadlinesTest {
   }
 
   @Test
+  void aDayAndATimeIsTheNextOneToCome() {
+    ZoneId paris = ZoneId.of("Europe/Paris");
+    assertEquals(ZonedDateTime.of(2026, 11, 30, 8, 0, 0, 0, paris).toInstant(),
+        Deadlines.parse("Mon 08:00", FRIDAY_EVENING));
+    assertEquals(ZonedDateTime.of(2026, 11, 30, 8, 0, 0, 0, paris).toInstant(),
+        Deadlines.parse("monday 8:00", FRIDAY_EVENING));
+    // today's, while it is still to come; otherwise next week's
+    assertEquals(ZonedDateTime.of(2026, 11, 27, 20, 0, 0, 0, paris).toInstant(),
+        Deadlines.parse("Fri 20:00", FRIDAY_EVENING));
+    assertEquals(ZonedDateTime.of(2026, 12, 4, 18, 0, 0, 0, paris).toInstant(),
+        Deadlines.parse("Fri 18:00", FRIDAY_EVENING));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> Deadlines.parse("Mnday 08:00", FRIDAY_EVENING));
+    assertTrue(e.getMessage().startsWith("cannot read 'Mnday 08:00' as a time;"), e.getMessage());
+  }
+
+  @Test
   void aDateAndTimeIsInTheLocalZoneUnlessItNamesOne() {
     assertEquals(ZonedDateTime.of(2026, 11, 30, 8, 0, 0, 0, ZoneId.of("Europe/Paris")).toInstant(),
         Deadlines.parse("2026-11-30T08:00", FRIDAY_EVENING));
