@@ -85,9 +85,10 @@ public final class ControlLoop implements AutoCloseable {
     this.ticker = ticker;
     this.originNanos = ticker.nanos();
     // interruptions by hour of the week, on this machine's clock and zone (the owners' hours), from
-    // every past session the store has
+    // the sessions of the last RISK_WEEKS weeks: owners' habits change, and a start stays quick
     controller.estimator().wallClock(ticker.epochMillis() / 1000.0, java.time.ZoneId.systemDefault());
-    for (Store.Session s : store.call(Store.sessions())) {
+    long since = ticker.epochMillis() - RISK_WEEKS * 7L * 86_400_000L;
+    for (Store.Session s : store.call(Store.sessions(since))) {
       controller.estimator().pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
     }
     this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -110,6 +111,9 @@ public final class ControlLoop implements AutoCloseable {
   int priorInterruptions() {
     return expectedUpSeconds > 0 ? PRIOR_WEIGHT : 0;
   }
+
+  /** Weeks of past sessions the hours-of-the-week risk is learned from at start. */
+  static final int RISK_WEEKS = 12;
 
   /** What a risk prior weighs, in interruptions seen. */
   static final int PRIOR_WEIGHT = 10;

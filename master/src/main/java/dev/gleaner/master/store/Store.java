@@ -746,13 +746,14 @@ public final class Store implements AutoCloseable {
   /** A worker's session that ended: from, to (epoch ms), and whether an interruption ended it. */
   public record Session(String workerId, long startedAt, long endedAt, boolean interrupted) {}
 
-  /** Every ended session, oldest first. */
-  public static Op<java.util.List<Session>> sessions() {
+  /** The ended sessions that ended at or after {@code sinceMillis}, oldest first. */
+  public static Op<java.util.List<Session>> sessions(long sinceMillis) {
     return c -> {
       java.util.List<Session> out = new java.util.ArrayList<>();
-      try (Statement st = c.statement();
-           ResultSet r = st.executeQuery("SELECT worker_id, started_at, ended_at, COALESCE(interrupted, 0)"
-               + " FROM worker_sessions WHERE ended_at IS NOT NULL AND ended_at >= started_at ORDER BY id")) {
+      PreparedStatement p = c.prepare("SELECT worker_id, started_at, ended_at, COALESCE(interrupted, 0)"
+          + " FROM worker_sessions WHERE ended_at IS NOT NULL AND ended_at >= started_at AND ended_at >= ? ORDER BY id");
+      p.setLong(1, sinceMillis);
+      try (ResultSet r = p.executeQuery()) {
         while (r.next()) {
           out.add(new Session(r.getString(1), r.getLong(2), r.getLong(3), r.getInt(4) != 0));
         }
