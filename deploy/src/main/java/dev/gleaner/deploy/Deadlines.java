@@ -19,7 +19,6 @@ import java.util.regex.Pattern;
  */
 final class Deadlines {
   private static final Pattern DAY_TIME = Pattern.compile("([a-z]+)\\s+(\\d{1,2}:\\d{2}(?::\\d{2})?)");
-  private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(d|h|m|s)");
 
   private Deadlines() {}
 
@@ -37,17 +36,8 @@ final class Deadlines {
     if (!isDuration(t)) {
       throw new IllegalArgumentException("'" + text + "' is not a duration; write it as 10h, 1h30m, 90m, 45s or 2d");
     }
-    Matcher m = DURATION.matcher(t);
-    double seconds = 0;
-    while (m.find()) {
-      double v = Double.parseDouble(m.group(1));
-      seconds += v * switch (m.group(2)) {
-        case "d" -> 86400;
-        case "h" -> 3600;
-        case "m" -> 60;
-        default -> 1;
-      };
-    }
+    // the arithmetic is Durations', which the other duration options use
+    double seconds = Durations.parse("", t).toMillis() / 1000.0;
     if (!(seconds > 0)) {
       throw new IllegalArgumentException("'" + text + "' is no time at all; write it as 10h, 1h30m, 90m, 45s or 2d");
     }

@@ -113,10 +113,7 @@ public final class FaultFile implements AutoCloseable {
     try {
       long offset = Faults.parse(Files.readAllLines(file)).clockOffsetMillis();
       if (offset != 0) {
-        long machine = System.currentTimeMillis();
-        clock.offset(offset);
-        log.warn("fault injection: the wall clock jumps by {} s; from machine time {} ms it is {} ms off",
-            offset / 1000.0, machine, offset);
+        jump(clock, 0, offset);
       }
     } catch (NoSuchFileException e) {
       clock.offset(0);
@@ -161,13 +158,20 @@ public final class FaultFile implements AutoCloseable {
       }
     }
     if (want.clockOffsetMillis() != now.clockOffsetMillis()) {
-      long machine = System.currentTimeMillis();
-      clock.offset(want.clockOffsetMillis());
-      // the machine time and the offset, for those who map the store's times back (gleaner chaos)
-      log.warn("fault injection: the wall clock jumps by {} s; from machine time {} ms it is {} ms off",
-          (want.clockOffsetMillis() - now.clockOffsetMillis()) / 1000.0, machine, want.clockOffsetMillis());
+      jump(clock, now.clockOffsetMillis(), want.clockOffsetMillis());
     }
     now = want;
+  }
+
+  /**
+   * Moves the clock from one offset to another and logs the machine time and the offset, the line
+   * `gleaner chaos` reads to map the store's times back.
+   */
+  private static void jump(ShiftedTicker clock, long fromMillis, long toMillis) {
+    long machine = System.currentTimeMillis();
+    clock.offset(toMillis);
+    log.warn("fault injection: the wall clock jumps by {} s; from machine time {} ms it is {} ms off",
+        (toMillis - fromMillis) / 1000.0, machine, toMillis);
   }
 
   @Override

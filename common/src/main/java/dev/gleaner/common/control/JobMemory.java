@@ -92,10 +92,8 @@ public final class JobMemory {
     try {
       parse(j, plan, checks);
     } catch (RuntimeException e) {
-      if (e instanceof IllegalArgumentException && e.getMessage() != null && e.getMessage().contains("memory line")) {
-        throw e;
-      }
-      throw new IllegalArgumentException("job " + j.def.id() + ": its memory does not parse: " + e, e);
+      // an unknown line, a bad number, a missing word: one message with the job's id
+      throw new IllegalArgumentException("job " + j.def.id() + ": its memory does not parse: " + e.getMessage(), e);
     }
   }
 
@@ -115,7 +113,7 @@ public final class JobMemory {
             members = List.copyOf(m);
           }
           case "home" -> j.homes.assign(Long.parseLong(w[1]), Long.parseLong(w[2]), dec(w[3]));
-          default -> throw new IllegalArgumentException("job " + j.def.id() + ": a plan memory line '" + line + "'");
+          default -> throw new IllegalArgumentException("a plan memory line '" + line + "'");
         }
       }
       j.replans = replans;
@@ -137,7 +135,7 @@ public final class JobMemory {
                 dec(w[3]), w[4].equals("~") ? null : dec(w[4])));
           }
           case "mismatch" -> j.mismatches.add(dec(w[1]));
-          default -> throw new IllegalArgumentException("job " + j.def.id() + ": a verification memory line '" + line + "'");
+          default -> throw new IllegalArgumentException("a verification memory line '" + line + "'");
         }
       }
     }
