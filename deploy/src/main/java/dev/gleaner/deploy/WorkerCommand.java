@@ -140,6 +140,14 @@ final class WorkerCommand implements Callable<Integer> {
       description = "Also log to FILE, rolled daily and at 50 MB into FILE.DATE.N.gz (14 days, 1 GB at most kept).")
   Path logFile;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Serve this worker's meters for Prometheus at http://127.0.0.1:PORT/metrics (0: any free port).")
+  Integer metricsPort;
+
+  @Option(names = "--metrics-from-anywhere",
+      description = "Serve --metrics-port on every address, not only loopback.")
+  boolean metricsFromAnywhere;
+
   @Override
   public Integer call() throws Exception {
     if (logFile != null) {
@@ -186,11 +194,32 @@ final class WorkerCommand implements Callable<Integer> {
     if (interruptTrace != null) {
       config = config.withInterruptions(FailureSchedule.trace(readText(interruptTrace), interruptTrace.toString()), 0);
     }
-    WorkerDaemon daemon = WorkerDaemon.start(config);
+    if (metricsPort == null && metricsFromAnywhere) {
+      throw new IllegalArgumentException("--metrics-from-anywhere needs --metrics-port");
+    }
+    if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+      throw new IllegalArgumentException("--metrics-port must be a port number (0 to 65535), got " + metricsPort);
+    }
+    WorkerMetrics metrics = metricsPort == null ? null : WorkerMetrics.bind(metricsPort, metricsFromAnywhere);
+    WorkerDaemon daemon;
+    try {
+      daemon = WorkerDaemon.start(config);
+    } catch (RuntimeException e) {
+      if (metrics != null) {
+        metrics.close();
+      }
+      throw e;
+    }
+    if (metrics != null) {
+      metrics.serve(daemon, workerId);
+    }
     Thread hook = new Thread(() -> daemon.drain("the worker was asked to stop"), "gleaner-worker-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     while (!daemon.awaitStop(Duration.ofDays(1))) {
       // wait for a stop; bounded by the JVM's life
+    }
+    if (metrics != null) {
+      metrics.close();
     }
     if (daemon.fatalError() != null) {
       System.err.println("gleaner worker: " + daemon.fatalError());

@@ -95,6 +95,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     lastHeardNanos = System.nanoTime();
     if (msg instanceof DataFrame d) {
       // chunk input, sliced from the frame without a copy; the runner releases it once consumed
+      daemon.counters().inputBytes.add(d.payload().readableBytes());
       runner.data(d.jobId(), d.chunkId(), d.payload().retain(), d.arrivingSince());
       d.release();
       return;
@@ -166,8 +167,11 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   private void onMessage(ChannelHandlerContext ctx, Envelope msg) {
     switch (msg.getBodyCase()) {
       case ASSIGN -> assign(ctx, msg);
-      case DATA -> runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
+      case DATA -> {
+        daemon.counters().inputBytes.add(msg.getData().getPayload().size());
+        runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
           Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()), System.nanoTime());
+      }
       case PIECE_ACK -> outbox.acked(msg.getPieceAck().getJobId(), msg.getPieceAck().getChunkId(),
           msg.getPieceAck().getEnd());
       case HEARTBEAT -> daemon.answered();

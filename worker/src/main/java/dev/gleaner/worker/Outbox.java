@@ -76,12 +76,22 @@ final class Outbox implements ChunkRunner.Reporter {
   }
 
   private Chunks chunks;
+  private final WorkerCounters counters;
+
+  Outbox() {
+    this(new WorkerCounters());
+  }
+
+  Outbox(WorkerCounters counters) {
+    this.counters = counters;
+  }
 
   void chunks(Chunks c) {
     this.chunks = c;
   }
 
   synchronized void assigned(Assign a) {
+    counters.chunksAssigned.increment();
     entries.put(ChunkTask.key(a.getJobId(), a.getChunkId()), new Entry(a));
   }
 
@@ -116,6 +126,8 @@ final class Outbox implements ChunkRunner.Reporter {
       return;
     }
     e.sentEnd = Math.max(e.sentEnd, piece.getEnd());
+    counters.piecesReported.increment();
+    counters.unitsReported.add(piece.getEnd() - piece.getStart());
     e.unacked.add(piece);
     unackedBytes += piece.getSerializedSize();
     unackedPieces++;
@@ -133,6 +145,7 @@ final class Outbox implements ChunkRunner.Reporter {
 
   @Override
   public synchronized void failed(String jobId, long chunkId, String message) {
+    counters.chunksFailed.increment();
     Entry gone = entries.remove(ChunkTask.key(jobId, chunkId));
     if (gone != null) {
       drop(gone);
@@ -169,6 +182,7 @@ final class Outbox implements ChunkRunner.Reporter {
       Piece p = e.unacked.poll();
       unackedBytes -= p.getSerializedSize();
       unackedPieces--;
+      counters.unitsAcknowledged.add(p.getEnd() - p.getStart());
     }
     e.acked = Math.max(e.acked, Math.min(e.end, end));
     if (e.unacked.isEmpty() && (!e.running || e.acked >= e.end)) {

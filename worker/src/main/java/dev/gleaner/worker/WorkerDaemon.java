@@ -54,7 +54,8 @@ public final class WorkerDaemon implements AutoCloseable {
   private final EventLoopGroup group;
   private final boolean ownsGroup;
   private final ChunkRunner runner;
-  private final Outbox outbox = new Outbox();
+  private final WorkerCounters counters = new WorkerCounters();
+  private final Outbox outbox = new Outbox(counters);
   private final Backoff backoff;
   private final Bootstrap bootstrap;
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -201,6 +202,7 @@ public final class WorkerDaemon implements AutoCloseable {
       boolean told = outbox.send(Envelope.newBuilder().setAvailability(a).build());
       Duration took = Duration.ofNanos(System.nanoTime() - t0);
       lastVacate = took;
+      counters.vacates.increment();
       log.info("vacated in {} ms (grace {} ms): {}{}{}", took.toMillis(), config.owner().vacateGrace().toMillis(), reason,
           late ? "; the running chunk did not reach a checkpoint within the grace and was stopped (its unsaved units"
               + " go to others)" : "", told ? "" : "; the master hears it when this worker connects");
@@ -325,6 +327,7 @@ public final class WorkerDaemon implements AutoCloseable {
   }
 
   void connected(MasterLink l) {
+    counters.connects.increment();
     link = l;
     if (state == State.CONNECTING) {
       state = State.CONNECTED;
@@ -344,6 +347,7 @@ public final class WorkerDaemon implements AutoCloseable {
   void disconnected(MasterLink l) {
     if (link == l) {
       link = null;
+      counters.disconnects.increment();
     }
     if (state == State.CONNECTED || state == State.CONNECTING) {
       Duration wait = backoff.next();
@@ -433,6 +437,21 @@ public final class WorkerDaemon implements AutoCloseable {
       }
     }
     stopped.countDown();
+  }
+
+  /** What it has done since it started. */
+  public WorkerCounters counters() {
+    return counters;
+  }
+
+  /** Pieces computed and not yet acknowledged by the master. */
+  public int unacknowledgedPieces() {
+    return outbox.unacked();
+  }
+
+  /** Chunks running or waiting for input here. */
+  public int chunksRunning() {
+    return runner.pending();
   }
 
   public State state() {

@@ -1,0 +1,65 @@
+package dev.gleaner.worker;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a worker has done since it started, counted as it happens: read by {@code gleaner worker
+ * --metrics-port} (Prometheus) and by tests. Plain adders, so the worker module needs no metrics
+ * library; every count only grows.
+ */
+public final class WorkerCounters {
+  final LongAdder chunksAssigned = new LongAdder();
+  final LongAdder chunksFailed = new LongAdder();
+  final LongAdder unitsReported = new LongAdder();
+  final LongAdder piecesReported = new LongAdder();
+  final LongAdder unitsAcknowledged = new LongAdder();
+  final LongAdder inputBytes = new LongAdder();
+  final LongAdder connects = new LongAdder();
+  final LongAdder disconnects = new LongAdder();
+  final LongAdder vacates = new LongAdder();
+
+  /** Chunks the master handed to this worker. */
+  public long chunksAssigned() {
+    return chunksAssigned.sum();
+  }
+
+  /** Chunks that failed here (their units go to others). */
+  public long chunksFailed() {
+    return chunksFailed.sum();
+  }
+
+  /** Units in the pieces this worker computed and reported (before the master's acknowledgement). */
+  public long unitsReported() {
+    return unitsReported.sum();
+  }
+
+  /** Pieces this worker computed and reported. */
+  public long piecesReported() {
+    return piecesReported.sum();
+  }
+
+  /** Units the master acknowledged as durable. */
+  public long unitsAcknowledged() {
+    return unitsAcknowledged.sum();
+  }
+
+  /** Input bytes received from the master. */
+  public long inputBytes() {
+    return inputBytes.sum();
+  }
+
+  /** Logins to the master (the first and every reconnection). */
+  public long connects() {
+    return connects.sum();
+  }
+
+  /** Connections to the master lost. */
+  public long disconnects() {
+    return disconnects.sum();
+  }
+
+  /** Times its owner took the computer back and it vacated. */
+  public long vacates() {
+    return vacates.sum();
+  }
+}
