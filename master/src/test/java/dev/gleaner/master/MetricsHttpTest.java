@@ -1,6 +1,7 @@
 package dev.gleaner.master;
 
 import static dev.gleaner.master.MasterFixture.SECRET;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -41,6 +42,27 @@ class MetricsHttpTest {
       assertEquals(404, get(m.port, "/").statusCode());
       // the port still speaks frames after HTTP visitors
       assertEquals("job-2", m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0)));
+    }
+  }
+
+  @Test
+  void eachWorkerHasItsLabelledSeries() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String id = m.submit(MasterFixture.primes(0, 300_000, "self", 100_000, 0));
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w1")) {
+        assertEquals("DONE", m.awaitEnd(id).getState());
+        // the series are refreshed once a second
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+          String b = get(m.port, "/metrics").body();
+          return b.contains("gleaner_worker_units_committed{worker=\"w1\"} 300000.0")
+              && b.contains("gleaner_worker_connected{worker=\"w1\"} 1.0");
+        });
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() ->
+          get(m.port, "/metrics").body().contains("gleaner_worker_connected{worker=\"w1\"} 0.0"));
+      String b = get(m.port, "/metrics").body();
+      assertTrue(b.contains("# TYPE gleaner_worker_speed_units_per_second gauge"), b);
+      assertTrue(b.contains("gleaner_worker_interruptions{worker=\"w1\"}"), b);
     }
   }
 }

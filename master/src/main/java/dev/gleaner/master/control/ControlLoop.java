@@ -120,11 +120,33 @@ public final class ControlLoop implements AutoCloseable {
   /** The risk prior's mean time up (0: none); read and written on the loop's thread. */
   private double expectedUpSeconds;
 
+  /** Ticks so far (on the loop's thread). */
+  private long ticks;
+
+  /** Per-worker series of /metrics, from the controller's views: once a second. */
+  private void labelWorkers() {
+    List<MasterMetrics.WorkerFigures> out = new ArrayList<>();
+    for (Controller.WorkerView w : controller.workers(now())) {
+      double best = 0;
+      for (dev.gleaner.common.estimate.Estimate e : w.speeds().values()) {
+        if (e.known()) {
+          best = Math.max(best, e.value());
+        }
+      }
+      out.add(new MasterMetrics.WorkerFigures(w.id(), w.unitsDone(), best,
+          Math.max(0, w.risk().interruptions() - priorInterruptions()), links.containsKey(w.id())));
+    }
+    metrics.workers(out);
+  }
+
   /** Starts the controller's clock ticks. */
   public void start(long tickMillis) {
     thread.scheduleAtFixedRate(() -> {
       try {
         run(() -> controller.tick(now()));
+        if (++ticks % Math.max(1, 1000 / tickMillis) == 0) {
+          run(this::labelWorkers);
+        }
       } catch (java.lang.Error e) {
         // an error thrown out of a periodic task would cancel every later tick, and deadlines with them
         log.error("control loop tick: {}", e.toString(), e);

@@ -2,6 +2,8 @@ package dev.gleaner.master.metrics;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 /**
@@ -27,7 +29,26 @@ public final class MasterMetrics {
   public final Timer heartbeatLag;
   public final Timer pieceCommit;
 
+  /** Workers labelled in the per-worker series at most (a label value per worker: bounded). */
+  public static final int MAX_LABELLED_WORKERS = 1000;
+
   private final MeterRegistry registry;
+  private final MultiGauge workerUnits;
+  private final MultiGauge workerSpeed;
+  private final MultiGauge workerInterruptions;
+  private final MultiGauge workerConnected;
+  private boolean toldOfTheCap;
+
+  /**
+   * One worker's figures, for the series labelled with its id.
+   *
+   * @param unitsCommitted units of its pieces committed since the master started
+   * @param unitsPerSecond its best measured speed (0 before a measure)
+   * @param interruptions interruptions its risk rests on (seen, not a prior's)
+   * @param connected whether it is logged in now
+   */
+  public record WorkerFigures(String id, double unitsCommitted, double unitsPerSecond, double interruptions,
+      boolean connected) {}
 
   public MasterMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -48,6 +69,44 @@ public final class MasterMetrics {
     checkMismatches = Counter.builder("gleaner.checks.mismatched").description("checks whose result differed from the one compared with").register(registry);
     heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("time between heartbeats of a worker").register(registry);
     pieceCommit = Timer.builder("gleaner.piece.commit").description("time from receiving a piece to its durable commit").register(registry);
+    workerUnits = MultiGauge.builder("gleaner.worker.units.committed")
+        .description("units of the worker's pieces committed since the master started").register(registry);
+    workerSpeed = MultiGauge.builder("gleaner.worker.speed").baseUnit("units.per.second")
+        .description("the worker's measured speed (its best workload)").register(registry);
+    workerInterruptions = MultiGauge.builder("gleaner.worker.interruptions")
+        .description("interruptions seen of the worker").register(registry);
+    workerConnected = MultiGauge.builder("gleaner.worker.connected")
+        .description("1 while the worker is logged in").register(registry);
+  }
+
+  /**
+   * The per-worker series, replaced by these figures (a worker the master no longer knows leaves
+   * them); the first {@link #MAX_LABELLED_WORKERS} by id only, so a huge pool cannot swamp the
+   * scrape. Called on one thread.
+   */
+  public void workers(java.util.List<WorkerFigures> all) {
+    java.util.List<WorkerFigures> ws = all;
+    if (all.size() > MAX_LABELLED_WORKERS) {
+      ws = all.stream().sorted(java.util.Comparator.comparing(WorkerFigures::id)).limit(MAX_LABELLED_WORKERS).toList();
+      if (!toldOfTheCap) {
+        toldOfTheCap = true;
+        org.slf4j.LoggerFactory.getLogger(MasterMetrics.class).warn("{} workers: the per-worker series of /metrics"
+            + " label the first {} by id only", all.size(), MAX_LABELLED_WORKERS);
+      }
+    }
+    workerUnits.register(rows(ws, WorkerFigures::unitsCommitted), true);
+    workerSpeed.register(rows(ws, WorkerFigures::unitsPerSecond), true);
+    workerInterruptions.register(rows(ws, WorkerFigures::interruptions), true);
+    workerConnected.register(rows(ws, w -> w.connected() ? 1 : 0), true);
+  }
+
+  private static java.util.List<MultiGauge.Row<?>> rows(java.util.List<WorkerFigures> ws,
+      java.util.function.ToDoubleFunction<WorkerFigures> f) {
+    java.util.List<MultiGauge.Row<?>> out = new java.util.ArrayList<>(ws.size());
+    for (WorkerFigures w : ws) {
+      out.add(MultiGauge.Row.of(Tags.of("worker", w.id()), f.applyAsDouble(w)));
+    }
+    return out;
   }
 
   /** Gauges the connections in the handshake, as {@code waiting} counts them. */
