@@ -136,7 +136,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
         // a frame must pass this worker's encoder and the master's decoder: the smaller limit
         int frame = Math.min(config.maxFrameBytes(), msg.getWelcome().getMaxFrameBytes() > 0
             ? msg.getWelcome().getMaxFrameBytes() : config.maxFrameBytes());
-        runner.maxResultBytes(msg.getWelcome().getMaxResultBytes() > 0 ? msg.getWelcome().getMaxResultBytes() : frame);
+        long maxResult = msg.getWelcome().getMaxResultBytes() > 0 ? msg.getWelcome().getMaxResultBytes() : frame;
+        runner.maxResultBytes(maxResult);
         long interval = Math.max(10, msg.getWelcome().getHeartbeatIntervalMs());
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(msg.getWelcome().getHeartbeatTimeoutMs());
         heartbeats = ctx.executor().scheduleAtFixedRate(() -> {
@@ -158,7 +159,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
           ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis()));
         }, interval, interval, TimeUnit.MILLISECONDS);
         daemon.connected(this);
-        outbox.connected(ctx.channel(), frame);
+        outbox.connected(ctx.channel(), frame, maxResult);
       }
       case READY -> onMessage(ctx, msg);
     }

@@ -211,14 +211,37 @@ final class Outbox implements ChunkRunner.Reporter {
 
   /**
    * The connection was welcomed: the pieces not acknowledged go out again, in order, then new
-   * pieces go straight through {@code c}.
+   * pieces go straight through {@code c}. A held piece whose result is over this master's
+   * {@code maxResultBytes} (a master restarted with a lower --max-result-mib) would be refused on
+   * every connection: its chunk fails instead, after the pieces before it, and its units go to
+   * others.
    */
-  synchronized void connected(Channel c, int maxFrameBytes) {
+  synchronized void connected(Channel c, int maxFrameBytes, long maxResultBytes) {
     frameBytes = maxFrameBytes;
-    for (Entry e : entries.values()) {
+    for (Iterator<Entry> it = entries.values().iterator(); it.hasNext(); ) {
+      Entry e = it.next();
       e.stopAt = 0;
+      Piece over = null;
       for (Piece p : e.unacked) {
+        if (p.getResult().size() > maxResultBytes) {
+          over = p;
+          break;
+        }
         write(c, p);
+      }
+      if (over != null) {
+        String why = "the result of the piece at " + over.getStart() + " is " + over.getResult().size()
+            + " bytes, over the master's limit of " + maxResultBytes + " bytes for one piece (gleaner master"
+            + " --max-result-mib)";
+        log.warn("chunk {} of job {} fails: {}", e.assign.getChunkId(), e.assign.getJobId(), why);
+        if (e.running && chunks != null) {
+          chunks.cancel(e.assign.getJobId(), e.assign.getChunkId());
+        }
+        drop(e);
+        it.remove();
+        counters.chunksFailed.increment();
+        c.write(Envelope.newBuilder().setChunkFailed(ChunkFailed.newBuilder().setJobId(e.assign.getJobId())
+            .setChunkId(e.assign.getChunkId()).setMessage(why)).build());
       }
     }
     c.flush();

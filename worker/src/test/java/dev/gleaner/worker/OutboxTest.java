@@ -61,4 +61,40 @@ class OutboxTest {
     HeldChunk h = outbox.claims().get(0);
     assertEquals(List.of(0L, 100L, 10L), List.of(h.getStart(), h.getEnd(), h.getAcked()));
   }
+
+  @Test
+  void aHeldPieceOverANewMastersResultLimitFailsItsChunkInsteadOfBeingSentForever() {
+    java.util.List<Long> cancelled = new java.util.ArrayList<>();
+    outbox.chunks(new Outbox.Chunks() {
+      @Override
+      public void cancel(String jobId, long chunkId) {
+        cancelled.add(chunkId);
+      }
+
+      @Override
+      public void cancelAll() {}
+    });
+    outbox.assigned(assign(1, 0, 100));
+    outbox.piece(piece(1, 0, 10));
+    outbox.piece(Piece.newBuilder().setJobId("job-1").setChunkId(1).setStart(10).setEnd(20)
+        .setResult(ByteString.copyFrom(new byte[100])).build());
+    outbox.assigned(assign(2, 100, 200));
+    outbox.piece(piece(2, 100, 110));
+    io.netty.channel.embedded.EmbeddedChannel c = new io.netty.channel.embedded.EmbeddedChannel();
+    // a master restarted with a limit of 50 bytes for one piece's result
+    outbox.connected(c, 1 << 20, 50);
+    java.util.List<String> sent = new java.util.ArrayList<>();
+    for (Object m; (m = c.readOutbound()) != null; ) {
+      dev.gleaner.protocol.Envelope e = (dev.gleaner.protocol.Envelope) m;
+      sent.add(e.hasPiece() ? "piece " + e.getPiece().getChunkId() + "@" + e.getPiece().getStart()
+          : e.hasChunkFailed() ? "failed " + e.getChunkFailed().getChunkId() + ": " + e.getChunkFailed().getMessage()
+          : e.getBodyCase().toString());
+    }
+    assertEquals(List.of("piece 1@0", "failed 1: the result of the piece at 10 is 100 bytes, over the master's limit"
+        + " of 50 bytes for one piece (gleaner master --max-result-mib)", "piece 2@100"), sent);
+    assertEquals(List.of(1L), cancelled, "the chunk stops computing");
+    assertEquals(1, outbox.unacked(), "chunk 1 is no longer waited for; chunk 2's piece is");
+    assertEquals(List.of(2L), outbox.claims().stream().map(HeldChunk::getChunkId).toList());
+    c.finishAndReleaseAll();
+  }
 }
