@@ -194,6 +194,16 @@ class BadInputTest {
       assertTrue(e.getError().getMessage().contains("malformed primes result (3 bytes)"), e.getError().getMessage());
       assertTrue(p.closedByMaster());
     }
+    // the master ended that session, the computer did not go away: no interruption in its risk
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> worker("garbler")
+        .getState().equals("GONE"));
+    assertEquals(0, worker("garbler").getInterruptions());
+    assertEquals(0, worker("garbler").getRiskInterruptions());
+  }
+
+  private dev.gleaner.protocol.WorkerStatus worker(String id) {
+    return master.server.status(null).getWorkersList().stream().filter(w -> w.getWorkerId().equals(id)).findFirst()
+        .orElseThrow();
   }
 
   @Test

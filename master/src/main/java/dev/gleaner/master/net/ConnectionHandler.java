@@ -327,6 +327,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     services.metrics().protocolErrors.increment();
+    if (session != null) {
+      session.refusal = message;
+    }
     if (session != null || services.gate().logRefusal()) {
       // refusals before a login are logged at a bounded rate: a flood must not fill the disk
       log.warn("closing connection from {}{}: {}", ctx.channel().remoteAddress(),
@@ -340,7 +343,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     loggedInOrOut(ctx);
     if (session != null) {
       services.monitor().forget(session);
-      services.loop().lost(session, saidGoodbye ? "said goodbye" : "connection closed", !saidGoodbye);
+      String refusal = session.refusal;
+      services.loop().lost(session, saidGoodbye ? "said goodbye" : refusal != null ? "refused: " + refusal
+          : "connection closed", !saidGoodbye && refusal == null);
     }
     ctx.fireChannelInactive();
   }

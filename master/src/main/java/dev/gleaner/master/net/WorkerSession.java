@@ -25,6 +25,12 @@ final class WorkerSession implements WorkerLink {
   private final SendPort port;
   private final ControlLoop loop;
   private final Ticker ticker;
+  /**
+   * Why the master closed this session for a broken rule (a bad result, an unexpected message);
+   * null while it has not. Such an end is the master's doing, not the computer going away, so it
+   * is not counted as an interruption.
+   */
+  volatile String refusal;
   /** Written by the connection's event loop, read by the heartbeat sweep and status. */
   volatile long lastHeardNanos;
 
@@ -96,6 +102,7 @@ final class WorkerSession implements WorkerLink {
 
   @Override
   public void refuse(Error.Code code, String message) {
+    refusal = message;
     log.warn("closing the connection of worker {} from {}: {}", workerId, host, message);
     if (channel.isActive()) {
       channel.writeAndFlush(Messages.error(code, message)).addListener(ChannelFutureListener.CLOSE);
