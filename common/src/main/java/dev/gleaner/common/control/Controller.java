@@ -896,6 +896,13 @@ public final class Controller {
   }
 
   private void start(JobLedger j, double now) {
+    if (j.committed.size() == j.units() && j.checksSettled()) {
+      // every unit was saved before a restart: the job ends now, whoever is connected
+      j.phase = JobPhase.RUNNING;
+      j.message = "";
+      finish(j, JobPhase.DONE, "", now);
+      return;
+    }
     int accepting = handout.accepting(j);
     int need = Math.max(1, j.def.minWorkers());
     if (accepting < need) {
@@ -905,10 +912,6 @@ public final class Controller {
     }
     j.phase = JobPhase.RUNNING;
     j.message = "";
-    if (j.committed.size() == j.units() && j.checksSettled()) {
-      finish(j, JobPhase.DONE, "", now);
-      return;
-    }
     // a job a restarted master took up keeps its plan's recovery lists and homes, and plans its rest again
     j.replanWhy = j.replans < 0 ? "first plan" : "the master restarted";
     planner.replan(j, now);

@@ -155,4 +155,15 @@ class ControllerRestartTest {
     assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), first.start(), first.end(), 2));
     assertNull(c.checkLedger("j"));
   }
+
+  @Test
+  void aJobWhoseUnitsWereAllSavedBeforeTheRestartEndsWithoutAWorker() {
+    JobDef def = new JobDef("j", "primes", 0, 1000, new RangeSet(), "self", 100, 0, 3, Double.POSITIVE_INFINITY, false,
+        0, x -> x, dev.gleaner.common.model.RiskModel.LINEAR, 8);
+    c.addJob(def, List.of(), 60, 0);
+    c.tick(1);
+    List<Action.Finished> ended = only(c.drain(), Action.Finished.class);
+    assertEquals(1, ended.size(), "it does not wait for its three workers: nothing is left to compute");
+    assertEquals(JobPhase.DONE, ended.get(0).phase());
+  }
 }

@@ -718,65 +718,83 @@ public final class ControlLoop implements AutoCloseable {
       return;
     }
     store.submit(Store.pieces(job.id)).whenComplete((pieces, err) -> {
-      if (err != null) {
-        post(() -> fail(job, "cannot read the committed pieces: " + err.getMessage()));
-        return;
-      }
-      RangeSet done = RangeSet.of(job.start, job.end);
-      done.removeAll(f.notDone());
-      byte[] result = job.workload.empty();
-      RangeSet seen = new RangeSet();
-      for (Store.PieceRecord piece : pieces) {
-        if (seen.intersects(piece.start(), piece.end())) {
-          post(() -> fail(job, "committed pieces overlap at unit " + piece.start()));
-          return;
-        }
-        seen.add(piece.start(), piece.end());
-        try {
-          result = job.workload.merge(result, piece.result());
-        } catch (RuntimeException e) {
-          log.error("job {}: cannot merge the stored piece [{}, {})", job.id, piece.start(), piece.end(), e);
-          post(() -> fail(job, "cannot merge the stored piece [" + piece.start() + ", " + piece.end() + "): "
-              + e.getMessage()));
-          return;
-        }
-      }
-      if (!seen.equals(done)) {
-        String why = "committed pieces " + seen + " do not tile the done units " + done;
-        post(() -> fail(job, why));
-        return;
-      }
-      String text;
       try {
-        text = job.workload.render(result);
-      } catch (RuntimeException e) {
-        log.error("job {}: cannot render its result", job.id, e);
-        post(() -> fail(job, "cannot render the result: " + e.getMessage()));
+        finishFrom(job, f, pieces, err);
+      } catch (RuntimeException | OutOfMemoryError e) {
+        // nothing may vanish into the future: every unit is saved, so the job waits for a master
+        // that can make its result (a restart takes it up and ends it at once)
+        long bytes = pieces == null ? 0 : pieces.stream().mapToLong(p -> p.result().length).sum();
+        String why = "its result (" + (pieces == null ? 0 : pieces.size()) + " pieces, " + bytes + " bytes) could not be"
+            + " made: " + e + (e instanceof OutOfMemoryError ? "; restart the master with a larger heap"
+            + " (JAVA_OPTS=-Xmx...): every unit is saved and it ends at the restart" : "");
+        log.error("job {}: {}", job.id, why, e);
+        post(() -> job.message = why);
+      }
+    });
+  }
+
+  /** Makes the job's result from its stored pieces (read with {@code err} when that failed). */
+  private void finishFrom(MasterJob job, Action.Finished f, List<Store.PieceRecord> pieces, Throwable err) {
+    if (err != null) {
+      post(() -> fail(job, "cannot read the committed pieces: " + err.getMessage()));
+      return;
+    }
+    RangeSet done = RangeSet.of(job.start, job.end);
+    done.removeAll(f.notDone());
+    byte[] result = job.workload.empty();
+    RangeSet seen = new RangeSet();
+    for (Store.PieceRecord piece : pieces) {
+      if (seen.intersects(piece.start(), piece.end())) {
+        post(() -> fail(job, "committed pieces overlap at unit " + piece.start()));
         return;
       }
-      String state = f.phase().name();
-      String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
-      long now = ticker.epochMillis();
-      byte[] merged = result;
-      Store.Op<Void> update = Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message());
-      Store.Op<Void> ranges = Store.jobNotDone(job.id, notDone);
-      store.submit(tx -> {
-        update.run(tx);
-        return ranges.run(tx);
-      }).whenComplete((ok, stored) -> post(() -> {
-            if (stored != null) {
-              fail(job, "cannot store the result: " + stored.getMessage());
-              return;
-            }
-            job.resultText = text;
-            job.finishedAtMillis = now;
-            job.message = f.message();
-            job.state = state;
-            release(job);
-            log.info("job {} {} in {} ms: {}", job.id, state.equals("DONE") ? "done" : "ended at its deadline",
-                now - job.submittedAtMillis, text.lines().findFirst().orElse(""));
-          }));
-    });
+      seen.add(piece.start(), piece.end());
+      try {
+        result = job.workload.merge(result, piece.result());
+      } catch (RuntimeException e) {
+        log.error("job {}: cannot merge the stored piece [{}, {})", job.id, piece.start(), piece.end(), e);
+        post(() -> fail(job, "cannot merge the stored piece [" + piece.start() + ", " + piece.end() + "): "
+            + e.getMessage()));
+        return;
+      }
+    }
+    if (!seen.equals(done)) {
+      String why = "committed pieces " + seen + " do not tile the done units " + done;
+      post(() -> fail(job, why));
+      return;
+    }
+    String text;
+    try {
+      text = job.workload.render(result);
+    } catch (RuntimeException e) {
+      log.error("job {}: cannot render its result", job.id, e);
+      post(() -> fail(job, "cannot render the result: " + e.getMessage()));
+      return;
+    }
+    String state = f.phase().name();
+    String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
+    long now = ticker.epochMillis();
+    byte[] merged = result;
+    Store.Op<Void> update = Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message());
+    Store.Op<Void> ranges = Store.jobNotDone(job.id, notDone);
+    store.submit(tx -> {
+      update.run(tx);
+      return ranges.run(tx);
+    }).whenComplete((ok, stored) -> post(() -> {
+          if (stored != null) {
+            fail(job, "cannot store the result: " + stored.getMessage());
+            return;
+          }
+          job.resultText = text;
+          job.finishedAtMillis = now;
+          job.message = f.message();
+          job.state = state;
+          release(job);
+          String first = text.lines().findFirst().orElse("");
+          log.info("job {} {} in {} ms: {}", job.id, state.equals("DONE") ? "done" : "ended at its deadline",
+              now - job.submittedAtMillis, first.length() > 200 ? first.substring(0, 200) + "... (" + text.length()
+                  + " characters in all: gleaner result " + job.id + ")" : first);
+        }));
   }
 
   /** The job fails after the controller ended it (merging or storing its result failed). */

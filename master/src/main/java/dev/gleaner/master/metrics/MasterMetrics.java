@@ -109,6 +109,13 @@ public final class MasterMetrics {
     return out;
   }
 
+  /** Gauges the workers whose result over one frame waits for memory to be joined in. */
+  public void resultsWaiting(java.util.function.IntSupplier waiting) {
+    io.micrometer.core.instrument.Gauge.builder("gleaner.results.waiting", waiting, w -> w.getAsInt())
+        .strongReference(true).description("workers whose result over one frame waits for memory to be joined in")
+        .register(registry);
+  }
+
   /** Gauges the connections in the handshake, as {@code waiting} counts them. */
   public void loggingIn(java.util.function.IntSupplier waiting) {
     // a strong reference: the supplier (a method reference made for this call) has no other holder,

@@ -53,6 +53,14 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   private byte[] nonce;
   private WorkerSession session;
   private PieceAssembly assembly;
+  /** It holds a place in the master's {@link ResultBudget}: it is joining a result over one frame. */
+  private boolean holdsPlace;
+  /** While it waits for a place: the messages read meanwhile, in order; null while it does not wait. */
+  private java.util.ArrayDeque<Envelope> parked;
+  /** Its turn in the budget's queue while it waits; null otherwise. */
+  private Runnable admission;
+  /** While it waits: the master's heartbeats to it (it reads nothing of the worker's, by its own choice). */
+  private io.netty.util.concurrent.ScheduledFuture<?> keepAlive;
   private boolean saidGoodbye;
   private long lastHeartbeatNanos;
   /** The peer's address while it counts against the login limits, else null. */
@@ -102,6 +110,15 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     if (session != null) {
       session.lastHeardNanos = ticker.nanos();
     }
+    if (parked != null) {
+      // frames decoded from bytes read before the wait began: they keep their order behind it
+      parked.add(msg);
+      return;
+    }
+    dispatch(ctx, msg);
+  }
+
+  private void dispatch(ChannelHandlerContext ctx, Envelope msg) {
     switch (phase) {
       case AWAIT_HELLO -> onHello(ctx, msg);
       case AWAIT_ANSWER -> onAnswer(ctx, msg);
@@ -185,6 +202,15 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       }
       case SPEED_REPORT -> services.loop().calibrated(session, msg.getSpeedReport().getSpeedsList());
       case PIECE_PART -> {
+        if (!holdsPlace) {
+          admission = () -> ctx.executor().execute(() -> admitted(ctx));
+          if (!services.budget().takeOrAwait(admission)) {
+            park(ctx, msg);
+            return;
+          }
+          admission = null;
+          holdsPlace = true;
+        }
         try {
           assembly().part(msg.getPiecePart());
         } catch (PieceAssembly.Broken e) {
@@ -198,6 +224,10 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         } catch (PieceAssembly.Broken e) {
           refuse(ctx, Error.Code.BAD_RESULT, e.getMessage());
           return;
+        }
+        if (holdsPlace) {
+          holdsPlace = false;
+          services.budget().give();
         }
         services.loop().piece(session, whole);
       }
@@ -225,6 +255,49 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
             .setState(o.state()).setMessage(o.message())).build());
       }
     });
+  }
+
+  /**
+   * Every place for joining results over one frame is taken: this worker's parts wait. Its
+   * connection is no longer read (TCP holds the worker back), what was already read waits in
+   * order, and the master sends it heartbeats so that neither side takes the wait for a silence.
+   */
+  private void park(ChannelHandlerContext ctx, Envelope first) {
+    parked = new java.util.ArrayDeque<>();
+    parked.add(first);
+    ctx.channel().config().setAutoRead(false);
+    long every = Math.max(10, services.config().heartbeatInterval().toMillis());
+    keepAlive = ctx.executor().scheduleAtFixedRate(() -> {
+      session.lastHeardNanos = services.ticker().nanos();
+      ctx.writeAndFlush(Messages.heartbeat(0, services.ticker().epochMillis()));
+    }, every, every, TimeUnit.MILLISECONDS);
+    log.info("worker {}: its result over one frame waits until another is joined (at most {} at once, for memory);"
+        + " its connection is not read meanwhile", session.workerId, services.budget().places());
+  }
+
+  /** A place was handed to this connection: what waited goes on, in order. */
+  private void admitted(ChannelHandlerContext ctx) {
+    admission = null;
+    if (keepAlive != null) {
+      keepAlive.cancel(false);
+      keepAlive = null;
+    }
+    if (!ctx.channel().isActive() || phase == Phase.CLOSING) {
+      services.budget().give();
+      return;
+    }
+    holdsPlace = true;
+    java.util.ArrayDeque<Envelope> waited = parked;
+    parked = null;
+    ctx.channel().config().setAutoRead(true);
+    log.info("worker {}: its result over one frame is joined now", session.workerId);
+    for (Envelope m; parked == null && phase != Phase.CLOSING && (m = waited.poll()) != null; ) {
+      dispatch(ctx, m);
+    }
+    if (parked != null) {
+      // it waits again (a second result over one frame): the rest stays behind the first
+      parked.addAll(waited);
+    }
   }
 
   private PieceAssembly assembly() {
@@ -341,6 +414,17 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     loggedInOrOut(ctx);
+    if (keepAlive != null) {
+      keepAlive.cancel(false);
+    }
+    // a place handed over but not yet taken up is given back by admitted(), which sees the close
+    if (admission != null && services.budget().cancel(admission)) {
+      admission = null;
+    }
+    if (holdsPlace) {
+      holdsPlace = false;
+      services.budget().give();
+    }
     if (session != null) {
       services.monitor().forget(session);
       String refusal = session.refusal;

@@ -22,9 +22,11 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
       MeterRegistry registry) {
     LoginGate gate = new LoginGate();
     metrics.loggingIn(gate::waiting);
+    ResultBudget budget = ResultBudget.forHeap(Runtime.getRuntime().maxMemory(), config.maxResultBytes());
+    metrics.resultsWaiting(budget::waiting);
     this.services = new Services(config, config.ticker(), new PeerAuthenticator(config.auth()), loop, jobs,
         new SendPort(config.concurrentSends()), new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),
-        metrics, registry, gate);
+        metrics, registry, gate, budget);
   }
 
   @Override

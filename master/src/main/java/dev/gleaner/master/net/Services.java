@@ -9,4 +9,4 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 /** What every connection handler needs. */
 record Services(MasterConfig config, Ticker ticker, PeerAuthenticator authenticator, ControlLoop loop, JobService jobs,
-    SendPort sendPort, HeartbeatMonitor monitor, MasterMetrics metrics, MeterRegistry registry, LoginGate gate) {}
+    SendPort sendPort, HeartbeatMonitor monitor, MasterMetrics metrics, MeterRegistry registry, LoginGate gate, ResultBudget budget) {}
