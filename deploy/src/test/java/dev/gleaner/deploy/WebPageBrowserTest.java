@@ -7,12 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.gleaner.protocol.JobSpec;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
@@ -78,15 +76,25 @@ class WebPageBrowserTest {
         driver.quit();
       } finally {
         service.stop();
-        // every process still running on our profile folder is one this test started: end it by its pid
-        String marker = "--user-data-dir=" + profile;
-        List<ProcessHandle> left = ProcessHandle.allProcesses()
-            .filter(p -> p.info().arguments().map(a -> List.of(a).contains(marker)).orElse(false)).toList();
-        left.forEach(ProcessHandle::destroyForcibly);
-        assertTrue(left.isEmpty(), "Chromium processes outlived driver.quit(): " + left.stream()
-            .map(p -> Long.toString(p.pid())).toList());
         assertFalse(service.isRunning(), "chromedriver still runs");
+        // every process still naming our profile folder is one this test started (the browser, its
+        // crash handler): they end with the browser; any still there after 10 s is ended by its pid
+        try {
+          await().atMost(Duration.ofSeconds(10)).until(() -> ours().isEmpty());
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+          List<ProcessHandle> left = ours();
+          left.forEach(ProcessHandle::destroyForcibly);
+          throw new AssertionError("Chromium processes outlived driver.quit() by 10 s, ended now: "
+              + left.stream().map(p -> Long.toString(p.pid())).toList(), e);
+        }
       }
+    }
+
+    private List<ProcessHandle> ours() {
+      String folder = profile.toString();
+      return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+          .filter(p -> p.info().arguments().map(args -> java.util.Arrays.stream(args).anyMatch(a -> a.contains(folder)))
+              .orElse(false)).toList();
     }
   }
 

@@ -1051,6 +1051,8 @@ public final class Controller {
     j.unplanned.clear();
     j.checks.clear();
     j.replanDue = false;
+    // nothing planned remains to be drawn
+    j.timeline = Timeline.EMPTY;
   }
 
   // ---------------------------------------------------------------- views
