@@ -72,8 +72,8 @@ final class DemoCommand implements Callable<Integer> {
         .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(5));
     master[0] = new MasterServer(config).start();
     int port = master[0].port();
-    System.err.printf(Locale.ROOT, "master on 127.0.0.1:%d; starting %d workers (%d slowed %.0fx); logs in %s%n",
-        port, workers, workers / 2, slowdown, dir);
+    System.err.printf(Locale.ROOT, "master on 127.0.0.1:%d; starting %d workers (%d slowed %.0fx); logs in %s%n"
+        + "watch it in a browser: http://127.0.0.1:%d/%n", port, workers, workers / 2, slowdown, dir, port);
 
     for (int i = 1; i <= workers; i++) {
       boolean slow = i > workers - workers / 2;

@@ -82,6 +82,12 @@ final class MasterCommand implements Callable<Integer> {
           + " loopback ones. The metrics name workers and jobs; open them to your monitoring network only.")
   boolean metricsFromAnywhere;
 
+  @Option(names = "--web-from-anywhere",
+      description = "Answer the web page (GET /, on the master's port) and its GET /api/status from any address,"
+          + " not only loopback ones; those must show a client token (NAME:BASE64, ?token= or Authorization: Bearer)"
+          + " or the shared secret. Without --tls the credential crosses the network in clear text.")
+  boolean webFromAnywhere;
+
   @Option(names = "--max-result-mib", defaultValue = "256", paramLabel = "MIB",
       description = "Largest result of one piece; a result over a frame arrives in several (default: ${DEFAULT-VALUE} MiB).")
   int maxResultMib;
@@ -148,7 +154,7 @@ final class MasterCommand implements Callable<Integer> {
         .withConcurrentSends(concurrentSends)
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
-    config = config.withMetricsFromAnywhere(metricsFromAnywhere);
+    config = config.withMetricsFromAnywhere(metricsFromAnywhere).withWebFromAnywhere(webFromAnywhere);
     if (expectedUp != null) {
       config = config.withExpectedUp(Deadlines.seconds(expectedUp));
     }

@@ -27,13 +27,15 @@ import java.time.Duration;
  * @param maxResultBytes the largest result one piece may have (a result over one frame arrives as
  *     several); a larger one fails its chunk with an error that names this limit
  * @param metricsFromAnywhere whether {@code /metrics} answers every address (false: loopback only)
+ * @param webFromAnywhere whether the web page and {@code /api/status} answer other addresses than
+ *     loopback ones (false: loopback only), which then must show a client token or the shared secret
  * @param expectedUpSeconds the risk prior: a worker with no history is expected to go down after
  *     this long up on average (worth 10 interruptions); 0: none, nobody is at risk until seen
  */
 public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth, Duration heartbeatInterval,
     Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, ControlConfig control, Ticker ticker,
     Workloads workloads, java.util.List<Path> serve, ServerTls tls, long maxResultBytes,
-    double expectedUpSeconds, boolean metricsFromAnywhere) {
+    double expectedUpSeconds, boolean metricsFromAnywhere, boolean webFromAnywhere) {
 
   /** The default {@link #maxResultBytes}: 256 MiB. */
   public static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
@@ -60,70 +62,79 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
     return new MasterConfig(bind, dataDir, MasterAuth.sharedSecret(secret), Duration.ofSeconds(2), Duration.ofSeconds(10),
         Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null,
-        DEFAULT_MAX_RESULT_BYTES, 0, false);
+        DEFAULT_MAX_RESULT_BYTES, 0, false, false);
   }
 
   public MasterConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   public MasterConfig withTicker(Ticker t) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   public MasterConfig withMaxFrameBytes(int max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls,
-        Math.max(max, maxResultBytes), expectedUpSeconds, metricsFromAnywhere);
+        Math.max(max, maxResultBytes), expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   public MasterConfig withConcurrentSends(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   public MasterConfig withWindow(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   /** Leases of at least {@code floor} and {@code factor} times a piece's expected time (see {@link ControlConfig}). */
   public MasterConfig withLease(Duration floor, double factor) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   /** Jobs may name regular files under these directories as input. */
   public MasterConfig withServe(Path... dirs) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   /** Takes these logins instead. */
   public MasterConfig withAuth(MasterAuth a) {
     return new MasterConfig(bind, dataDir, a, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   /** Speaks TLS only, with this certificate; null: clear text. */
   public MasterConfig withTls(ServerTls t) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds, metricsFromAnywhere);
+        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   /** Pieces' results may be this large (at least one frame). */
   public MasterConfig withMaxResultBytes(long max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, max, expectedUpSeconds, metricsFromAnywhere);
+        control, ticker, workloads, serve, tls, max, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   /** A worker with no history is expected to go down after this long up on average (0: no prior). */
   public MasterConfig withExpectedUp(double seconds) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, seconds, metricsFromAnywhere);
+        control, ticker, workloads, serve, tls, maxResultBytes, seconds, metricsFromAnywhere, webFromAnywhere);
   }
 
   /** Whether {@code /metrics} answers every address, not only loopback ones. */
   public MasterConfig withMetricsFromAnywhere(boolean anywhere) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, anywhere);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, anywhere, webFromAnywhere);
+  }
+
+  /**
+   * Whether the web page and {@code /api/status} answer every address, not only loopback ones
+   * (other addresses must then show a client token or the shared secret).
+   */
+  public MasterConfig withWebFromAnywhere(boolean anywhere) {
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, anywhere);
   }
 
   /** Chunks a worker may hold at once (1 computing, the rest queued on it). */

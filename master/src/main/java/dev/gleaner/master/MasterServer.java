@@ -94,6 +94,13 @@ public final class MasterServer implements AutoCloseable {
         config.tls() == null ? "clear text" : "TLS" + (config.tls().requiresClientCertificates() ? ", client certificates required" : ""),
         (config.auth().clusterKey() != null ? "tokens" : "") + (config.auth().clusterKey() != null && config.auth().sharedSecret() != null ? " and " : "")
             + (config.auth().sharedSecret() != null ? "shared secret" : ""));
+    log.info("web page on http{}://localhost:{}/ ({})", config.tls() == null ? "" : "s", port(),
+        config.webFromAnywhere() ? "any address with a client token or the shared secret; loopback without"
+            : "loopback addresses only");
+    if (config.webFromAnywhere() && config.tls() == null) {
+      log.warn("--web-from-anywhere on a clear-text master: the tokens browsers show it cross the network unencrypted;"
+          + " use --tls anywhere but a trusted lab network");
+    }
     return this;
   }
 

@@ -9,8 +9,9 @@
  *       out its actions; jobs are validated, stored and resumed here.
  *   <li>{@code store}: SQLite; every piece is durable before it is acknowledged.
  *   <li>{@code metrics}: Micrometer meters.
+ *   <li>{@code web}: the read-only web page and the JSON of {@code /api/status}, served by {@code net}.
  * </ul>
  *
- * <p>Arrows point one way: {@code net -> control -> store, metrics}.
+ * <p>Arrows point one way: {@code net -> web -> control -> store, metrics} (and {@code net -> control}).
  */
 package dev.gleaner.master;

@@ -31,8 +31,13 @@ final class MasterFixture implements AutoCloseable {
   }
 
   static MasterFixture start(Path data, UnaryOperator<MasterConfig> tweak) throws InterruptedException {
-    MasterConfig config = tweak.apply(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), data, SECRET, Workloads.of())
-        .withServe(data));
+    return start(new InetSocketAddress("127.0.0.1", 0), data, tweak);
+  }
+
+  /** A master on {@code bind} (an ephemeral port if its port is 0). */
+  static MasterFixture start(InetSocketAddress bind, Path data, UnaryOperator<MasterConfig> tweak)
+      throws InterruptedException {
+    MasterConfig config = tweak.apply(MasterConfig.defaults(bind, data, SECRET, Workloads.of()).withServe(data));
     return new MasterFixture(new MasterServer(config).start());
   }
 

@@ -4,6 +4,7 @@ import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.estimate.Estimator;
 import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.plan.Plan;
+import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -1053,6 +1054,8 @@ public final class Controller {
     j.unplanned.clear();
     j.checks.clear();
     j.replanDue = false;
+    // nothing planned remains to be drawn
+    j.timeline = Timeline.EMPTY;
   }
 
   // ---------------------------------------------------------------- views
@@ -1160,6 +1163,20 @@ public final class Controller {
     }
     return new WorkerView(m.id, m.state.name(), speeds, estimator.bandwidth(m.id), estimator.risk(m.id, now), copies,
         m.unitsDone, m.sessions);
+  }
+
+  /**
+   * What the job's current plan predicts: when each worker receives its work and saves each piece.
+   *
+   * @param at when the plan was made (the controller's seconds); its timeline counts from there
+   * @param timeline empty before the first plan and while probe chunks measure the workers
+   */
+  public record PlannedTimeline(double at, Timeline timeline) {}
+
+  /** The job's current plan's timeline, or null for no such job. */
+  public PlannedTimeline plannedTimeline(String job) {
+    JobLedger j = jobs.get(job);
+    return j == null ? null : new PlannedTimeline(j.lastPlanAt, j.timeline);
   }
 
   /** The committed units of a job (a copy). */

@@ -85,6 +85,8 @@ final class JobLedger {
   double expectedWork = Double.NaN;
   /** The figures the plan used, to notice a drift. */
   Map<String, Worker> planned = Map.of();
+  /** What the current plan predicts (seconds from {@link #lastPlanAt}); empty for probe chunks. */
+  dev.gleaner.common.plan.Timeline timeline = dev.gleaner.common.plan.Timeline.EMPTY;
   /** Worker id to its place in the plan's service order. */
   Map<String, Integer> rank = Map.of();
   boolean replanDue;

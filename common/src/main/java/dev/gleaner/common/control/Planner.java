@@ -8,6 +8,7 @@ import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.plan.Plan;
 import dev.gleaner.common.plan.PlanRequest;
 import dev.gleaner.common.plan.Strategies;
+import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.recovery.RecoveryPlans;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
@@ -136,6 +137,7 @@ final class Planner {
       j.autoWorkers = platform.size();
     }
     j.planned = probe ? Map.of() : new Platform(platform).byId();
+    j.timeline = probe ? Timeline.EMPTY : plan.timeline();
     j.expectedWork = j.committed.size() + j.pending.size() + held.size() + plan.expectedWork();
     j.message = "";
     if (first) {

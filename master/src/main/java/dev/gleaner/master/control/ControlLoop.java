@@ -834,6 +834,14 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /**
+   * What the master's web page shows (see {@link WebStatus}), built on the loop's thread like
+   * {@link #status}.
+   */
+  public CompletableFuture<WebStatus> webStatus(MeterRegistry registry) {
+    return call(() -> StatusReport.web(controller, jobs, links, away, registry, now(), this));
+  }
+
+  /**
    * The whole rendered result of an ended job, for a client to stream; fails with a sentence when
    * the job is unknown, still running, or failed.
    */

@@ -22,6 +22,30 @@ final class StatusReport {
 
   static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
       Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock) {
+    return build(controller, jobs, links, away, registry, jobId, now, clock, false);
+  }
+
+  /**
+   * What the web page shows: every job of a status of all jobs, the running ones with their
+   * recovery lists (as a status of one job has them), and each running job's planned timeline, its
+   * times as wall-clock milliseconds.
+   */
+  static WebStatus web(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
+      Map<String, ControlLoop.Away> away, MeterRegistry registry, double now, ControlLoop clock) {
+    StatusReply reply = build(controller, jobs, links, away, registry, "", now, clock, true);
+    Map<String, WebStatus.Plan> plans = new java.util.LinkedHashMap<>();
+    for (dev.gleaner.protocol.JobStatus j : reply.getJobsList()) {
+      Controller.PlannedTimeline t = controller.plannedTimeline(j.getJobId());
+      if (t != null && Double.isFinite(t.at()) && !t.timeline().lanes().isEmpty() && j.getFinishedAtMillis() == 0) {
+        plans.put(j.getJobId(), new WebStatus.Plan(clock.toMillis(t.at()), t.timeline()));
+      }
+    }
+    return new WebStatus(reply, plans, clock.epochMillis());
+  }
+
+  private static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
+      Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock,
+      boolean recoveryOfRunning) {
     StatusReply.Builder reply = StatusReply.newBuilder();
     for (Meter m : registry.getMeters()) {
       String name = m.getId().getName();
@@ -47,7 +71,11 @@ final class StatusReport {
       int i = 0;
       for (MasterJob j : jobs.values()) {
         if (i++ >= skip) {
-          reply.addJobs(job(j, controller.job(j.id), now, false, controller, clock.epochMillis()));
+          JobStatus js = job(j, controller.job(j.id), now, false, controller, clock.epochMillis());
+          if (recoveryOfRunning && js.getFinishedAtMillis() == 0) {
+            js = withRecovery(js, controller);
+          }
+          reply.addJobs(js);
         }
       }
       reply.setJobsOmitted(skip);
@@ -154,6 +182,14 @@ final class StatusReport {
     for (long[] r : v.notDone().ranges()) {
       b.addNotDone(UnitRange.newBuilder().setStart(r[0]).setEnd(r[1]));
     }
+    return b.build();
+  }
+
+  private static JobStatus withRecovery(JobStatus js, Controller controller) {
+    JobStatus.Builder b = js.toBuilder();
+    int length = controller.recoveryLength(js.getJobId());
+    controller.recovery(js.getJobId(), RECOVERY_SHOWN).forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder()
+        .setWorkerId(w).addAllList(l).setLength(length)));
     return b.build();
   }
 

@@ -9,14 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Port unification: the first bytes a peer sends tell an HTTP request ({@code GET }, {@code HEAD})
+ * Port unification: the first bytes a peer sends tell an HTTP request ({@code GET }, {@code HEAD}:
+ * {@code /metrics}, the web page and {@code /api/status})
  * from the framed protocol, whose first bytes are a frame's length (a Hello is far shorter than
- * 0x47455420 bytes). HTTP gets Netty's codec and {@link MetricsHttpHandler} in this handler's
+ * 0x47455420 bytes). HTTP gets Netty's codec and {@link HttpHandler} in this handler's
  * place; anything else passes on to the frame decoder, the bytes read so far with it.
  */
 final class HttpSniffer extends ByteToMessageDecoder {
   private static final int LOOK = 5;
-  /** The largest HTTP request taken: a scrape is a line and a few headers. */
+  /** The largest HTTP request taken: a scrape or a page is a line and a few headers. */
   private static final int MAX_REQUEST_BYTES = 16 * 1024;
 
   private final Services services;
@@ -38,7 +39,7 @@ final class HttpSniffer extends ByteToMessageDecoder {
     }
     String first = maybeHttp ? in.toString(in.readerIndex(), LOOK, StandardCharsets.US_ASCII) : "";
     if (first.startsWith("GET ") || first.equals("HEAD ")) {
-      ctx.pipeline().addAfter(ctx.name(), "http-metrics", new MetricsHttpHandler(services));
+      ctx.pipeline().addAfter(ctx.name(), "http-handler", new HttpHandler(services));
       ctx.pipeline().addAfter(ctx.name(), "http-aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES));
       ctx.pipeline().addAfter(ctx.name(), "http", new HttpServerCodec(4096, 8192, 8192));
     }

@@ -51,6 +51,46 @@ final class PeerAuthenticator {
     return "authentication failed: the peer's secret file differs from the master's";
   }
 
+  /**
+   * Null if {@code credential}, as a browser or a program shows it to the web page, lets it read
+   * the status, else why not in one sentence. It is a client token as {@code NAME:BASE64} (the
+   * {@code id=} and {@code token=} of a client token file) or the shared secret (the secret file's
+   * text). A worker token cannot read status, as on the framed protocol.
+   */
+  String webRefusal(String credential) {
+    if (credential == null || credential.isEmpty()) {
+      return "no credential: give a client token as NAME:BASE64 (the id= and token= of its file) or the shared"
+          + " secret, in an Authorization: Bearer header or as ?token=";
+    }
+    int colon = credential.lastIndexOf(':');
+    if (colon > 0 && auth.clusterKey() != null) {
+      String name = credential.substring(0, colon);
+      byte[] token;
+      try {
+        token = java.util.Base64.getDecoder().decode(credential.substring(colon + 1).strip().replace(' ', '+'));
+      } catch (IllegalArgumentException e) {
+        token = null;
+      }
+      if (token != null) {
+        if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), Role.CLIENT, name), token)) {
+          return null;
+        }
+        if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), Role.WORKER, name), token)) {
+          return "that is the token of worker '" + name + "', and a worker token cannot read status; use a client token";
+        }
+      }
+    }
+    if (auth.sharedSecret() != null) {
+      byte[] given = credential.strip().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      // a secret pasted into ?token= unencoded has its '+' read as spaces
+      byte[] plus = credential.strip().replace(' ', '+').getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      if (MessageDigest.isEqual(auth.sharedSecret(), given) || MessageDigest.isEqual(auth.sharedSecret(), plus)) {
+        return null;
+      }
+    }
+    return "the credential is neither a client token of this cluster (NAME:BASE64) nor its shared secret";
+  }
+
   private static boolean matches(byte[] key, byte[] nonce, Role role, String id, byte[] answer) {
     return MessageDigest.isEqual(Auth.mac(key, nonce, role, id), answer);
   }

@@ -1,0 +1,146 @@
+package dev.gleaner.deploy;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.gleaner.protocol.JobSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.logging.Level;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * The master's web page in a real headless Chromium: it shows the running job and the workers,
+ * draws the plan, and updates by itself. Debian's chromium and chromedriver are used where they
+ * are installed; Selenium is given both paths, so it never downloads a browser or a driver.
+ * {@code -Dgleaner.webScreenshot=FILE} also saves a PNG of the page.
+ */
+class WebPageBrowserTest {
+  static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  @TempDir
+  Path dir;
+
+  /** A started Chromium: the driver, its service and its profile folder (ours alone), ended by close. */
+  static final class Browser implements AutoCloseable {
+    final ChromeDriver driver;
+    private final ChromeDriverService service;
+    private final Path profile;
+
+    Browser(Path profile) {
+      assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER), "no headless browser here: "
+          + CHROMIUM + " or " + CHROMEDRIVER + " is missing; install Debian's packages chromium and chromium-driver"
+          + " (apt-get install chromium chromium-driver) to run this test");
+      this.profile = profile;
+      service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
+          .withLogOutput(java.io.OutputStream.nullOutputStream()).build();
+      ChromeOptions options = new ChromeOptions();
+      options.setBinary(CHROMIUM.toFile());
+      // root in a closed network: no sandbox, no GPU, nothing fetched in the background
+      options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+          "--disable-background-networking", "--disable-component-update", "--disable-sync",
+          "--disable-dev-shm-usage", "--window-size=1280,900", "--user-data-dir=" + profile);
+      LoggingPreferences logs = new LoggingPreferences();
+      logs.enable(LogType.BROWSER, Level.ALL);
+      options.setCapability("goog:loggingPrefs", logs);
+      driver = new ChromeDriver(service, options);
+    }
+
+    /** The browser's console errors (a script error, a refused resource). */
+    List<String> consoleErrors() {
+      return driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+          .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).map(LogEntry::getMessage).toList();
+    }
+
+    @Override
+    public void close() {
+      try {
+        driver.quit();
+      } finally {
+        service.stop();
+        assertFalse(service.isRunning(), "chromedriver still runs");
+        // every process still naming our profile folder is one this test started (the browser, its
+        // crash handler): they end with the browser; any still there after 10 s is ended by its pid
+        try {
+          await().atMost(Duration.ofSeconds(10)).until(() -> ours().isEmpty());
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+          List<ProcessHandle> left = ours();
+          left.forEach(ProcessHandle::destroyForcibly);
+          throw new AssertionError("Chromium processes outlived driver.quit() by 10 s, ended now: "
+              + left.stream().map(p -> Long.toString(p.pid())).toList(), e);
+        }
+      }
+    }
+
+    private List<ProcessHandle> ours() {
+      String folder = profile.toString();
+      return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
+          .filter(p -> p.info().arguments().map(args -> java.util.Arrays.stream(args).anyMatch(a -> a.contains(folder)))
+              .orElse(false)).toList();
+    }
+  }
+
+  private static long unitsDone(WebElement row) {
+    return Long.parseLong(row.getDomAttribute("data-units-done"));
+  }
+
+  @Test
+  void thePageShowsTheRunningJobAndItsWorkersAndUpdatesItself() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      // two workers of different speeds, capped so that the job runs long past the test
+      c.worker("fast", 1, Set.of(), w -> w.withMaxSpeed(3_000_000));
+      c.worker("slow", 1, Set.of(), w -> w.withMaxSpeed(1_000_000));
+      String job = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("from", "0")
+          .putParams("to", "600000000").setStrategy("proportional").setCheckpoints(200).build());
+      try (Browser b = new Browser(Files.createDirectory(dir.resolve("chromium-profile")))) {
+        b.driver.get("http://127.0.0.1:" + c.master.port() + "/");
+        assertEquals("Gleaner master", b.driver.getTitle());
+        By jobRow = By.cssSelector("#jobs tr[data-job='" + job + "']");
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
+            b.driver.findElement(jobRow).getDomAttribute("data-state").equals("RUNNING")
+                && unitsDone(b.driver.findElement(jobRow)) > 0);
+        for (String w : List.of("fast", "slow")) {
+          WebElement row = b.driver.findElement(By.cssSelector("#workers tr[data-worker='" + w + "']"));
+          assertTrue(row.getText().startsWith(w), row.getText());
+        }
+        assertTrue(b.driver.findElement(jobRow).getText().contains("RUNNING"), b.driver.findElement(jobRow).getText());
+        // the page polls by itself: a later poll shows more units done
+        long seen = unitsDone(b.driver.findElement(jobRow));
+        String shown = b.driver.findElement(jobRow).findElement(By.cssSelector("td.done")).getText();
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
+            unitsDone(b.driver.findElement(jobRow)) > seen
+                && !b.driver.findElement(jobRow).findElement(By.cssSelector("td.done")).getText().equals(shown));
+        // the plan's timeline, a lane per worker once the probe chunks have measured them
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> b.driver.findElements(
+            By.cssSelector("div[data-plan='" + job + "'] svg g[data-worker]")).size() == 2);
+        // the units/s chart (uPlot, from the master's jar)
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+            !b.driver.findElements(By.cssSelector("#rate-chart canvas")).isEmpty());
+        assertFalse(b.driver.findElement(By.id("error")).isDisplayed(), b.driver.findElement(By.id("error")).getText());
+        assertEquals(List.of(), b.consoleErrors());
+        String shot = System.getProperty("gleaner.webScreenshot");
+        if (shot != null && !shot.isBlank()) {
+          Files.write(Path.of(shot), ((TakesScreenshot) b.driver).getScreenshotAs(OutputType.BYTES));
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.gleaner.master.control;
+
+import dev.gleaner.common.plan.Timeline;
+import dev.gleaner.protocol.StatusReply;
+import java.util.Map;
+
+/**
+ * What the master's web page shows: the status of all jobs (the running ones with their recovery
+ * lists) and each running job's plan as the planner predicted it.
+ *
+ * @param reply the status, as {@code gleaner status} gets it
+ * @param plans job id to its current plan, for jobs that are running and have one
+ * @param atMillis when this was taken (wall clock)
+ */
+public record WebStatus(StatusReply reply, Map<String, Plan> plans, long atMillis) {
+  public WebStatus {
+    plans = Map.copyOf(plans);
+  }
+
+  /**
+   * A plan's prediction.
+   *
+   * @param plannedAtMillis when it was made (wall clock); the timeline's seconds count from there
+   * @param timeline when each worker receives its work and saves each piece, on computers not interrupted
+   */
+  public record Plan(long plannedAtMillis, Timeline timeline) {}
+}

@@ -1,0 +1,193 @@
+package dev.gleaner.master.net;
+
+import dev.gleaner.master.web.StatusJson;
+import dev.gleaner.master.web.WebAssets;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HTTP on the master's port, read-only, one request per connection; the connection never reaches
+ * the framed protocol's handlers, which see no bytes from it.
+ *
+ * <ul>
+ *   <li>{@code GET /metrics}: the meters in Prometheus' text format (Micrometer's Prometheus
+ *       registry names them {@code gleaner_units_committed_total} and so on); loopback peers only
+ *       unless the master was told otherwise ({@code gleaner master --metrics-from-anywhere}).
+ *   <li>{@code GET /} and its files ({@link WebAssets}): the web page; {@code GET /api/status}: what
+ *       it shows, one JSON document ({@link StatusJson}), built on the control loop's thread as
+ *       {@code gleaner status}'s reply is. Loopback peers only, unless the master was started with
+ *       {@code --web-from-anywhere}; other addresses must then show a client token or the shared
+ *       secret ({@code Authorization: Bearer}, or {@code ?token=}).
+ * </ul>
+ *
+ * Refusals are one line of plain text, and logged.
+ */
+final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+  private static final Logger log = LoggerFactory.getLogger(HttpHandler.class);
+  /** Prometheus' text exposition format. */
+  static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  private static final String TEXT = "text/plain; charset=utf-8";
+  private static final String JSON = "application/json";
+  /** The page loads nothing but the master's own files. */
+  private static final String CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:;"
+      + " frame-ancestors 'none'";
+
+  private final Services services;
+
+  HttpHandler(Services services) {
+    this.services = services;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (!request.decoderResult().isSuccess()) {
+      log.info("refused a malformed HTTP request from {}: {}", ctx.channel().remoteAddress(),
+          request.decoderResult().cause() == null ? "?" : request.decoderResult().cause().toString());
+      respond(ctx, HttpResponseStatus.BAD_REQUEST, "a malformed HTTP request\n", TEXT, false);
+      return;
+    }
+    QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+    String path = uri.path();
+    boolean head = request.method().equals(HttpMethod.HEAD);
+    if (!request.method().equals(HttpMethod.GET) && !head) {
+      respond(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET and HEAD: this master's web is read-only\n", TEXT,
+          head);
+    } else if (path.equals("/metrics")) {
+      metrics(ctx, head);
+    } else if (path.equals("/api/status") || WebAssets.has(path)) {
+      String refusal = webRefusal(ctx, request, uri, path);
+      if (refusal != null) {
+        log.info("refused {} to {}: {}", path, ctx.channel().remoteAddress(), refusal);
+        respond(ctx, HttpResponseStatus.FORBIDDEN, refusal + "\n", TEXT, head);
+      } else if (path.equals("/api/status")) {
+        status(ctx, head);
+      } else {
+        WebAssets.Asset a = WebAssets.get(path);
+        respond(ctx, HttpResponseStatus.OK, a.bytes(), a.contentType(), head);
+      }
+    } else {
+      log.debug("no page {} for {}", path, ctx.channel().remoteAddress());
+      respond(ctx, HttpResponseStatus.NOT_FOUND, "no such page: this master serves /, /api/status and /metrics\n",
+          TEXT, head);
+    }
+  }
+
+  private void metrics(ChannelHandlerContext ctx, boolean head) {
+    if (!metricsAllowed(ctx)) {
+      log.info("refused /metrics to {} (loopback only; --metrics-from-anywhere opens it)", ctx.channel().remoteAddress());
+      respond(ctx, HttpResponseStatus.FORBIDDEN, "/metrics answers loopback addresses only; start the master with"
+          + " --metrics-from-anywhere to open it\n", TEXT, head);
+    } else if (!(services.registry() instanceof PrometheusMeterRegistry prometheus)) {
+      respond(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "this master keeps no Prometheus registry\n", TEXT, head);
+    } else {
+      respond(ctx, HttpResponseStatus.OK, prometheus.scrape(), CONTENT_TYPE, head);
+    }
+  }
+
+  private void status(ChannelHandlerContext ctx, boolean head) {
+    services.loop().webStatus(services.registry()).whenComplete((status, err) -> {
+      if (err != null) {
+        log.error("cannot build the web status for {}: {}", ctx.channel().remoteAddress(), err.toString(), err);
+        respond(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master could not build its status: "
+            + err.getMessage() + "\n", TEXT, head);
+        return;
+      }
+      byte[] body;
+      try {
+        body = StatusJson.write(status);
+      } catch (RuntimeException e) {
+        log.error("cannot write the web status for {}: {}", ctx.channel().remoteAddress(), e.toString(), e);
+        respond(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master could not write its status: "
+            + e.getMessage() + "\n", TEXT, head);
+        return;
+      }
+      respond(ctx, HttpResponseStatus.OK, body, JSON, head);
+    });
+  }
+
+  private boolean metricsAllowed(ChannelHandlerContext ctx) {
+    return services.config().metricsFromAnywhere() || loopback(ctx);
+  }
+
+  /** Null if this peer may see the page and its status, else why not. */
+  private String webRefusal(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, String path) {
+    if (loopback(ctx)) {
+      return null;
+    }
+    if (!services.config().webFromAnywhere()) {
+      return "the web page answers loopback addresses only; start the master with --web-from-anywhere to open it"
+          + " (to holders of a client token or the shared secret)";
+    }
+    if (!path.equals("/") && !path.equals("/api/status")) {
+      // the page's scripts, styles and libraries: the same in every Gleaner jar, nothing of this cluster
+      return null;
+    }
+    String credential = null;
+    String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+    if (header != null) {
+      if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        return "the Authorization header must be 'Bearer CREDENTIAL'";
+      }
+      credential = header.substring(7).strip();
+    } else {
+      List<String> token = uri.parameters().get("token");
+      credential = token == null || token.isEmpty() ? null : token.get(0);
+    }
+    String why = services.authenticator().webRefusal(credential);
+    return why == null ? null : path + " from " + address(ctx) + ": " + why;
+  }
+
+  private static String address(ChannelHandlerContext ctx) {
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a ? a.getAddress().getHostAddress()
+        : String.valueOf(ctx.channel().remoteAddress());
+  }
+
+  private static boolean loopback(ChannelHandlerContext ctx) {
+    return ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress().isLoopbackAddress();
+  }
+
+  private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, String body, String type,
+      boolean head) {
+    respond(ctx, status, body.getBytes(StandardCharsets.UTF_8), type, head);
+  }
+
+  private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, byte[] bytes, String type,
+      boolean head) {
+    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+    r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    if (!type.equals(CONTENT_TYPE)) {
+      // the page and its status: never cached (live figures), never framed, types as declared
+      r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+      r.headers().set("X-Content-Type-Options", "nosniff");
+      r.headers().set("Content-Security-Policy", CSP);
+      r.headers().set("Referrer-Policy", "no-referrer");
+    }
+    ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    log.warn("closing HTTP connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+}

@@ -1,0 +1,183 @@
+package dev.gleaner.master.web;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.common.plan.Timeline;
+import dev.gleaner.master.control.WebStatus;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.RecoveryList;
+import dev.gleaner.protocol.Reroute;
+import dev.gleaner.protocol.StatusReply;
+import dev.gleaner.protocol.WorkerShare;
+import dev.gleaner.protocol.WorkerStatus;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code GET /api/status}: one JSON document with the jobs (progress against what the plan
+ * expects, its strategy and reason, re-plans, recovery lists and reroutes, the planned timeline of
+ * each worker), the workers (state, the planner's figures, the current chunk) and the checkpoint
+ * round trip. The names are those of {@code gleaner status --json} where both have a figure. Times
+ * are wall-clock milliseconds; an unknown number is null.
+ */
+public final class StatusJson {
+  /** Pieces of one worker's planned timeline sent at most (a long self-scheduled plan has thousands). */
+  static final int PIECES_SHOWN = 400;
+  /** Characters of a result's first line sent (the page shows a line). */
+  static final int RESULT_SHOWN = 200;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private StatusJson() {}
+
+  public static byte[] write(WebStatus status) {
+    try {
+      return JSON.writeValueAsBytes(toMap(status));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the status as JSON: " + e.getMessage(), e);
+    }
+  }
+
+  static Map<String, Object> toMap(WebStatus status) {
+    StatusReply reply = status.reply();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("atMillis", status.atMillis());
+    List<Object> jobs = new ArrayList<>();
+    for (JobStatus j : reply.getJobsList()) {
+      jobs.add(job(j, status.plans().get(j.getJobId())));
+    }
+    m.put("jobs", jobs);
+    m.put("jobsOmitted", reply.getJobsOmitted());
+    List<Object> workers = new ArrayList<>();
+    for (WorkerStatus w : reply.getWorkersList()) {
+      workers.add(worker(w));
+    }
+    m.put("workers", workers);
+    m.put("eps", estimate(reply.getEps()));
+    return m;
+  }
+
+  private static Map<String, Object> job(JobStatus j, WebStatus.Plan plan) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", j.getJobId());
+    m.put("name", j.getName());
+    m.put("workload", j.getWorkload());
+    m.put("state", j.getState());
+    m.put("message", j.getMessage());
+    m.put("strategy", j.getStrategy());
+    m.put("planReason", j.getPlanReason());
+    m.put("replans", j.getReplans());
+    m.put("unitsTotal", j.getUnitsTotal());
+    m.put("unitsDone", j.getUnitsDone());
+    m.put("expectedWork", number(j.getExpectedWork()));
+    m.put("unitsPerSecond", j.getUnitsPerSecond());
+    m.put("unitsQueued", j.getUnitsQueued());
+    m.put("unitsHeld", j.getUnitsHeld());
+    m.put("submittedAtMillis", j.getSubmittedAtMillis());
+    m.put("finishedAtMillis", j.getFinishedAtMillis() == 0 ? null : j.getFinishedAtMillis());
+    m.put("deadlineMillis", j.getDeadlineMillis() == 0 ? null : j.getDeadlineMillis());
+    String first = j.getResult().lines().findFirst().orElse("");
+    m.put("resultLine", first.length() > RESULT_SHOWN ? first.substring(0, RESULT_SHOWN) : first);
+    Map<String, Long> shares = new LinkedHashMap<>();
+    for (WorkerShare s : j.getSharesList()) {
+      shares.put(s.getWorkerId(), s.getUnits());
+    }
+    m.put("unitsByWorker", shares);
+    m.put("recoveryScheme", j.getRecoveryScheme());
+    Map<String, List<String>> recovery = new LinkedHashMap<>();
+    for (RecoveryList r : j.getRecoveryList()) {
+      recovery.put(r.getWorkerId(), List.copyOf(r.getListList()));
+    }
+    m.put("recoveryLists", recovery);
+    List<Map<String, Object>> reroutes = new ArrayList<>();
+    for (Reroute r : j.getReroutesList()) {
+      Map<String, Object> x = new LinkedHashMap<>();
+      x.put("from", r.getFromWorker());
+      x.put("origin", r.getOrigin());
+      x.put("to", r.getToWorker());
+      x.put("units", r.getUnits());
+      x.put("chunks", r.getChunks());
+      reroutes.add(x);
+    }
+    m.put("reroutes", reroutes);
+    m.put("plan", plan == null ? null : plan(plan));
+    return m;
+  }
+
+  /** The plan's timeline, lane by lane, in wall-clock milliseconds. */
+  private static Map<String, Object> plan(WebStatus.Plan plan) {
+    long t0 = plan.plannedAtMillis();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("plannedAtMillis", t0);
+    m.put("endMillis", at(t0, plan.timeline().makespan()));
+    List<Object> lanes = new ArrayList<>();
+    for (Timeline.Lane lane : plan.timeline().lanes()) {
+      Map<String, Object> l = new LinkedHashMap<>();
+      l.put("worker", lane.worker());
+      l.put("units", lane.units());
+      List<Object> receiving = new ArrayList<>();
+      for (Timeline.Interval r : lane.receiving()) {
+        receiving.add(List.of(at(t0, r.from()), at(t0, r.to())));
+      }
+      l.put("receiving", receiving);
+      List<Object> pieces = new ArrayList<>();
+      for (Timeline.Piece p : lane.pieces().subList(0, Math.min(PIECES_SHOWN, lane.pieces().size()))) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("units", p.units());
+        x.put("startMillis", at(t0, p.start()));
+        x.put("savedMillis", at(t0, p.saved()));
+        pieces.add(x);
+      }
+      l.put("pieces", pieces);
+      l.put("piecesOmitted", Math.max(0, lane.pieces().size() - PIECES_SHOWN));
+      lanes.add(l);
+    }
+    m.put("lanes", lanes);
+    return m;
+  }
+
+  private static Long at(long t0, double seconds) {
+    return Double.isFinite(seconds) ? t0 + Math.round(seconds * 1000) : null;
+  }
+
+  private static Map<String, Object> worker(WorkerStatus w) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("id", w.getWorkerId());
+    m.put("host", w.getHost());
+    m.put("cores", w.getCores());
+    m.put("state", w.getState());
+    m.put("unitsPerSecond", w.getUnitsPerSecond());
+    Map<String, Object> speeds = new TreeMap<>();
+    w.getSpeedsMap().forEach((k, v) -> speeds.put(k, estimate(v)));
+    m.put("speeds", speeds);
+    m.put("bandwidth", estimate(w.getBandwidth()));
+    Map<String, Object> risk = new LinkedHashMap<>();
+    risk.put("rate", number(w.getRiskRate()));
+    risk.put("interruptions", w.getRiskInterruptions());
+    risk.put("exposureSeconds", w.getRiskExposureSeconds());
+    m.put("risk", risk);
+    m.put("unitsDone", w.getUnitsDone());
+    m.put("interruptions", w.getInterruptions());
+    m.put("currentChunk", w.getCurrentChunk());
+    m.put("sessions", w.getSessions());
+    m.put("silentMillis", w.getLastHeartbeatMillis());
+    m.put("availableUntilMillis", w.getAvailableUntilMillis() == 0 ? null : w.getAvailableUntilMillis());
+    m.put("awayReason", w.getState().equals("AWAY") ? w.getAwayReason() : null);
+    m.put("backAtMillis", w.getBackAtMillis() == 0 ? null : w.getBackAtMillis());
+    return m;
+  }
+
+  private static Map<String, Object> estimate(dev.gleaner.protocol.Estimate e) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("value", number(e.getValue()));
+    m.put("observations", e.getObservations());
+    return m;
+  }
+
+  private static Double number(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+}

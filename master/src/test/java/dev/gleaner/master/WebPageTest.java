@@ -1,0 +1,293 @@
+package dev.gleaner.master;
+
+import static dev.gleaner.master.MasterFixture.SECRET;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.WorkerStatus;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Collections;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The read-only web page on the master's port: the page and its files, {@code /api/status} with a
+ * running job and its plan, refusals (unknown paths, traversal, other addresses without a
+ * credential), and {@code /metrics} beside them. Requests go over raw sockets, so that a path
+ * reaches the master exactly as written (no client normalises {@code ..} away).
+ */
+class WebPageTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final byte[] CLUSTER_KEY = "web-test-cluster-key-0123456789ab".getBytes(StandardCharsets.UTF_8);
+
+  @TempDir
+  Path dir;
+
+  /** An answer: its status code, headers (lower-case names) and body. */
+  record Reply(int status, String headers, String body) {
+    String header(String name) {
+      for (String l : headers.split("\r\n")) {
+        int colon = l.indexOf(':');
+        if (colon > 0 && l.substring(0, colon).trim().equalsIgnoreCase(name)) {
+          return l.substring(colon + 1).trim();
+        }
+      }
+      return "";
+    }
+  }
+
+  static Reply get(InetAddress host, int port, String path, String... headers) throws IOException {
+    try (Socket s = new Socket(host, port)) {
+      s.setSoTimeout(10_000);
+      StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: gleaner\r\n");
+      for (String h : headers) {
+        request.append(h).append("\r\n");
+      }
+      s.getOutputStream().write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      ByteArrayOutputStream all = new ByteArrayOutputStream();
+      InputStream in = s.getInputStream();
+      in.transferTo(all); // the master closes after each answer
+      String text = all.toString(StandardCharsets.UTF_8);
+      int split = text.indexOf("\r\n\r\n");
+      assertTrue(split > 0, "no HTTP answer: " + text);
+      String head = text.substring(0, split);
+      return new Reply(Integer.parseInt(head.split(" ")[1]), head, text.substring(split + 4));
+    }
+  }
+
+  static Reply get(int port, String path, String... headers) throws IOException {
+    return get(InetAddress.getLoopbackAddress(), port, path, headers);
+  }
+
+  private static WorkerStatus worker(MasterFixture m, String id) {
+    return m.server.status("").getWorkersList().stream().filter(w -> w.getWorkerId().equals(id)).findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void statusShowsARunningJobWithItsPlanAndTheWorkers() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withHeartbeat(Duration.ofSeconds(2), Duration.ofMinutes(10)))) {
+      // a first job measures w1's speed, so that the second gets a real plan (not probe chunks)
+      String first = m.submit(MasterFixture.primes(0, 300_000, "self", 100_000, 0));
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w1")) {
+        assertEquals("DONE", m.awaitEnd(first).getState());
+      }
+      await().atMost(Duration.ofSeconds(30)).until(() -> worker(m, "w1") != null
+          && worker(m, "w1").getState().equals("GONE"));
+      // w1 again, taking its chunk and never answering: the job runs as long as the test needs
+      try (RawPeer w1 = RawPeer.worker(m.port, SECRET, "w1")) {
+        String running = m.submit(MasterFixture.primes(0, 50_000_000, "proportional", 0, 4));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !worker(m, "w1").getCurrentChunk().isEmpty());
+        Reply r = get(m.port, "/api/status");
+        assertEquals(200, r.status(), r.body());
+        assertEquals("application/json", r.header("content-type"));
+        assertEquals("no-store", r.header("cache-control"));
+        JsonNode s = JSON.readTree(r.body());
+        assertTrue(s.get("atMillis").asLong() > 0, r.body());
+        JsonNode done = job(s, first);
+        assertEquals("DONE", done.get("state").asText());
+        assertEquals(300_000, done.get("unitsDone").asLong());
+        assertTrue(done.get("plan").isNull(), "an ended job has no plan to draw: " + done);
+        assertFalse(done.get("resultLine").asText().isEmpty(), done.toString());
+
+        JsonNode job = job(s, running);
+        assertEquals("RUNNING", job.get("state").asText());
+        assertEquals("proportional", job.get("strategy").asText());
+        assertEquals(50_000_000, job.get("unitsTotal").asLong());
+        assertTrue(job.get("expectedWork").isNumber(), job.toString());
+        assertFalse(job.get("planReason").asText().isEmpty(), job.toString());
+        assertTrue(job.get("replans").isInt(), job.toString());
+        assertTrue(job.get("deadlineMillis").isNull(), job.toString());
+        assertTrue(job.get("recoveryLists").isObject(), job.toString());
+        assertTrue(job.get("reroutes").isArray(), job.toString());
+        JsonNode plan = job.get("plan");
+        assertTrue(plan.isObject(), "a running job's planned timeline: " + job);
+        long plannedAt = plan.get("plannedAtMillis").asLong();
+        assertTrue(plannedAt >= job.get("submittedAtMillis").asLong() - 1000, plan.toString());
+        JsonNode lane = plan.get("lanes").get(0);
+        assertEquals("w1", lane.get("worker").asText());
+        assertTrue(lane.get("units").asLong() > 0, lane.toString());
+        JsonNode pieces = lane.get("pieces");
+        assertTrue(pieces.size() >= 1, lane.toString());
+        long units = 0;
+        long previous = plannedAt;
+        for (JsonNode p : pieces) {
+          long start = p.get("startMillis").asLong();
+          long saved = p.get("savedMillis").asLong();
+          assertTrue(start >= plannedAt && saved >= start && saved >= previous, "pieces in order: " + lane);
+          previous = saved;
+          units += p.get("units").asLong();
+        }
+        assertEquals(lane.get("units").asLong(), units, lane.toString());
+        assertTrue(plan.get("endMillis").asLong() >= previous, plan.toString());
+
+        JsonNode w = null;
+        for (JsonNode x : s.get("workers")) {
+          if (x.get("id").asText().equals("w1")) {
+            w = x;
+          }
+        }
+        assertTrue(w != null, "worker w1 in " + s.get("workers"));
+        assertEquals("READY", w.get("state").asText(), w.toString());
+        assertTrue(w.get("unitsPerSecond").asDouble() > 0, "w1's speed is known: " + w);
+        assertTrue(w.get("speeds").get("primes").has("observations"), w.toString());
+        assertTrue(w.get("bandwidth").has("value"), w.toString());
+        assertTrue(w.get("risk").has("rate"), w.toString());
+        assertTrue(w.get("currentChunk").asText().contains(running), w.toString());
+        assertEquals(300_000, w.get("unitsDone").asLong(), w.toString());
+        assertTrue(s.get("eps").has("observations"), r.body());
+      }
+    }
+  }
+
+  private static JsonNode job(JsonNode status, String id) {
+    for (JsonNode j : status.get("jobs")) {
+      if (j.get("id").asText().equals(id)) {
+        return j;
+      }
+    }
+    throw new AssertionError("no job " + id + " in " + status);
+  }
+
+  @Test
+  void thePageAndItsFilesComeFromTheMastersJar() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      Reply page = get(m.port, "/");
+      assertEquals(200, page.status(), page.body());
+      assertEquals("text/html; charset=utf-8", page.header("content-type"));
+      assertTrue(page.body().contains("<title>Gleaner master</title>"), page.body());
+      assertTrue(page.header("content-security-policy").startsWith("default-src 'self'"), page.headers());
+      // no CDN: every script and stylesheet the page names is served here
+      java.util.regex.Matcher refs = java.util.regex.Pattern.compile("(?:src|href)=\"([^\"]+)\"").matcher(page.body());
+      int files = 0;
+      while (refs.find()) {
+        String ref = refs.group(1);
+        if (ref.equals("data:,")) {
+          continue; // the empty icon: no request at all
+        }
+        assertTrue(ref.startsWith("/"), "the page loads " + ref + " from elsewhere");
+        Reply f = get(m.port, ref);
+        assertEquals(200, f.status(), ref + ": " + f.body());
+        assertFalse(f.body().isEmpty(), ref);
+        files++;
+      }
+      assertTrue(files >= 5, "the page names its scripts, styles and links: " + page.body());
+      assertEquals("text/javascript; charset=utf-8", get(m.port, "/webjars/uplot/uPlot.iife.min.js").header("content-type"));
+      assertEquals("text/css; charset=utf-8", get(m.port, "/app.css").header("content-type"));
+    }
+  }
+
+  @Test
+  void unknownPathsAndTraversalAreNotFound() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      for (String path : new String[] {"/nothing", "/api/status/../../etc/passwd", "/webjars/uplot/../../../../etc/passwd",
+          "/webjars/uplot/%2e%2e/%2e%2e/%2e%2e/META-INF/MANIFEST.MF", "/..%2f..%2f..%2fetc%2fpasswd", "/app.js/..",
+          "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js", "/META-INF/resources/webjars/uplot/1.6.30/dist/uPlot.min.css",
+          "/dev/gleaner/master/web/app.js", "/dev/gleaner/master/MasterServer.class", "//etc/passwd",
+          "/webjars/uplot/..\\..\\..\\etc\\passwd", "/index.html"}) {
+        Reply r = get(m.port, path);
+        assertEquals(404, r.status(), path + ": " + r.body());
+        assertEquals("no such page: this master serves /, /api/status and /metrics\n", r.body(), path);
+      }
+      Reply post = postApiStatus(m.port);
+      assertTrue(post.status() == 405 || post.status() == 400, "read-only: " + post);
+      // the port still speaks frames after HTTP visitors
+      assertEquals("job-1", m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0)));
+      Reply metrics = get(m.port, "/metrics");
+      assertEquals(200, metrics.status(), metrics.body());
+      assertEquals("text/plain; version=0.0.4; charset=utf-8", metrics.header("content-type"));
+    }
+  }
+
+  /** A POST is not sniffed as HTTP (only GET and HEAD are): the master takes it for a bad frame and closes. */
+  private static Reply postApiStatus(int port) throws IOException {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write("POST /api/status HTTP/1.1\r\nHost: g\r\nContent-Length: 0\r\n\r\n"
+          .getBytes(StandardCharsets.US_ASCII));
+      String text = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return new Reply(text.startsWith("HTTP/1.1 405") ? 405 : 400, "", text);
+    }
+  }
+
+  /** This machine's first non-loopback IPv4 address, or null. */
+  private static InetAddress outside() throws SocketException {
+    for (NetworkInterface n : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      if (!n.isUp() || n.isLoopback()) {
+        continue;
+      }
+      for (InetAddress a : Collections.list(n.getInetAddresses())) {
+        if (a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()) {
+          return a;
+        }
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void otherAddressesAreRefusedUnlessOpenedAndThenNeedACredential() throws Exception {
+    InetAddress outside = outside();
+    assumeTrue(outside != null, "this machine has no non-loopback IPv4 address to come from");
+    try (MasterFixture m = MasterFixture.start(new InetSocketAddress(outside, 0), dir, c -> c)) {
+      for (String path : new String[] {"/", "/api/status", "/app.js"}) {
+        Reply r = get(outside, m.port, path);
+        assertEquals(403, r.status(), path + ": " + r.body());
+        assertEquals("the web page answers loopback addresses only; start the master with --web-from-anywhere to open"
+            + " it (to holders of a client token or the shared secret)\n", r.body());
+      }
+      assertEquals(403, get(outside, m.port, "/metrics").status());
+    }
+    byte[] secret = SECRET;
+    try (MasterFixture m = MasterFixture.start(new InetSocketAddress(outside, 0), dir.resolve("open"),
+        c -> c.withAuth(new MasterAuth(secret, CLUSTER_KEY)).withWebFromAnywhere(true))) {
+      Reply none = get(outside, m.port, "/api/status");
+      assertEquals(403, none.status(), none.body());
+      assertTrue(none.body().startsWith("/api/status from " + outside.getHostAddress() + ": no credential"), none.body());
+      assertEquals(1, none.body().lines().count(), none.body());
+      assertEquals(403, get(outside, m.port, "/").status());
+      // the page's own files hold nothing of the cluster
+      assertEquals(200, get(outside, m.port, "/app.js").status());
+      String alice = "alice:" + Base64.getEncoder().encodeToString(Auth.token(CLUSTER_KEY, Role.CLIENT, "alice"));
+      String worker = "w1:" + Base64.getEncoder().encodeToString(Auth.token(CLUSTER_KEY, Role.WORKER, "w1"));
+      assertEquals(200, get(outside, m.port, "/api/status", "Authorization: Bearer " + alice).status());
+      assertEquals(200, get(outside, m.port, "/?token=" + java.net.URLEncoder.encode(alice, StandardCharsets.UTF_8))
+          .status());
+      assertEquals(200, get(outside, m.port, "/api/status", "Authorization: Bearer "
+          + new String(secret, StandardCharsets.UTF_8)).status());
+      Reply w = get(outside, m.port, "/api/status", "Authorization: Bearer " + worker);
+      assertEquals(403, w.status());
+      assertTrue(w.body().contains("a worker token cannot read status"), w.body());
+      Reply forged = get(outside, m.port, "/api/status", "Authorization: Bearer alice:"
+          + Base64.getEncoder().encodeToString(Auth.token(CLUSTER_KEY, Role.CLIENT, "bob")));
+      assertEquals(403, forged.status());
+      assertTrue(forged.body().contains("neither a client token of this cluster"), forged.body());
+      Reply basic = get(outside, m.port, "/api/status", "Authorization: Basic YTpi");
+      assertEquals(403, basic.status());
+      assertTrue(basic.body().contains("must be 'Bearer CREDENTIAL'"), basic.body());
+      // /metrics keeps its own switch
+      assertEquals(403, get(outside, m.port, "/metrics").status());
+      // loopback needs nothing; the master listens on the outside address only here, so nothing to show
+    }
+  }
+}
