@@ -68,8 +68,8 @@ final class Slurm {
     try {
       p = new ProcessBuilder(cmd).start();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + name + " (" + e.getMessage() + "): is Slurm's client installed"
-          + " and on the PATH? Run this on a Slurm login node", e);
+      throw new IllegalStateException("cannot run " + name + ": it is not on the PATH (" + e.getMessage()
+          + "); run this on a Slurm login node, where Slurm's commands are", e);
     }
     CompletableFuture<String> out = read(p.getInputStream());
     CompletableFuture<String> err = read(p.getErrorStream());

@@ -108,6 +108,23 @@ class SlurmScriptTest {
     assertEquals("gleaner slurm: Missing required option: '--time=LIMIT'", missing.err().lines().findFirst().get());
   }
 
+  /** Without Slurm's commands on the PATH, one line says so (in a JVM of its own, whose PATH has no sbatch). */
+  @Test
+  void aMissingSbatchIsOneClearLine() throws Exception {
+    Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx64m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        Gleaner.class.getName(), "slurm", "--nodes", "1", "--time", "10", "--master", "head:7070", "--secret-file",
+        secret.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    pb.environment().put("PATH", dir.resolve("empty").toString());
+    Process p = pb.start();
+    String err = new String(p.getErrorStream().readAllBytes()).strip();
+    assertEquals(1, p.waitFor());
+    assertTrue(err.startsWith("gleaner: cannot run sbatch: it is not on the PATH (")
+        && err.endsWith("); run this on a Slurm login node, where Slurm's commands are"), err);
+    assertEquals(1, err.lines().count(), err);
+  }
+
   @Test
   void dryRunPrintsTheScriptThatWouldBeSubmitted() throws Exception {
     Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");

@@ -116,6 +116,20 @@ class SlurmTest {
   }
 
   @Test
+  void aJobSbatchRefusesIsOneLineWithItsMessage() throws Exception {
+    Path log = dir.resolve("refused.log");
+    Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");
+    Process p = gleaner(log, List.of("slurm", "--nodes", "1", "--time", "10", "--master", "head:7070",
+        "--secret-file", secret.toString(), "--partition", "nosuch"));
+    assertTrue(Signals.awaitExit(p, 60), "gleaner slurm returned");
+    assertEquals(1, p.exitValue());
+    String err = Files.readString(log).strip();
+    assertTrue(err.startsWith("gleaner: sbatch refused (exit 1): sbatch: error: ")
+        && err.contains("Invalid partition name specified"), err);
+    assertEquals(1, err.lines().count(), err);
+  }
+
+  @Test
   void autoscaleSubmitsWorkersUpToMaxForQueuedWorkAndComesBackToMin() throws Exception {
     Path slurmOut = Files.createDirectories(dir.resolve("slurm-out"));
     Path log = dir.resolve("autoscale.log");
