@@ -106,8 +106,11 @@ final class AutoscaleCommand implements Callable<Integer> {
     say(out, "autoscaling Slurm workers for " + slurm.master + " between " + min + " and " + max + "; jobs named "
         + name + " (" + (keepWorkers ? "left running" : "cancelled") + " when this stops)");
 
+    Thread looping = Thread.currentThread();
     Thread hook = new Thread(() -> {
       stop.countDown();
+      // a Slurm command waiting on a slow controller gives up at once
+      looping.interrupt();
       try {
         if (!stopped.await(Slurm.COMMAND_SECONDS + 10, TimeUnit.SECONDS)) {
           LOG.warn("autoscale did not finish stopping in time; its jobs are named {}", name);
@@ -121,10 +124,15 @@ final class AutoscaleCommand implements Callable<Integer> {
     try {
       loop(out, name, script, credential, tls, mine, pollEvery, target, cool, endNanos);
     } finally {
+      // an interrupt that came with a stop is spent: scancel must run now
+      boolean interrupted = Thread.interrupted();
       try {
         finish(out, name, mine);
       } finally {
         stopped.countDown();
+        if (interrupted && stop.getCount() > 0) {
+          Thread.currentThread().interrupt();
+        }
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {
@@ -138,9 +146,10 @@ final class AutoscaleCommand implements Callable<Integer> {
 
   private void loop(PrintWriter out, String name, SlurmScript script, PeerCredential credential,
       dev.gleaner.protocol.tls.ClientTls tls, Set<String> mine, Duration pollEvery, double target, double cool,
-      long endNanos) throws InterruptedException {
+      long endNanos) {
     Map<String, Long> idleSince = new HashMap<>();
     long lastSubmit = Long.MIN_VALUE;
+    int submitted = 0;
     String lastReason = "";
     while (stop.getCount() > 0 && System.nanoTime() - endNanos < 0) {
       try {
@@ -167,6 +176,7 @@ final class AutoscaleCommand implements Callable<Integer> {
         }
         for (int i = 0; i < d.submit() && stop.getCount() > 0; i++) {
           String id = Slurm.submit(script.text(), slurm.sbatchArgs);
+          submitted++;
           mine.add(id);
           lastSubmit = System.nanoTime();
           say(out, "submitted Slurm job " + id);
@@ -176,13 +186,32 @@ final class AutoscaleCommand implements Callable<Integer> {
           d.cancel().forEach(mine::remove);
           say(out, "cancelled Slurm job" + (d.cancel().size() == 1 ? " " : "s ") + String.join(", ", d.cancel()));
         }
+      } catch (Slurm.Unavailable e) {
+        throw e;
+      } catch (Slurm.Refused e) {
+        if (submitted == 0 && e.getMessage().startsWith("sbatch")) {
+          // refused before any job went through: the options are wrong, not the moment
+          throw e;
+        }
+        say(out, "this poll failed, the next will try again: " + e.getMessage());
+        LOG.debug("autoscale poll failed", e);
       } catch (IllegalStateException | java.io.IOException e) {
+        if (stop.getCount() == 0) {
+          // interrupted by the stop: nothing to report
+          LOG.debug("poll ended by the stop", e);
+          break;
+        }
         // the master away (restarting) or Slurm busy: say so, keep the jobs, look again at the next poll
-        say(out, "cannot look this time: " + e.getMessage());
+        say(out, "this poll failed, the next will try again: " + e.getMessage());
         LOG.debug("autoscale poll failed", e);
       }
-      stop.await(Math.max(1, Math.min(pollEvery.toMillis(), (endNanos - System.nanoTime()) / 1_000_000)),
-          TimeUnit.MILLISECONDS);
+      try {
+        stop.await(Math.max(1, Math.min(pollEvery.toMillis(), (endNanos - System.nanoTime()) / 1_000_000)),
+            TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        // the stop's interrupt: the loop's condition ends it
+        LOG.debug("interrupted by the stop", e);
+      }
     }
   }
 

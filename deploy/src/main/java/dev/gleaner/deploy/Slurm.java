@@ -14,6 +14,24 @@ final class Slurm {
 
   private Slurm() {}
 
+  /** A Slurm command is not installed here (not on the PATH). */
+  static final class Unavailable extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    Unavailable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** A Slurm command refused what it was asked (a non-zero exit); the message is its own. */
+  static final class Refused extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    Refused(String message) {
+      super(message);
+    }
+  }
+
   /** A Slurm job as squeue lists it. */
   record Job(String id, String state, String nodes) {
     boolean pending() {
@@ -68,7 +86,7 @@ final class Slurm {
     try {
       p = new ProcessBuilder(cmd).start();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot run " + name + ": it is not on the PATH (" + e.getMessage()
+      throw new Unavailable("cannot run " + name + ": it is not on the PATH (" + e.getMessage()
           + "); run this on a Slurm login node, where Slurm's commands are", e);
     }
     CompletableFuture<String> out = read(p.getInputStream());
@@ -88,7 +106,7 @@ final class Slurm {
       }
       String message = err.get(10, TimeUnit.SECONDS).strip();
       if (p.exitValue() != 0) {
-        throw new IllegalStateException(name + " refused (exit " + p.exitValue() + "): "
+        throw new Refused(name + " refused (exit " + p.exitValue() + "): "
             + (message.isEmpty() ? "no message" : String.join("; ", message.lines().toList())));
       }
       return out.get(10, TimeUnit.SECONDS);

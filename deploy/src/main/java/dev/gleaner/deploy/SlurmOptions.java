@@ -97,12 +97,12 @@ final class SlurmOptions {
       throw new IllegalArgumentException("--token-file names one worker, so it runs on one node only; give --nodes 1,"
           + " or --secret-file for several");
     }
+    SlurmScript script = new SlurmScript(jobName, nodes, time, partition, cores, comment, drainMarginSeconds(),
+        gleaner(), workerOptions(), tokenFile == null);
     if (master.host().equals("localhost") || master.host().startsWith("127.")) {
       org.slf4j.LoggerFactory.getLogger(SlurmOptions.class).warn("--master {} is this machine's loopback address:"
           + " only workers on this machine reach it", master);
     }
-    SlurmScript.timeLimitSeconds(time);
-    return new SlurmScript(jobName, nodes, time, partition, cores, comment, drainMarginSeconds(), gleaner(),
-        workerOptions(), tokenFile == null);
+    return script;
   }
 }

@@ -118,7 +118,7 @@ class SlurmTest {
   @Test
   void aJobSbatchRefusesIsOneLineWithItsMessage() throws Exception {
     Path log = dir.resolve("refused.log");
-    Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");
+    Path secret = Files.writeString(dir.resolve("any-secret"), "0123456789abcdef0123");
     Process p = gleaner(log, List.of("slurm", "--nodes", "1", "--time", "10", "--master", "head:7070",
         "--secret-file", secret.toString(), "--partition", "nosuch"));
     assertTrue(Signals.awaitExit(p, 60), "gleaner slurm returned");
@@ -127,6 +127,23 @@ class SlurmTest {
     assertTrue(err.startsWith("gleaner: sbatch refused (exit 1): sbatch: error: ")
         && err.contains("Invalid partition name specified"), err);
     assertEquals(1, err.lines().count(), err);
+
+    // autoscale stops at once when sbatch refuses its first job: the options are wrong, not the moment
+    Path autoscaleLog = dir.resolve("autoscale-refused.log");
+    try (LocalCluster c = new LocalCluster(dir)) {
+      Process a = gleaner(autoscaleLog, List.of("cluster", "autoscale", "--slurm", "--min", "1", "--max", "2",
+          "--time", "10", "--master", "127.0.0.1:" + c.master.port(), "--secret-file", c.secretFile().toString(),
+          "--partition", "nosuch", "--poll", "1s"));
+      try {
+        assertTrue(Signals.awaitExit(a, 60), "autoscale returned");
+        assertEquals(1, a.exitValue());
+        String printed = Files.readString(autoscaleLog);
+        assertTrue(printed.contains("\ngleaner: sbatch refused (exit 1): sbatch: error: ")
+            && printed.contains("Invalid partition name specified"), printed);
+      } finally {
+        Signals.end(a);
+      }
+    }
   }
 
   @Test
