@@ -85,6 +85,8 @@ final class AutoscaleCommand implements Callable<Integer> {
 
   private final CountDownLatch stop = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
+  /** Whether the polling loop runs (guarded by {@code stop}): only then does a stop interrupt it. */
+  private boolean inLoop = true;
 
   @Override
   public Integer call() throws Exception {
@@ -98,7 +100,7 @@ final class AutoscaleCommand implements Callable<Integer> {
     long endNanos = runFor == null ? Long.MAX_VALUE : System.nanoTime() + positive("--for", runFor).toNanos();
     // checks min, max and max-submit before anything is submitted
     new Autoscaler.Inputs(min, max, 0, Double.NaN, target, List.of(), Double.POSITIVE_INFINITY, cool, maxSubmit);
-    String name = jobName + "-" + Long.toHexString(Double.doubleToLongBits(Math.random())).substring(0, 8);
+    String name = jobName + "-" + String.format("%08x", new java.security.SecureRandom().nextInt());
     SlurmScript script = slurm.script(name, 1, "gleaner-autoscale:" + slurm.master.host() + ":" + slurm.master.port());
     PeerCredential credential = PeerCredential.sharedSecret(SecretFile.read(slurm.secretFile));
     var tls = slurm.caFile == null ? null : dev.gleaner.protocol.tls.ClientTls.trusting(slurm.caFile);
@@ -108,9 +110,13 @@ final class AutoscaleCommand implements Callable<Integer> {
 
     Thread looping = Thread.currentThread();
     Thread hook = new Thread(() -> {
-      stop.countDown();
-      // a Slurm command waiting on a slow controller gives up at once
-      looping.interrupt();
+      synchronized (stop) {
+        stop.countDown();
+        if (inLoop) {
+          // a Slurm command waiting on a slow controller gives up at once
+          looping.interrupt();
+        }
+      }
       try {
         if (!stopped.await(Slurm.COMMAND_SECONDS + 10, TimeUnit.SECONDS)) {
           LOG.warn("autoscale did not finish stopping in time; its jobs are named {}", name);
@@ -124,8 +130,12 @@ final class AutoscaleCommand implements Callable<Integer> {
     try {
       loop(out, name, script, credential, tls, mine, pollEvery, target, cool, endNanos);
     } finally {
-      // an interrupt that came with a stop is spent: scancel must run now
-      boolean interrupted = Thread.interrupted();
+      boolean interrupted;
+      synchronized (stop) {
+        inLoop = false;
+        // an interrupt that came with a stop is spent (and no other comes now): scancel must run
+        interrupted = Thread.interrupted();
+      }
       try {
         finish(out, name, mine);
       } finally {
@@ -186,20 +196,16 @@ final class AutoscaleCommand implements Callable<Integer> {
           d.cancel().forEach(mine::remove);
           say(out, "cancelled Slurm job" + (d.cancel().size() == 1 ? " " : "s ") + String.join(", ", d.cancel()));
         }
-      } catch (Slurm.Unavailable e) {
-        throw e;
-      } catch (Slurm.Refused e) {
-        if (submitted == 0 && e.getMessage().startsWith("sbatch")) {
-          // refused before any job went through: the options are wrong, not the moment
-          throw e;
-        }
-        say(out, "this poll failed, the next will try again: " + e.getMessage());
-        LOG.debug("autoscale poll failed", e);
       } catch (IllegalStateException | java.io.IOException e) {
         if (stop.getCount() == 0) {
           // interrupted by the stop: nothing to report
           LOG.debug("poll ended by the stop", e);
           break;
+        }
+        if (e instanceof Slurm.Unavailable
+            || e instanceof Slurm.Refused && submitted == 0 && e.getMessage().startsWith("sbatch")) {
+          // no Slurm here, or a first job refused: the options are wrong, not the moment
+          throw (IllegalStateException) e;
         }
         // the master away (restarting) or Slurm busy: say so, keep the jobs, look again at the next poll
         say(out, "this poll failed, the next will try again: " + e.getMessage());
@@ -263,6 +269,13 @@ final class AutoscaleCommand implements Callable<Integer> {
   }
 
   private void finish(PrintWriter out, String name, Set<String> mine) {
+    try {
+      // a job whose sbatch the stop cut short may be there without its id: the name (with this run's tag) says it is ours
+      Slurm.jobsNamed(name).stream().filter(j -> !j.state().equals("COMPLETING")).forEach(j -> mine.add(j.id()));
+    } catch (IllegalStateException e) {
+      LOG.warn("cannot list the jobs named {}: {}", name, e.getMessage());
+      LOG.debug("squeue failed", e);
+    }
     if (mine.isEmpty()) {
       say(out, "stopped; no worker jobs of " + name + " left");
       return;
