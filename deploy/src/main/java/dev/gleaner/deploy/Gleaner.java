@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         StatusCommand.class, JobsCommand.class, WaitCommand.class,
         CancelCommand.class, ResultCommand.class, ForgetCommand.class, DrainCommand.class, DemoCommand.class, BenchCommand.class,
         ChaosCommand.class, RecoveryCommand.class, PlanCommand.class, SimulateCommand.class, TraceCommand.class,
-        ReplayCommand.class,
+        ReplayCommand.class, ClusterCommand.class,
         CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
     footer = {"", "Start with `gleaner demo`; `gleaner <command> --help` explains each command."})
 public final class Gleaner implements Runnable {
