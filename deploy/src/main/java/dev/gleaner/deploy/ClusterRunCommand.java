@@ -37,6 +37,7 @@ import picocli.CommandLine.Parameters;
         "The workers this command started are stopped at the end (they drain), also on Ctrl-C, when the master is"
         + " this command's; with --master they keep running for the next job unless --stop is given, and the"
         + " command prints how to stop them.",
+        "It logs in with the shared secret; with tokens or TLS, use `gleaner cluster start` and `gleaner submit`.",
         "Hosts that fail to start are reported and the job runs on the others. Exit code: 0 DONE or DONE_PARTIAL,"
         + " 1 FAILED or nothing to run on, 3 CANCELLED."})
 final class ClusterRunCommand implements Callable<Integer> {
@@ -85,10 +86,6 @@ final class ClusterRunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     List<HostsFile.Host> hosts = cluster.hosts();
     JobSpec job = JobFile.read(jobFile).toBuilder().setKey(java.util.UUID.randomUUID().toString()).build();
-    if (files.tokenDir != null || files.ca != null) {
-      throw new IllegalArgumentException("`gleaner cluster run` logs in with the shared secret; with tokens or TLS use"
-          + " `gleaner cluster start` and `gleaner submit`");
-    }
     if (master != null && spec.commandLine().getParseResult().hasMatchedOption("--data")) {
       throw new IllegalArgumentException("--data is for the master started here; leave it out with --master");
     }
@@ -100,7 +97,7 @@ final class ClusterRunCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     boolean own = master == null;
     byte[] secret = own ? ensureSecret(files.secretFile, err) : SecretFile.read(files.secretFile);
-    RemoteWorkers.Files2Copy copy = files.resolve();
+    RemoteWorkers.Files2Copy copy = files.resolve(null, null);
     MasterServer server = null;
     HostPort workersDial = master;
     HostPort clientDial = master;

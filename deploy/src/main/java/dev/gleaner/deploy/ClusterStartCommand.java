@@ -30,6 +30,15 @@ final class ClusterStartCommand implements Callable<Integer> {
   @Mixin
   WorkerFiles files;
 
+  @Option(names = "--tokens", paramLabel = "DIR",
+      description = "Log workers in with tokens instead: each host gets DIR/worker-ID.token, its own worker's"
+          + " (the tokens/ folder of `gleaner init`, or files from `gleaner token worker ID`).")
+  Path tokenDir;
+
+  @Option(names = "--ca", paramLabel = "FILE",
+      description = "The cluster CA (ca.crt of `gleaner init`), copied to every host: workers speak TLS and trust it.")
+  Path ca;
+
   @Option(names = "--master", required = true, paramLabel = "HOST:PORT", converter = HostPort.Converter.class,
       description = "The master's address as the workers reach it.")
   HostPort master;
@@ -37,7 +46,7 @@ final class ClusterStartCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<HostsFile.Host> hosts = cluster.hosts();
-    RemoteWorkers.Files2Copy copy = files.resolve();
+    RemoteWorkers.Files2Copy copy = files.resolve(tokenDir, ca);
     RemoteWorkers remote = cluster.remote();
     PrintWriter out = spec.commandLine().getOut();
     List<RemoteWorkers.Outcome> outcomes = RemoteWorkers.forEach(hosts, cluster.parallel,
@@ -50,17 +59,8 @@ final class ClusterStartCommand implements Callable<Integer> {
     @Option(names = "--secret-file", paramLabel = "FILE",
         defaultValue = "${env:GLEANER_SECRET_FILE:-${sys:user.home}/.gleaner/secret}",
         description = "The shared cluster secret, copied to every host (default: $GLEANER_SECRET_FILE or"
-            + " ~/.gleaner/secret). Not used with --tokens.")
+            + " ~/.gleaner/secret).")
     Path secretFile;
-
-    @Option(names = "--tokens", paramLabel = "DIR",
-        description = "Log workers in with tokens instead: each host gets DIR/worker-ID.token, its own worker's"
-            + " (the tokens/ folder of `gleaner init`, or files from `gleaner token worker ID`).")
-    Path tokenDir;
-
-    @Option(names = "--ca", paramLabel = "FILE",
-        description = "The cluster CA (ca.crt of `gleaner init`), copied to every host: workers speak TLS and trust it.")
-    Path ca;
 
     @Option(names = "--dist", paramLabel = "DIR",
         description = "The folder holding gleaner.jar and the launcher gleaner to copy (default: where this gleaner.jar"
@@ -71,7 +71,8 @@ final class ClusterStartCommand implements Callable<Integer> {
         description = "An option for every `gleaner worker` (repeat for several): --worker-option=--owner=desktop.")
     List<String> workerOptions = List.of();
 
-    RemoteWorkers.Files2Copy resolve() {
+    /** What to copy: the distribution, and the shared secret or, with {@code tokenDir}, each worker's token. */
+    RemoteWorkers.Files2Copy resolve(Path tokenDir, Path ca) {
       Path[] d = Distribution.find(dist);
       if (tokenDir != null) {
         if (!Files.isDirectory(tokenDir)) {

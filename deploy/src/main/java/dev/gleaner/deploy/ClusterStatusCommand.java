@@ -1,6 +1,7 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.protocol.WorkerStatus;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code gleaner cluster status HOSTS}: each host's worker, and what the master sees of it. */
 @Command(name = "status", mixinStandardHelpOptions = true,
@@ -22,17 +24,36 @@ final class ClusterStatusCommand implements Callable<Integer> {
   @Mixin
   ClusterOptions cluster;
 
-  @Mixin
-  ClientOptions client;
+  @Option(names = "--master", paramLabel = "HOST:PORT", converter = HostPort.Converter.class,
+      description = "Also ask this master which of the workers it sees.")
+  HostPort master;
+
+  @Option(names = "--secret-file", paramLabel = "FILE",
+      defaultValue = "${env:GLEANER_SECRET_FILE:-${sys:user.home}/.gleaner/secret}",
+      description = "With --master: the shared cluster secret (default: $GLEANER_SECRET_FILE or ~/.gleaner/secret).")
+  Path secretFile;
+
+  @Option(names = "--token", paramLabel = "FILE", defaultValue = "${env:GLEANER_TOKEN_FILE}",
+      description = "With --master: log in with this client token instead (default: $GLEANER_TOKEN_FILE).")
+  Path tokenFile;
+
+  @Option(names = "--ca", paramLabel = "FILE", defaultValue = "${env:GLEANER_CA}",
+      description = "With --master: speak TLS, trusting the cluster CA in FILE (default: $GLEANER_CA).")
+  Path caFile;
 
   @Override
   public Integer call() throws Exception {
     List<HostsFile.Host> hosts = cluster.hosts();
     RemoteWorkers remote = cluster.remote();
-    boolean askMaster = spec.commandLine().getParseResult().hasMatchedOption("--master");
+    boolean askMaster = master != null;
     Map<String, String> seen = new HashMap<>();
     if (askMaster) {
       // asked first, so that a wrong secret or address fails before any ssh
+      ClientOptions client = new ClientOptions();
+      client.master = master;
+      client.secretFile = secretFile;
+      client.tokenFile = tokenFile;
+      client.caFile = caFile;
       try (MasterClient c = client.connect("`gleaner cluster status`")) {
         for (WorkerStatus w : c.status(null).getWorkersList()) {
           seen.put(w.getWorkerId(), w.getState());
@@ -46,7 +67,7 @@ final class ClusterStatusCommand implements Callable<Integer> {
       }
       String state = seen.get(h.workerId());
       return new RemoteWorkers.Outcome(h, o.kind(), o.text() + "; master: "
-          + (state == null ? "does not know worker '" + h.workerId() + "'" : state), o.pid());
+          + (state == null ? "not connected" : state), o.pid());
     }, spec.commandLine().getOut());
     return outcomes.stream().anyMatch(RemoteWorkers.Outcome::failed) ? 1 : 0;
   }

@@ -314,7 +314,7 @@ final class RemoteWorkers {
     String launch = systemd ? String.join("\n",
         "systemctl --user reset-failed \"$UNIT\" >/dev/null 2>&1",
         "if ! out=$(systemd-run --user --unit=\"$UNIT\" --collect -p KillSignal=SIGTERM -p TimeoutStopSec=60"
-            + " -p StandardOutput=append:\"$LOG\" -p StandardError=append:\"$LOG\" ${JAVA_HOME:+--setenv=JAVA_HOME} "
+            + " -p StandardOutput=append:\"$LOG\" -p StandardError=append:\"$LOG\" --setenv=PATH ${JAVA_HOME:+--setenv=JAVA_HOME} ${JAVA_OPTS:+--setenv=JAVA_OPTS} ${GLEANER_NICE:+--setenv=GLEANER_NICE} "
             + words + " 2>&1); then echo \"failed systemd-run: $out\"; exit 0; fi",
         "echo \"$UNIT\" > \"$UNITF\"",
         // a worker that cannot start (a bad option) exits within a second or two: say so now, not never

@@ -59,9 +59,12 @@ final class Ssh {
     return run(host, List.of("sh", "-s"), script.getBytes(StandardCharsets.UTF_8), null);
   }
 
-  /** Runs {@code command} on the host with the file's bytes on its standard input. */
+  /**
+   * Runs the POSIX shell {@code command} on the host with the file's bytes on its standard input (through
+   * {@code sh -c}, whatever the user's login shell).
+   */
   Result withInput(HostsFile.Host host, String command, Path input) throws IOException, InterruptedException {
-    return run(host, List.of(command), null, input);
+    return run(host, List.of("sh", "-c", quote(command)), null, input);
   }
 
   private Result run(HostsFile.Host host, List<String> command, byte[] input, Path inputFile)

@@ -188,7 +188,7 @@ class ClusterSshTest {
       CommandLineTest.Run after = cluster("status", hosts, "--master", address, "--secret-file", secret);
       assertEquals(0, after.code(), after.out() + after.err());
       assertEquals("stopped; master: GONE", line(after.out(), "127.0.0.1"));
-      assertEquals("stopped; master: does not know worker '127.0.0.3'", line(after.out(), "127.0.0.3"));
+      assertEquals("stopped; master: not connected", line(after.out(), "127.0.0.3"));
     }
   }
 
