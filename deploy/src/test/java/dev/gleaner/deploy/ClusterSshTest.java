@@ -5,7 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.MasterAuth;
+import dev.gleaner.master.MasterConfig;
+import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.SecretFile;
+import dev.gleaner.protocol.tls.ClusterFiles;
+import dev.gleaner.protocol.tls.ServerTls;
+import java.net.InetSocketAddress;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -74,9 +82,17 @@ class ClusterSshTest {
     }
   }
 
-  /** Ends, by PID, any worker a failed test left behind. */
+  /** Ends, by PID, any worker a failed test left behind: those the commands printed and those of the PID files. */
   @AfterEach
-  void endLeftovers() {
+  void endLeftovers() throws IOException {
+    try (var files = Files.walk(dir)) {
+      for (Path f : files.filter(f -> f.toString().endsWith(".pid")).toList()) {
+        String text = Files.readString(f).strip();
+        if (text.matches("\\d+")) {
+          pids.add(Long.parseLong(text));
+        }
+      }
+    }
     for (long pid : pids) {
       if (isWorker(pid)) {
         ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
@@ -189,6 +205,48 @@ class ClusterSshTest {
       assertEquals(0, after.code(), after.out() + after.err());
       assertEquals("stopped; master: GONE", line(after.out(), "127.0.0.1"));
       assertEquals("stopped; master: not connected", line(after.out(), "127.0.0.3"));
+    }
+  }
+
+  @Test
+  void workersLogInWithTheirOwnTokensOverTls() throws Exception {
+    Path pki = dir.resolve("pki");
+    CommandLineTest.Run init = CommandLineTest.gleaner("init", pki.toString(), "--workers", "127.0.0.3",
+        "--clients", "admin");
+    assertEquals(0, init.code(), init.err());
+    MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("data"), new byte[0],
+            Workloads.of())
+        .withAuth(MasterAuth.tokens(SecretFile.read(pki.resolve(ClusterFiles.CLUSTER_KEY))))
+        .withTls(ServerTls.fromDir(pki, false))
+        .withHeartbeat(Duration.ofMillis(200), Duration.ofSeconds(5));
+    try (MasterServer master = new MasterServer(config).start()) {
+      String address = "127.0.0.1:" + master.port();
+      // 127.0.0.2 has no token of its own: it fails, the other starts
+      Path hosts = hostsFile("127.0.0.3 port=" + sshd.port + " dir=" + dir.resolve("c") + "\n"
+          + "127.0.0.2 port=" + sshd.port + " dir=" + dir.resolve("b") + "\n");
+      String ca = pki.resolve(ClusterFiles.CA_CERT).toString();
+      CommandLineTest.Run start = cluster("start", hosts, "--master", address, "--tokens",
+          pki.resolve("tokens").toString(), "--ca", ca, "--worker-option=--cores=1");
+      assertEquals(1, start.code(), start.out() + start.err());
+      String started = line(start.out(), "127.0.0.3");
+      assertTrue(started.matches("started \\(pid \\d+; copied gleaner.jar, gleaner, 127.0.0.3.token, ca.crt\\)"), started);
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+          dir.resolve("c").resolve("127.0.0.3.token"))));
+      assertEquals("failed: no token " + pki.resolve("tokens").resolve("worker-127.0.0.2.token") + " for worker"
+          + " '127.0.0.2' (gleaner token worker 127.0.0.2 --cluster-key FILE > "
+          + pki.resolve("tokens").resolve("worker-127.0.0.2.token") + ")", line(start.out(), "127.0.0.2"));
+      await().atMost(Duration.ofSeconds(60)).until(() -> master.status(null).getWorkersList().stream()
+          .anyMatch(w -> w.getWorkerId().equals("127.0.0.3") && w.getState().equals("READY")));
+
+      CommandLineTest.Run status = cluster("status", hosts, "--master", address, "--token",
+          pki.resolve("tokens").resolve("client-admin.token").toString(), "--ca", ca);
+      assertEquals("running (pid " + pid(started) + "); master: READY", line(status.out(), "127.0.0.3"));
+      assertEquals("stopped; master: not connected", line(status.out(), "127.0.0.2"));
+
+      CommandLineTest.Run stop = cluster("stop", hosts);
+      assertEquals(0, stop.code(), stop.out() + stop.err());
+      assertEquals("stopped (pid " + pid(started) + ", drained)", line(stop.out(), "127.0.0.3"));
+      assertFalse(isWorker(pid(started)));
     }
   }
 
