@@ -111,9 +111,9 @@ final class ClusterRunCommand implements Callable<Integer> {
       clientDial = new HostPort(bind.equals("0.0.0.0") ? "127.0.0.1" : bind, server.port());
       err.println("master listening on port " + server.port() + " (data " + data + "); workers reach it at " + workersDial);
     }
-    List<HostsFile.Host> started = new ArrayList<>();
+    List<HostsFile.Host> toStop = new ArrayList<>();
     boolean stop = own || stopAtEnd;
-    Thread onCtrlC = new Thread(() -> stopWorkers(remote, started, err), "gleaner-cluster-run-stop");
+    Thread onCtrlC = new Thread(() -> stopWorkers(remote, toStop, err), "gleaner-cluster-run-stop");
     if (stop) {
       Runtime.getRuntime().addShutdownHook(onCtrlC);
     }
@@ -124,9 +124,10 @@ final class ClusterRunCommand implements Callable<Integer> {
           h -> remote.start(h, copy, dial.toString(), files.workerOptions), err);
       List<HostsFile.Host> up = new ArrayList<>();
       for (RemoteWorkers.Outcome o : outcomes) {
-        if (o.kind() == RemoteWorkers.Kind.STARTED) {
-          synchronized (started) {
-            started.add(o.host());
+        // stopped at the end: those started here, and with --stop those that were running already too
+        if (o.kind() == RemoteWorkers.Kind.STARTED || (stopAtEnd && o.kind() == RemoteWorkers.Kind.RUNNING)) {
+          synchronized (toStop) {
+            toStop.add(o.host());
           }
         }
         if (!o.failed()) {
@@ -161,7 +162,7 @@ final class ClusterRunCommand implements Callable<Integer> {
       }
     } finally {
       if (stop) {
-        stopWorkers(remote, started, err);
+        stopWorkers(remote, toStop, err);
         try {
           Runtime.getRuntime().removeShutdownHook(onCtrlC);
         } catch (IllegalStateException shuttingDown) {
@@ -177,17 +178,17 @@ final class ClusterRunCommand implements Callable<Integer> {
     }
   }
 
-  /** Stops the workers this command started, once (the end and Ctrl-C may both ask). */
-  private static void stopWorkers(RemoteWorkers remote, List<HostsFile.Host> started, PrintWriter err) {
+  /** Stops the workers on {@code toStop}, once (the end and Ctrl-C may both ask). */
+  private static void stopWorkers(RemoteWorkers remote, List<HostsFile.Host> toStop, PrintWriter err) {
     List<HostsFile.Host> hosts;
-    synchronized (started) {
-      hosts = List.copyOf(started);
-      started.clear();
+    synchronized (toStop) {
+      hosts = List.copyOf(toStop);
+      toStop.clear();
     }
     if (hosts.isEmpty()) {
       return;
     }
-    err.println("stopping the workers this command started:");
+    err.println("stopping the workers:");
     try {
       RemoteWorkers.forEach(hosts, 16, h -> remote.stop(h, 40), err);
     } catch (InterruptedException e) {

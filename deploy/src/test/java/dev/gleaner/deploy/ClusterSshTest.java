@@ -300,7 +300,7 @@ class ClusterSshTest {
     assertEquals("50847534 primes", r.out().strip());
     assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(secret)), "a secret was made");
     assertTrue(r.err().contains("2 of 2 workers connected"), r.err());
-    String stopped = r.err().substring(r.err().indexOf("stopping the workers this command started"));
+    String stopped = r.err().substring(r.err().indexOf("stopping the workers:"));
     for (String h : List.of("127.0.0.2", "127.0.0.3")) {
       long pid = pid(line(r.err(), h));
       assertTrue(stopped.contains(h + "  stopped (pid " + pid + ", drained)"), r.err());
