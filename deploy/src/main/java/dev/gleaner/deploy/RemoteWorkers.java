@@ -129,9 +129,12 @@ final class RemoteWorkers {
         "");
   }
 
-  /** The systemd unit of a worker id (ids are letters, digits, '.', '_' and '-', all valid in unit names). */
+  /**
+   * The systemd unit of a worker id (ids are letters, digits, '.', '_' and '-', all valid in unit names; the suffix
+   * is explicit, so that an id ending like a unit type cannot make it another kind of unit).
+   */
   static String unit(String workerId) {
-    return "gleaner-worker-" + workerId;
+    return "gleaner-worker-" + workerId + ".service";
   }
 
   /** The host could not be reached or logged in to: {@code unreachable: WHY} for status, a failure otherwise. */
