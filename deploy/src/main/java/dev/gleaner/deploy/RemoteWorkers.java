@@ -327,9 +327,19 @@ final class RemoteWorkers {
         "")
         : String.join("\n",
         "cd \"$D\" || exit 1",
+        "n0=$(wc -c 2>/dev/null < \"$LOG\" || echo 0)",
+        // the new process exists and has not exited (a child that exited stays a zombie while this shell runs);
+        // not yet ours(): it is nohup, then the launcher, before it is java
+        "up() { kill -0 \"$1\" 2>/dev/null || return 1; if [ -r /proc/$1/stat ]; then case \"$(cat /proc/$1/stat)\" in"
+            + " *\") Z \"*) return 1;; esac; fi; return 0; }",
         "nohup " + words + " >> \"$LOG\" 2>&1 < /dev/null &",
-        "echo $! > \"$PIDF\"",
-        "sleep 2",
+        "p=$!",
+        "echo $p > \"$PIDF\"",
+        // started once the daemon logs (a timestamped line: its options were taken); a bad option is one line
+        // and an exit instead; a worker still alive after 15 s counts as started (its logging may be quiet)
+        "i=0",
+        "while up \"$p\" && [ $i -lt 30 ] && ! tail -c +$((n0 + 1)) \"$LOG\" | grep -q '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]'; do"
+            + " sleep 0.5; i=$((i+1)); done",
         "s=$(state)",
         "if [ \"$s\" != stopped ]; then echo \"started $s\"; else echo \"failed exited at once: $(tail -n 1 \"$LOG\")\"; fi",
         "");

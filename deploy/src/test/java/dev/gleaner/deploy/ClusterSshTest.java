@@ -251,6 +251,19 @@ class ClusterSshTest {
   }
 
   @Test
+  void aWorkerThatCannotStartIsAFailedLineWithItsReason() throws Exception {
+    Path hosts = hostsFile("127.0.0.3 port=" + sshd.port + " dir=" + dir.resolve("c") + "\n");
+    Path secret = Files.writeString(dir.resolve("secret"), "0123456789abcdef0123");
+    CommandLineTest.Run start = cluster("start", hosts, "--master", "127.0.0.1:1", "--secret-file", secret.toString(),
+        "--worker-option=--owner=keyboard");
+    assertEquals(1, start.code(), start.out() + start.err());
+    String l = line(start.out(), "127.0.0.3");
+    assertTrue(l.startsWith("failed: exited at once: gleaner: 'keyboard' is not an owner activity source"), l);
+    assertFalse(Files.exists(dir.resolve("c").resolve("127.0.0.3.pid")), "no PID file for a worker that is not there");
+    assertEquals("stopped", line(cluster("status", hosts).out(), "127.0.0.3"));
+  }
+
+  @Test
   void anUnreachableHostIsAFailedLineAndExitOne() throws Exception {
     // nothing listens on 127.0.0.9: refused at once
     Path hosts = hostsFile("127.0.0.9 port=" + sshd.port + " dir=" + dir.resolve("x") + "\n");
