@@ -31,30 +31,7 @@ final class StatusView {
     }
     List<Object> workers = new ArrayList<>();
     for (WorkerStatus w : reply.getWorkersList()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("id", w.getWorkerId());
-      m.put("host", w.getHost());
-      m.put("cores", w.getCores());
-      m.put("state", w.getState());
-      m.put("unitsPerSecond", w.getUnitsPerSecond());
-      m.put("unitsDone", w.getUnitsDone());
-      m.put("interruptions", w.getInterruptions());
-      m.put("currentChunk", w.getCurrentChunk());
-      m.put("silentMillis", w.getLastHeartbeatMillis());
-      Map<String, Object> speeds = new java.util.TreeMap<>();
-      w.getSpeedsMap().forEach((k, v) -> speeds.put(k, estimate(v)));
-      m.put("speeds", speeds);
-      m.put("bandwidth", estimate(w.getBandwidth()));
-      Map<String, Object> risk = new LinkedHashMap<>();
-      risk.put("rate", w.getRiskRate());
-      risk.put("interruptions", w.getRiskInterruptions());
-      risk.put("exposureSeconds", w.getRiskExposureSeconds());
-      m.put("risk", risk);
-      m.put("availableUntilMillis", w.getAvailableUntilMillis() == 0 ? null : w.getAvailableUntilMillis());
-      m.put("sessions", w.getSessions());
-      m.put("awayReason", w.getState().equals("AWAY") ? w.getAwayReason() : null);
-      m.put("backAtMillis", w.getBackAtMillis() == 0 ? null : w.getBackAtMillis());
-      workers.add(m);
+      workers.add(dev.gleaner.protocol.StatusMaps.worker(w));
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("jobs", jobs);
@@ -65,70 +42,17 @@ final class StatusView {
   }
 
   static Map<String, Object> toMap(JobStatus j) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", j.getJobId());
-    m.put("name", j.getName());
-    m.put("workload", j.getWorkload());
-    m.put("state", j.getState());
-    m.put("strategy", j.getStrategy());
-    m.put("unitsTotal", j.getUnitsTotal());
-    m.put("unitsDone", j.getUnitsDone());
-    m.put("unitsPerSecond", j.getUnitsPerSecond());
-    m.put("result", j.getResult());
-    m.put("resultSize", j.getResultSize());
-    m.put("resultTruncated", j.getResultTruncated());
-    m.put("unitsVerified", j.getUnitsVerified());
-    m.put("mismatches", List.copyOf(j.getMismatchesList()));
-    m.put("message", j.getMessage());
-    m.put("submittedAtMillis", j.getSubmittedAtMillis());
-    m.put("finishedAtMillis", j.getFinishedAtMillis());
-    m.put("deadlineMillis", j.getDeadlineMillis() == 0 ? null : j.getDeadlineMillis());
-    m.put("expectedWork", number(j.getExpectedWork()));
-    m.put("planReason", j.getPlanReason());
-    m.put("replans", j.getReplans());
-    m.put("unitsQueued", j.getUnitsQueued());
-    m.put("unitsHeld", j.getUnitsHeld());
-    List<long[]> notDone = new ArrayList<>();
-    for (dev.gleaner.protocol.UnitRange r : j.getNotDoneList()) {
-      notDone.add(new long[] {r.getStart(), r.getEnd()});
-    }
-    m.put("notDone", notDone);
-    Map<String, Long> shares = new LinkedHashMap<>();
-    for (WorkerShare s : j.getSharesList()) {
-      shares.put(s.getWorkerId(), s.getUnits());
-    }
-    m.put("unitsByWorker", shares);
-    m.put("recoveryScheme", j.getRecoveryScheme());
-    Map<String, List<String>> recovery = new LinkedHashMap<>();
-    for (dev.gleaner.protocol.RecoveryList r : j.getRecoveryList()) {
-      recovery.put(r.getWorkerId(), List.copyOf(r.getListList()));
-    }
-    m.put("recoveryLists", recovery);
-    List<Map<String, Object>> reroutes = new java.util.ArrayList<>();
-    for (dev.gleaner.protocol.Reroute r : j.getReroutesList()) {
-      Map<String, Object> x = new LinkedHashMap<>();
-      x.put("from", r.getFromWorker());
-      x.put("origin", r.getOrigin());
-      x.put("to", r.getToWorker());
-      x.put("units", r.getUnits());
-      x.put("chunks", r.getChunks());
-      reroutes.add(x);
-    }
-    m.put("reroutes", reroutes);
-    return m;
+    return dev.gleaner.protocol.StatusMaps.job(j);
   }
 
   /** A figure and its observations; an unknown value is null. */
   static Map<String, Object> estimate(dev.gleaner.protocol.Estimate e) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("value", number(e.getValue()));
-    m.put("observations", e.getObservations());
-    return m;
+    return dev.gleaner.protocol.StatusMaps.estimate(e);
   }
 
   /** A number for JSON: NaN and infinities are null. */
   static Double number(double v) {
-    return Double.isFinite(v) ? v : null;
+    return dev.gleaner.protocol.StatusMaps.number(v);
   }
 
   /** A figure with its observation count, for people: {@code 1.2M (14)}, {@code ?} when unknown. */

@@ -5,16 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.master.control.WebStatus;
 import dev.gleaner.protocol.JobStatus;
-import dev.gleaner.protocol.RecoveryList;
-import dev.gleaner.protocol.Reroute;
+import dev.gleaner.protocol.StatusMaps;
 import dev.gleaner.protocol.StatusReply;
-import dev.gleaner.protocol.WorkerShare;
 import dev.gleaner.protocol.WorkerStatus;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code GET /api/status}: one JSON document with the jobs (progress against what the plan
@@ -53,56 +50,19 @@ public final class StatusJson {
     m.put("jobsOmitted", reply.getJobsOmitted());
     List<Object> workers = new ArrayList<>();
     for (WorkerStatus w : reply.getWorkersList()) {
-      workers.add(worker(w));
+      workers.add(StatusMaps.worker(w));
     }
     m.put("workers", workers);
-    m.put("eps", estimate(reply.getEps()));
+    m.put("eps", StatusMaps.estimate(reply.getEps()));
     return m;
   }
 
+  /** The job as `gleaner status --json` writes it, its result's first line in place of its result, and its plan. */
   private static Map<String, Object> job(JobStatus j, WebStatus.Plan plan) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", j.getJobId());
-    m.put("name", j.getName());
-    m.put("workload", j.getWorkload());
-    m.put("state", j.getState());
-    m.put("message", j.getMessage());
-    m.put("strategy", j.getStrategy());
-    m.put("planReason", j.getPlanReason());
-    m.put("replans", j.getReplans());
-    m.put("unitsTotal", j.getUnitsTotal());
-    m.put("unitsDone", j.getUnitsDone());
-    m.put("expectedWork", number(j.getExpectedWork()));
-    m.put("unitsPerSecond", j.getUnitsPerSecond());
-    m.put("unitsQueued", j.getUnitsQueued());
-    m.put("unitsHeld", j.getUnitsHeld());
-    m.put("submittedAtMillis", j.getSubmittedAtMillis());
-    m.put("finishedAtMillis", j.getFinishedAtMillis() == 0 ? null : j.getFinishedAtMillis());
-    m.put("deadlineMillis", j.getDeadlineMillis() == 0 ? null : j.getDeadlineMillis());
+    Map<String, Object> m = StatusMaps.job(j);
+    m.remove("result");
     String first = j.getResult().lines().findFirst().orElse("");
     m.put("resultLine", first.length() > RESULT_SHOWN ? first.substring(0, RESULT_SHOWN) : first);
-    Map<String, Long> shares = new LinkedHashMap<>();
-    for (WorkerShare s : j.getSharesList()) {
-      shares.put(s.getWorkerId(), s.getUnits());
-    }
-    m.put("unitsByWorker", shares);
-    m.put("recoveryScheme", j.getRecoveryScheme());
-    Map<String, List<String>> recovery = new LinkedHashMap<>();
-    for (RecoveryList r : j.getRecoveryList()) {
-      recovery.put(r.getWorkerId(), List.copyOf(r.getListList()));
-    }
-    m.put("recoveryLists", recovery);
-    List<Map<String, Object>> reroutes = new ArrayList<>();
-    for (Reroute r : j.getReroutesList()) {
-      Map<String, Object> x = new LinkedHashMap<>();
-      x.put("from", r.getFromWorker());
-      x.put("origin", r.getOrigin());
-      x.put("to", r.getToWorker());
-      x.put("units", r.getUnits());
-      x.put("chunks", r.getChunks());
-      reroutes.add(x);
-    }
-    m.put("reroutes", reroutes);
     m.put("plan", plan == null ? null : plan(plan));
     return m;
   }
@@ -141,43 +101,5 @@ public final class StatusJson {
 
   private static Long at(long t0, double seconds) {
     return Double.isFinite(seconds) ? t0 + Math.round(seconds * 1000) : null;
-  }
-
-  private static Map<String, Object> worker(WorkerStatus w) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("id", w.getWorkerId());
-    m.put("host", w.getHost());
-    m.put("cores", w.getCores());
-    m.put("state", w.getState());
-    m.put("unitsPerSecond", w.getUnitsPerSecond());
-    Map<String, Object> speeds = new TreeMap<>();
-    w.getSpeedsMap().forEach((k, v) -> speeds.put(k, estimate(v)));
-    m.put("speeds", speeds);
-    m.put("bandwidth", estimate(w.getBandwidth()));
-    Map<String, Object> risk = new LinkedHashMap<>();
-    risk.put("rate", number(w.getRiskRate()));
-    risk.put("interruptions", w.getRiskInterruptions());
-    risk.put("exposureSeconds", w.getRiskExposureSeconds());
-    m.put("risk", risk);
-    m.put("unitsDone", w.getUnitsDone());
-    m.put("interruptions", w.getInterruptions());
-    m.put("currentChunk", w.getCurrentChunk());
-    m.put("sessions", w.getSessions());
-    m.put("silentMillis", w.getLastHeartbeatMillis());
-    m.put("availableUntilMillis", w.getAvailableUntilMillis() == 0 ? null : w.getAvailableUntilMillis());
-    m.put("awayReason", w.getState().equals("AWAY") ? w.getAwayReason() : null);
-    m.put("backAtMillis", w.getBackAtMillis() == 0 ? null : w.getBackAtMillis());
-    return m;
-  }
-
-  private static Map<String, Object> estimate(dev.gleaner.protocol.Estimate e) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("value", number(e.getValue()));
-    m.put("observations", e.getObservations());
-    return m;
-  }
-
-  private static Double number(double v) {
-    return Double.isFinite(v) ? v : null;
   }
 }
