@@ -39,6 +39,8 @@ public final class MasterServer implements AutoCloseable {
   private EventLoopGroup workers;
   private Channel server;
   private ScheduledFuture<?> sweeper;
+  /** The JVM's garbage collections, counted as they happen (a listener to remove at the close). */
+  private io.micrometer.core.instrument.binder.jvm.JvmGcMetrics gc;
 
   public MasterServer(MasterConfig config) {
     // Prometheus' registry: /metrics scrapes it, and status reads the same meters
@@ -55,6 +57,13 @@ public final class MasterServer implements AutoCloseable {
   public MasterServer start() throws InterruptedException {
     store = new Store(config.dataDir());
     MasterMetrics metrics = new MasterMetrics(registry);
+    // the JVM's memory, collections, threads and CPU beside the master's own meters on /metrics
+    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.system.UptimeMetrics().bindTo(registry);
+    gc = new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics();
+    gc.bindTo(registry);
     loop = new ControlLoop(store, metrics, config.ticker(), config.control());
     if (config.expectedUpSeconds() > 0) {
       loop.expectUp(config.expectedUpSeconds());
@@ -150,6 +159,9 @@ public final class MasterServer implements AutoCloseable {
     }
     if (store != null) {
       store.close();
+    }
+    if (gc != null) {
+      gc.close();
     }
   }
 }

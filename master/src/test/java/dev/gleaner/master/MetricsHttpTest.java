@@ -39,6 +39,7 @@ class MetricsHttpTest {
       assertTrue(r.body().lines().anyMatch(l -> l.matches("gleaner_units_committed_total(\\{.*\\})? 300000(\\.0)?")),
           r.body());
       assertTrue(r.body().contains("# TYPE gleaner_units_committed_total counter"), r.body());
+      assertTrue(r.body().contains("jvm_memory_used_bytes{"), "the JVM's meters too");
       // "/" is the web page now (WebPageTest); other paths are still not found
       assertEquals(404, get(m.port, "/nothing-here").statusCode());
       // the port still speaks frames after HTTP visitors
