@@ -209,6 +209,9 @@ class DispatchTest {
         assertEquals(Error.Code.LEASE_EXPIRED, e.getError().getCode());
         assertTrue(e.getError().getMessage().contains("no piece of chunk"), e.getError().getMessage());
         assertTrue(stuck.closedByMaster());
+        // a hung worker counts as interrupted, in the history kept across restarts too
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+            m.server.status(null).getMetricsOrDefault("gleaner.workers.failures", 0) == 1);
         try (ScriptedWorker next = new ScriptedWorker(m.port, SECRET, "next")) {
           var status = m.awaitEnd(id);
           assertEquals(primes(0, 500_000) + " primes", status.getResult());

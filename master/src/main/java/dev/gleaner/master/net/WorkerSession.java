@@ -102,7 +102,10 @@ final class WorkerSession implements WorkerLink {
 
   @Override
   public void refuse(Error.Code code, String message) {
-    refusal = message;
+    if (code != Error.Code.LEASE_EXPIRED) {
+      // a worker that stopped reporting (hung, or its computer too busy) is interrupted: its end counts
+      refusal = message;
+    }
     log.warn("closing the connection of worker {} from {}: {}", workerId, host, message);
     if (channel.isActive()) {
       channel.writeAndFlush(Messages.error(code, message)).addListener(ChannelFutureListener.CLOSE);
