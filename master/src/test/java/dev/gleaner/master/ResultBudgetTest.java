@@ -104,4 +104,39 @@ class ResultBudgetTest {
       }
     }
   }
+
+  @Test
+  void aWorkerWaitingItsTurnKeepsItsLeaseWhileTheResultAheadIsStillArriving() throws Exception {
+    // leases of 1 s: the wait below is longer, while both workers are plainly reporting
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withMaxResultBytes(Runtime.getRuntime().maxMemory())
+        .withLease(Duration.ofSeconds(1), 1.0).withHeartbeat(Duration.ofMillis(100), Duration.ofSeconds(10)))) {
+      m.submit(MasterFixture.primes(0, 200_000, "equal", 0, 0).toBuilder().setMinWorkers(2).build());
+      try (RawPeer a = RawPeer.worker(m.port, SECRET, "a"); RawPeer b = RawPeer.worker(m.port, SECRET, "b")) {
+        Assign aa = assign(a);
+        Assign ba = assign(b);
+        a.send(part(aa));
+        a.send(Messages.heartbeat(7, 0));
+        Envelope e;
+        do {
+          e = a.read();
+        } while (!e.hasHeartbeat());
+        b.send(part(ba));
+        b.send(last(ba));
+        await().atMost(Duration.ofSeconds(10)).until(() -> scrape(m.port).contains("gleaner_results_waiting 1.0"));
+        // a's result goes on arriving (empty parts) for 25 of the master's heartbeats to b: 2.5 s, over both leases
+        for (int i = 0; i < 25; i++) {
+          a.send(Envelope.newBuilder().setPiecePart(PiecePart.newBuilder().setJobId(aa.getJobId())
+              .setChunkId(aa.getChunkId()).setStart(aa.getStart())).build());
+          do {
+            e = b.read();
+            assertTrue(!e.hasError(), "b was dropped while it waited: " + e);
+          } while (!e.hasHeartbeat());
+        }
+        a.send(last(aa));
+        assertEquals(aa.getChunkId(), acked(a).getChunkId());
+        assertEquals(ba.getChunkId(), acked(b).getChunkId());
+        assertTrue(m.server.liveWorkers().containsAll(java.util.List.of("a", "b")), m.server.liveWorkers().toString());
+      }
+    }
+  }
 }

@@ -485,6 +485,19 @@ public final class Controller {
    * {@link Verdict#DUPLICATE} and {@link Verdict#DISCARD} it acknowledges it and counts nothing; on
    * {@link Verdict#REFUSE} it refuses the worker's session.
    */
+  /**
+   * Part of the worker's next piece of the copy has arrived, or waits at the master for memory to
+   * be joined in: the worker is reporting, so the copy's lease runs from now. (A large result on a
+   * slow link, or one waiting its turn, is not a worker that stopped.)
+   */
+  public void reporting(String worker, String job, long copyId, double now) {
+    JobLedger j = jobs.get(job);
+    Copy c = j == null ? null : j.copies.get(copyId);
+    if (c != null && c.worker.id.equals(worker) && !Double.isNaN(c.progressAt)) {
+      c.progressAt = Math.max(c.progressAt, now);
+    }
+  }
+
   public Verdict piece(String worker, String job, long copyId, long start, long end, double now) {
     JobLedger j = jobs.get(job);
     if (j == null) {

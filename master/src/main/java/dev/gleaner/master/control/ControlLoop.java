@@ -390,6 +390,18 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /** A piece arrived: the controller says whether it counts; new units are made durable, then acknowledged. */
+  /**
+   * A part of the worker's next piece of a chunk arrived, or waits at the master for memory: its
+   * lease runs from now (see {@link Controller#reporting}).
+   */
+  public void reporting(WorkerLink link, String jobId, long chunkId) {
+    post(() -> {
+      if (links.get(link.workerId()) == link) {
+        controller.reporting(link.workerId(), jobId, chunkId, now());
+      }
+    });
+  }
+
   public void piece(WorkerLink link, Piece p) {
     // checked on the connection's thread, not the loop's: reading a large result is not the loop's work
     Workload workload = workloadOf.get(p.getJobId());

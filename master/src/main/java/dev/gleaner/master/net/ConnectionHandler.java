@@ -211,6 +211,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           admission = null;
           holdsPlace = true;
         }
+        services.loop().reporting(session, msg.getPiecePart().getJobId(), msg.getPiecePart().getChunkId());
         try {
           assembly().part(msg.getPiecePart());
         } catch (PieceAssembly.Broken e) {
@@ -267,8 +268,14 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     parked.add(first);
     ctx.channel().config().setAutoRead(false);
     long every = Math.max(10, services.config().heartbeatInterval().toMillis());
+    // its lease and its heartbeat timeout do not run while the master keeps it waiting: the wait is
+    // bounded by the results ahead of it, each by its own worker's lease and heartbeats; a worker that
+    // died meanwhile is found when its turn comes (its connection is read again, then silent)
+    String job = first.getPiecePart().getJobId();
+    long chunk = first.getPiecePart().getChunkId();
     keepAlive = ctx.executor().scheduleAtFixedRate(() -> {
       session.lastHeardNanos = services.ticker().nanos();
+      services.loop().reporting(session, job, chunk);
       ctx.writeAndFlush(Messages.heartbeat(0, services.ticker().epochMillis()));
     }, every, every, TimeUnit.MILLISECONDS);
     log.info("worker {}: its result over one frame waits until another is joined (at most {} at once, for memory);"
@@ -287,6 +294,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     holdsPlace = true;
+    // from here its silence counts again
+    session.lastHeardNanos = services.ticker().nanos();
     java.util.ArrayDeque<Envelope> waited = parked;
     parked = null;
     ctx.channel().config().setAutoRead(true);
