@@ -56,9 +56,14 @@ class WebPageTest {
   }
 
   static Reply get(InetAddress host, int port, String path, String... headers) throws IOException {
+    return getAs(host, port, "localhost:" + port, path, headers);
+  }
+
+  /** A GET whose Host header is {@code hostHeader}. */
+  static Reply getAs(InetAddress host, int port, String hostHeader, String path, String... headers) throws IOException {
     try (Socket s = new Socket(host, port)) {
       s.setSoTimeout(10_000);
-      StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: gleaner\r\n");
+      StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\n");
       for (String h : headers) {
         request.append(h).append("\r\n");
       }
@@ -216,6 +221,25 @@ class WebPageTest {
       Reply metrics = get(m.port, "/metrics");
       assertEquals(200, metrics.status(), metrics.body());
       assertEquals("text/plain; version=0.0.4; charset=utf-8", metrics.header("content-type"));
+    }
+  }
+
+  @Test
+  void fromThisMachineOnlyLocalhostIsAskedForWithoutACredential() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      InetAddress lo = InetAddress.getLoopbackAddress();
+      for (String local : new String[] {"localhost:" + m.port, "127.0.0.1:" + m.port, "[::1]:" + m.port, "LOCALHOST"}) {
+        assertEquals(200, getAs(lo, m.port, local, "/api/status").status(), local);
+      }
+      // a web site whose name was rebound to 127.0.0.1, read through its visitor's browser
+      for (String path : new String[] {"/", "/api/status"}) {
+        Reply r = getAs(lo, m.port, "attacker.example:" + m.port, path);
+        assertEquals(403, r.status(), r.body());
+        assertTrue(r.body().startsWith(path + " asked for as 'attacker.example:" + m.port + "' from this machine needs a"
+            + " credential"), r.body());
+        assertTrue(r.body().contains("open it as http://localhost:" + m.port + "/ instead"), r.body());
+      }
+      assertEquals(200, getAs(lo, m.port, "attacker.example", "/app.js").status(), "the page's own files hold nothing");
     }
   }
 

@@ -102,7 +102,8 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private void status(ChannelHandlerContext ctx, boolean head) {
-    services.loop().webStatus(services.registry()).whenComplete((status, err) -> {
+    // written on this connection's thread, not the control loop's
+    services.loop().webStatus(services.registry()).whenCompleteAsync((status, err) -> {
       if (err != null) {
         log.error("cannot build the web status for {}: {}", ctx.channel().remoteAddress(), err.toString(), err);
         respond(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master could not build its status: "
@@ -119,7 +120,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         return;
       }
       respond(ctx, HttpResponseStatus.OK, body, JSON, head);
-    });
+    }, ctx.executor());
   }
 
   private boolean metricsAllowed(ChannelHandlerContext ctx) {
@@ -128,10 +129,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   /** Null if this peer may see the page and its status, else why not. */
   private String webRefusal(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, String path) {
-    if (loopback(ctx)) {
+    boolean local = loopback(ctx);
+    if (local && localName(request.headers().get(HttpHeaderNames.HOST))) {
       return null;
     }
-    if (!services.config().webFromAnywhere()) {
+    if (!local && !services.config().webFromAnywhere()) {
       return "the web page answers loopback addresses only; start the master with --web-from-anywhere to open it"
           + " (to holders of a client token or the shared secret)";
     }
@@ -151,7 +153,44 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       credential = token == null || token.isEmpty() ? null : token.get(0);
     }
     String why = services.authenticator().webRefusal(credential);
+    if (why != null && local) {
+      // a page from this machine under another name may be a web site that rebinds its name to 127.0.0.1
+      return path + " asked for as '" + request.headers().get(HttpHeaderNames.HOST) + "' from this machine needs a"
+          + " credential (" + why + "); open it as http://localhost:" + port(ctx) + "/ instead";
+    }
     return why == null ? null : path + " from " + address(ctx) + ": " + why;
+  }
+
+  /**
+   * Whether a request's Host names this machine's loopback ({@code localhost}, {@code 127.x.x.x},
+   * {@code [::1]}, any port), or is absent (not a browser: browsers always send one). Any other name
+   * on a loopback connection may be a web site whose name was rebound to this machine, reading the
+   * status through its visitor's browser: such a request needs a credential like a remote one.
+   */
+  static boolean localName(String host) {
+    if (host == null) {
+      return true;
+    }
+    String h = host.strip().toLowerCase(java.util.Locale.ROOT);
+    if (h.startsWith("[")) {
+      int close = h.indexOf(']');
+      h = close < 0 ? h : h.substring(1, close);
+    } else if (h.indexOf(':') >= 0) {
+      h = h.substring(0, h.indexOf(':'));
+    }
+    if (h.equals("localhost") || h.endsWith(".localhost")) {
+      return true;
+    }
+    byte[] ip = io.netty.util.NetUtil.createByteArrayFromIpAddressString(h);
+    try {
+      return ip != null && java.net.InetAddress.getByAddress(ip).isLoopbackAddress();
+    } catch (java.net.UnknownHostException e) {
+      return false; // not an address of 4 or 16 bytes: not a loopback literal
+    }
+  }
+
+  private static int port(ChannelHandlerContext ctx) {
+    return ctx.channel().localAddress() instanceof InetSocketAddress a ? a.getPort() : 0;
   }
 
   private static String address(ChannelHandlerContext ctx) {
