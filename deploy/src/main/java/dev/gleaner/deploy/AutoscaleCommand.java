@@ -39,6 +39,9 @@ import picocli.CommandLine.Option;
             + " ones (scancel: pending first, then workers idle for --cooldown), its own jobs only.",
         "Ctrl-C or SIGTERM stops it and cancels its jobs (the workers drain), unless --keep-workers."})
 final class AutoscaleCommand implements Callable<Integer> {
+  /** Worker jobs ending in a row before their worker reached the master that stop autoscaling. */
+  static final int EARLY_ENDS = 3;
+
   private static final Logger LOG = LoggerFactory.getLogger(AutoscaleCommand.class);
 
   @CommandLine.Spec
@@ -161,6 +164,9 @@ final class AutoscaleCommand implements Callable<Integer> {
     long lastSubmit = Long.MIN_VALUE;
     int submitted = 0;
     String lastReason = "";
+    // Slurm jobs whose worker reached the master; jobs ending in a row without one stop the loop
+    Set<String> reached = new java.util.HashSet<>();
+    int endedUnseen = 0;
     while (stop.getCount() > 0 && System.nanoTime() - endNanos < 0) {
       try {
         List<Slurm.Job> listed = Slurm.jobsNamed(name);
@@ -170,10 +176,27 @@ final class AutoscaleCommand implements Callable<Integer> {
             alive.put(j.id(), j);
           }
         }
+        Set<String> ended = new java.util.HashSet<>(mine);
+        ended.removeAll(alive.keySet());
         mine.retainAll(alive.keySet());
         StatusReply status;
         try (MasterClient c = MasterClient.connect(slurm.master, credential, tls)) {
           status = c.status(null);
+        }
+        for (WorkerStatus w : status.getWorkersList()) {
+          String job = Slurm.jobOfWorker(w.getWorkerId());
+          if (job != null) {
+            reached.add(job);
+          }
+        }
+        for (String id : ended) {
+          endedUnseen = reached.contains(id) ? 0 : endedUnseen + 1;
+          if (endedUnseen >= EARLY_ENDS) {
+            // submitting more would only fail the same way, forever
+            throw new IllegalStateException(EARLY_ENDS + " worker jobs in a row ended before their worker reached the"
+                + " master (the last: Slurm job " + id + "); its output (slurm-" + id + ".out where sbatch ran) says"
+                + " why: a secret file or a java missing on the nodes, a --master they cannot reach, a bad --worker-arg");
+          }
         }
         long now = System.nanoTime();
         Autoscaler.Inputs in = inputs(status, mine, alive, idleSince, now, lastSubmit, target, cool);
@@ -202,7 +225,7 @@ final class AutoscaleCommand implements Callable<Integer> {
           LOG.debug("poll ended by the stop", e);
           break;
         }
-        if (e instanceof Slurm.Unavailable
+        if (e instanceof Slurm.Unavailable || endedUnseen >= EARLY_ENDS
             || e instanceof Slurm.Refused && submitted == 0 && e.getMessage().startsWith("sbatch")) {
           // no Slurm here, or a first job refused: the options are wrong, not the moment
           throw (IllegalStateException) e;
@@ -240,12 +263,9 @@ final class AutoscaleCommand implements Callable<Integer> {
         speedSum += w.getUnitsPerSecond();
         speeds++;
       }
-      String id = w.getWorkerId();
-      if (id.startsWith("slurm-")) {
-        int dash = id.indexOf('-', "slurm-".length());
-        if (dash > 0) {
-          byJob.put(id.substring("slurm-".length(), dash), w);
-        }
+      String job = Slurm.jobOfWorker(w.getWorkerId());
+      if (job != null) {
+        byJob.put(job, w);
       }
     }
     List<Autoscaler.WorkerJob> jobs = new ArrayList<>();

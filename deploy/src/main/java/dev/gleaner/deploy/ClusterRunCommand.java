@@ -120,16 +120,19 @@ final class ClusterRunCommand implements Callable<Integer> {
     try {
       err.println("starting workers on " + hosts.size() + " host" + (hosts.size() == 1 ? "" : "s") + ":");
       HostPort dial = workersDial;
-      List<RemoteWorkers.Outcome> outcomes = RemoteWorkers.forEach(hosts, cluster.parallel,
-          h -> remote.start(h, copy, dial.toString(), files.workerOptions), err);
-      List<HostsFile.Host> up = new ArrayList<>();
-      for (RemoteWorkers.Outcome o : outcomes) {
-        // stopped at the end: those started here, and with --stop those that were running already too
+      List<RemoteWorkers.Outcome> outcomes = RemoteWorkers.forEach(hosts, cluster.parallel, h -> {
+        RemoteWorkers.Outcome o = remote.start(h, copy, dial.toString(), files.workerOptions);
+        // stopped at the end (or on Ctrl-C, also while others are still starting): those started here,
+        // and with --stop those that were running already too
         if (o.kind() == RemoteWorkers.Kind.STARTED || (stopAtEnd && o.kind() == RemoteWorkers.Kind.RUNNING)) {
           synchronized (toStop) {
             toStop.add(o.host());
           }
         }
+        return o;
+      }, err);
+      List<HostsFile.Host> up = new ArrayList<>();
+      for (RemoteWorkers.Outcome o : outcomes) {
         if (!o.failed()) {
           up.add(o.host());
         }

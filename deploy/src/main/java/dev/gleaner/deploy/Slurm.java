@@ -12,6 +12,15 @@ final class Slurm {
   /** How long a Slurm command may take before it is given up (a controller that does not answer). */
   static final long COMMAND_SECONDS = 60;
 
+  /** The Slurm job of a worker that `gleaner slurm` started (id slurm-JOBID-NODE); null for another worker. */
+  static String jobOfWorker(String workerId) {
+    if (!workerId.startsWith("slurm-")) {
+      return null;
+    }
+    int dash = workerId.indexOf('-', "slurm-".length());
+    return dash > "slurm-".length() ? workerId.substring("slurm-".length(), dash) : null;
+  }
+
   private Slurm() {}
 
   /** A Slurm command is not installed here (not on the PATH). */

@@ -39,6 +39,9 @@ final class WorkerMetrics implements AutoCloseable {
   /** Prometheus' text exposition format. */
   static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
+  /** Threads answering requests. */
+  static final int THREADS = 4;
+
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final HttpServer server;
   private final JvmGcMetrics gc = new JvmGcMetrics();
@@ -56,6 +59,10 @@ final class WorkerMetrics implements AutoCloseable {
   static WorkerMetrics bind(int port, boolean fromAnywhere) throws IOException {
     InetSocketAddress at = fromAnywhere ? new InetSocketAddress(port)
         : new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+    // a request that never ends (its headers trickling in) is closed after 10 s instead of holding a thread
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", "10");
+    }
     try {
       return new WorkerMetrics(HttpServer.create(at, 16), fromAnywhere);
     } catch (BindException e) {
@@ -104,8 +111,9 @@ final class WorkerMetrics implements AutoCloseable {
     new ProcessorMetrics().bindTo(registry);
     new UptimeMetrics().bindTo(registry);
     server.createContext("/", this::handle);
-    // one thread: a scrape is small, and a worker's cores are for its chunks
-    server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+    // a few threads: a scrape is small, and a worker's cores are for its chunks; more than one, so a
+    // request that stalls (a slow or hostile peer) does not stop the others
+    server.setExecutor(Executors.newFixedThreadPool(THREADS, r -> {
       Thread t = new Thread(r, "gleaner-worker-metrics");
       t.setDaemon(true);
       return t;

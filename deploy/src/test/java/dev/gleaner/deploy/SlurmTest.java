@@ -147,6 +147,29 @@ class SlurmTest {
   }
 
   @Test
+  void autoscaleStopsWhenItsWorkerJobsEndBeforeTheirWorkerReachesTheMaster() throws Exception {
+    Path slurmOut = Files.createDirectories(dir.resolve("slurm-out"));
+    Path log = dir.resolve("autoscale-dying.log");
+    try (LocalCluster c = new LocalCluster(dir)) {
+      // every worker exits at once (an option it does not know): submitting more would fail forever
+      List<String> args = new ArrayList<>(List.of("cluster", "autoscale", "--slurm", "--min", "1", "--max", "2",
+          "--poll", "1s", "--worker-arg=--no-such-option"));
+      args.addAll(workerJobOptions(c, slurmOut));
+      Process a = gleaner(log, args);
+      try {
+        assertTrue(Signals.awaitExit(a, 120), failure("autoscale did not stop", log, slurmOut));
+        assertEquals(1, a.exitValue(), failure("exit status", log, slurmOut));
+        String printed = Files.readString(log);
+        assertTrue(printed.contains("\ngleaner: 3 worker jobs in a row ended before their worker reached the master"),
+            printed);
+        assertEquals(0, connected(c));
+      } finally {
+        Signals.end(a);
+      }
+    }
+  }
+
+  @Test
   void autoscaleSubmitsWorkersUpToMaxForQueuedWorkAndComesBackToMin() throws Exception {
     Path slurmOut = Files.createDirectories(dir.resolve("slurm-out"));
     Path log = dir.resolve("autoscale.log");

@@ -79,6 +79,20 @@ class WorkerMetricsTest {
   }
 
   @Test
+  void aRequestThatNeverEndsDoesNotStopTheScrapes() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir);
+        WorkerMetrics m = WorkerMetrics.serve(c.worker("w1", 1, Set.of()), "w1", 0, false);
+        java.net.Socket stalled = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), m.port())) {
+      // headers that never end
+      stalled.getOutputStream().write("GET /metrics HTTP/1.1\r\nHost: x\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      stalled.getOutputStream().flush();
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + m.port() + "/metrics"))
+          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, r.statusCode());
+    }
+  }
+
+  @Test
   void aPortInUseIsOneClearError() throws Exception {
     try (LocalCluster c = new LocalCluster(dir)) {
       WorkerDaemon w = c.worker("w1", 1, Set.of());
