@@ -38,6 +38,9 @@ public final class MasterMetrics {
   private final MultiGauge workerInterruptions;
   private final MultiGauge workerConnected;
   private boolean toldOfTheCap;
+  /** Each labelled worker's latest figures, read by its series (on the control loop's thread only). */
+  private final java.util.Map<String, java.util.concurrent.atomic.AtomicReference<WorkerFigures>> figures =
+      new java.util.HashMap<>();
 
   /**
    * One worker's figures, for the series labelled with its id.
@@ -94,17 +97,28 @@ public final class MasterMetrics {
             + " label the first {} by id only", all.size(), MAX_LABELLED_WORKERS);
       }
     }
-    workerUnits.register(rows(ws, WorkerFigures::unitsCommitted), true);
-    workerSpeed.register(rows(ws, WorkerFigures::unitsPerSecond), true);
-    workerInterruptions.register(rows(ws, WorkerFigures::interruptions), true);
-    workerConnected.register(rows(ws, w -> w.connected() ? 1 : 0), true);
+    // each worker's series reads its holder, which only changes value: a scrape meanwhile sees every series
+    java.util.Map<String, java.util.concurrent.atomic.AtomicReference<WorkerFigures>> now = new java.util.HashMap<>();
+    for (WorkerFigures w : ws) {
+      java.util.concurrent.atomic.AtomicReference<WorkerFigures> h = figures.get(w.id());
+      if (h == null) {
+        h = new java.util.concurrent.atomic.AtomicReference<>();
+      }
+      h.set(w);
+      now.put(w.id(), h);
+    }
+    figures.clear();
+    figures.putAll(now);
+    workerUnits.register(rows(WorkerFigures::unitsCommitted), false);
+    workerSpeed.register(rows(WorkerFigures::unitsPerSecond), false);
+    workerInterruptions.register(rows(WorkerFigures::interruptions), false);
+    workerConnected.register(rows(w -> w.connected() ? 1 : 0), false);
   }
 
-  private static java.util.List<MultiGauge.Row<?>> rows(java.util.List<WorkerFigures> ws,
-      java.util.function.ToDoubleFunction<WorkerFigures> f) {
-    java.util.List<MultiGauge.Row<?>> out = new java.util.ArrayList<>(ws.size());
-    for (WorkerFigures w : ws) {
-      out.add(MultiGauge.Row.of(Tags.of("worker", w.id()), f.applyAsDouble(w)));
+  private java.util.List<MultiGauge.Row<?>> rows(java.util.function.ToDoubleFunction<WorkerFigures> f) {
+    java.util.List<MultiGauge.Row<?>> out = new java.util.ArrayList<>(figures.size());
+    for (java.util.Map.Entry<String, java.util.concurrent.atomic.AtomicReference<WorkerFigures>> e : figures.entrySet()) {
+      out.add(MultiGauge.Row.of(Tags.of("worker", e.getKey()), e.getValue(), h -> f.applyAsDouble(h.get())));
     }
     return out;
   }
