@@ -797,7 +797,7 @@ public final class ControlLoop implements AutoCloseable {
             fail(job, "cannot store the result: " + stored.getMessage());
             return;
           }
-          job.resultText = text;
+          job.result(text);
           job.finishedAtMillis = now;
           job.message = f.message();
           job.state = state;
@@ -869,7 +869,18 @@ public final class ControlLoop implements AutoCloseable {
       if (j.state.equals("FAILED")) {
         throw new IllegalArgumentException("job " + jobId + " failed: " + j.message);
       }
-      return j.resultBytes();
+      return j;
+    }).thenCompose(j -> {
+      if (j.resultWhole) {
+        return CompletableFuture.completedFuture(j.resultHead.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      // a long result is rendered again from the store, off the loop's and the store's threads
+      return store.submit(Store.jobResult(j.id)).thenApplyAsync(merged -> {
+        if (merged == null) {
+          throw new IllegalStateException("the store holds no result of job " + j.id);
+        }
+        return j.workload.render(merged).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      }, java.util.concurrent.ForkJoinPool.commonPool());
     });
   }
 

@@ -291,7 +291,7 @@ public final class JobService {
         job.state = r.state();
         job.finishedAtMillis = r.finishedAt();
         job.message = r.message() == null ? "" : r.message();
-        job.resultText = r.result() == null ? "" : workload.render(r.result());
+        job.result(r.result() == null ? "" : workload.render(r.result()));
         job.notDone = r.notDone() == null ? new RangeSet() : RangeSet.parse(r.notDone());
         loop.addEnded(job);
         continue;

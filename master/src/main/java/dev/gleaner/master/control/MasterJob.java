@@ -21,10 +21,15 @@ final class MasterJob {
   final Assign assignPrototype;
   /** The stored outcome (DONE, DONE_PARTIAL, FAILED), or null while it runs or is being merged. */
   String state;
-  String resultText = "";
-  /** The rendered result's size in UTF-8 bytes, and the text it was counted for. */
-  private long resultSize;
-  private String sizedText;
+  /**
+   * The rendered result's start (all of it when short): what a status shows. A long result is not
+   * kept in memory; `gleaner result` renders it again from the store.
+   */
+  String resultHead = "";
+  /** Whether {@link #resultHead} is the whole result. */
+  boolean resultWhole = true;
+  /** The rendered result's size in UTF-8 bytes. */
+  long resultSize;
   String message = "";
   long finishedAtMillis;
   /** For a job that ended at its deadline before this master started: what was not done. */
@@ -47,17 +52,31 @@ final class MasterJob {
     return end - start;
   }
 
-  /** The rendered result as UTF-8 bytes (made for each request: results are streamed rarely). */
-  byte[] resultBytes() {
-    return resultText.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  /** Characters of a result kept in memory: the most a status shows. */
+  static final int RESULT_KEPT = StatusReport.RESULT_SHOWN_ONE;
+
+  /** Keeps the rendered result's start and size; the text itself is left to the collector. */
+  void result(String text) {
+    resultWhole = text.length() <= RESULT_KEPT;
+    resultHead = resultWhole ? text : text.substring(0, RESULT_KEPT);
+    resultSize = resultWhole ? resultHead.getBytes(java.nio.charset.StandardCharsets.UTF_8).length : utf8Size(text);
   }
 
-  /** The rendered result's size in UTF-8 bytes, counted once per result. */
-  long resultSize() {
-    if (sizedText != resultText) {
-      resultSize = resultText.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-      sizedText = resultText;
+  private static long utf8Size(String text) {
+    long n = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (ch < 0x80) {
+        n += 1;
+      } else if (ch < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(ch) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
     }
-    return resultSize;
+    return n;
   }
 }

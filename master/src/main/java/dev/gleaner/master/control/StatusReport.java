@@ -139,11 +139,12 @@ final class StatusReport {
     long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : nowMillis;
     double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
     int shown = one ? RESULT_SHOWN_ONE : RESULT_SHOWN_ALL;
-    boolean cut = j.resultText.length() > shown;
+    boolean cut = !j.resultWhole || j.resultHead.length() > shown;
     JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName())
         .setWorkload(j.workload.name()).setUnitsTotal(j.units())
-        .setResult(cut ? j.resultText.substring(0, shown) : j.resultText).setResultTruncated(cut)
-        .setResultSize(j.resultSize())
+        .setResult(j.resultHead.length() > shown ? j.resultHead.substring(0, shown) : j.resultHead)
+        .setResultTruncated(cut)
+        .setResultSize(j.resultSize)
         .setSubmittedAtMillis(j.submittedAtMillis).setFinishedAtMillis(j.finishedAtMillis)
         .setDeadlineMillis(j.spec.getDeadlineMillis());
     if (v == null) {

@@ -61,6 +61,20 @@ public final class Store implements AutoCloseable {
       return connection.createStatement();
     }
 
+    /**
+     * Lets go of the values bound to the cached statements: a result of hundreds of megabytes
+     * bound to the last job update must not stay in memory until the next one.
+     */
+    void unbind() {
+      for (PreparedStatement p : statements.values()) {
+        try {
+          p.clearParameters();
+        } catch (SQLException e) {
+          log.debug("clearing a cached statement's parameters failed: {}", e.getMessage());
+        }
+      }
+    }
+
     /** Closes the cached statements (after a failed transaction they may be left mid-execution). */
     void reset() {
       for (PreparedStatement p : statements.values()) {
@@ -195,6 +209,7 @@ public final class Store implements AutoCloseable {
         batch.add(first);
         queue.drainTo(batch, BATCH - 1);
         runBatch(batch);
+        tx.unbind();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -605,6 +620,17 @@ public final class Store implements AutoCloseable {
         }
       }
       return out;
+    };
+  }
+
+  /** The merged result stored with a job; null when it has none. */
+  public static Op<byte[]> jobResult(String jobId) {
+    return c -> {
+      PreparedStatement p = c.prepare("SELECT result FROM jobs WHERE id=?");
+      p.setString(1, jobId);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() ? r.getBytes(1) : null;
+      }
     };
   }
 
