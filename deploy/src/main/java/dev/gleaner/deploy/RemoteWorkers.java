@@ -335,13 +335,15 @@ final class RemoteWorkers {
         "nohup " + words + " >> \"$LOG\" 2>&1 < /dev/null &",
         "p=$!",
         "echo $p > \"$PIDF\"",
-        // started once the daemon logs (a timestamped line: its options were taken); a bad option is one line
-        // and an exit instead; a worker still alive after 15 s counts as started (its logging may be quiet)
+        // started once the worker logs in at the master; a bad option or a refused login is an exit instead;
+        // one still alive after 15 s runs and keeps trying (a master not up yet): said with its last line
         "i=0",
-        "while up \"$p\" && [ $i -lt 30 ] && ! tail -c +$((n0 + 1)) \"$LOG\" | grep -q '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]'; do"
-            + " sleep 0.5; i=$((i+1)); done",
+        "connected() { tail -c +$((n0 + 1)) \"$LOG\" | grep -q ' connected to master '; }",
+        "while up \"$p\" && [ $i -lt 30 ] && ! connected; do sleep 0.5; i=$((i+1)); done",
         "s=$(state)",
-        "if [ \"$s\" != stopped ]; then echo \"started $s\"; else echo \"failed exited at once: $(tail -n 1 \"$LOG\")\"; fi",
+        "if [ \"$s\" = stopped ]; then echo \"failed exited at once: $(tail -n 1 \"$LOG\")\";"
+            + " elif connected; then echo \"started $s\";"
+            + " else echo \"waiting $s|$(tail -n 1 \"$LOG\" | cut -c1-300)\"; fi",
         "");
     Ssh.Result lr = ssh.script(h, prelude(h) + launch);
     if (lr.code() == Ssh.UNREACHABLE) {
@@ -352,6 +354,11 @@ final class RemoteWorkers {
     if (lr.code() == 0 && out.startsWith("started ")) {
       String s = out.substring("started ".length());
       return new Outcome(h, Kind.STARTED, "started (" + running(s, h) + "; " + what + ")", pidOf(s));
+    }
+    if (lr.code() == 0 && out.startsWith("waiting ") && out.indexOf('|') > 0) {
+      String s = out.substring("waiting ".length(), out.indexOf('|'));
+      return new Outcome(h, Kind.STARTED, "started (" + running(s, h) + "; " + what + "), not logged in at the master"
+          + " yet: " + out.substring(out.indexOf('|') + 1), pidOf(s));
     }
     return new Outcome(h, Kind.FAILED, "failed: " + (out.startsWith("failed ") ? out.substring("failed ".length())
         : lr.reason()), null);
