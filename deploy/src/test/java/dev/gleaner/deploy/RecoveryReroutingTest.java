@@ -33,9 +33,11 @@ class RecoveryReroutingTest {
     List<String> ids = List.of("w0", "w1", "w2", "w3", "w4", "w5");
     try (LocalCluster c = new LocalCluster(dir); WorkerProcesses workers = new WorkerProcesses(dir)) {
       for (String id : ids) {
-        workers.start(id, c.master.port(), c.secretFile(), 1, 3, "128m");
+        // a speed of its own, whatever the machine's: each share takes some 14 s, so a worker killed
+        // a few seconds in surely holds unfinished work (slowed by a factor, a fast machine had none left)
+        workers.start(id, c.master.port(), c.secretFile(), 1, 1, "128m", List.of("--max-speed", "12000000"));
       }
-      // pi(10^9) = 50,847,534; equal shares, each going out in 4 pieces of a few seconds here
+      // pi(10^9) = 50,847,534; equal shares, each going out in 4 chunks of about 3.5 s
       String job = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("to", "1000000000")
           .setStrategy("equal").setChunkUnits(1_000_000_000L / 24).setCheckpoints(3).setMinWorkers(6).build());
       try {
