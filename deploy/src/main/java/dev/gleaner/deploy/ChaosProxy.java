@@ -243,7 +243,8 @@ final class ChaosProxy implements AutoCloseable {
     private void note(Envelope e) {
       long now = System.currentTimeMillis();
       if (fromWorker && e.hasPiece()) {
-        reported.add(new ReportedPieces.Piece(workerId, e.getPiece().getJobId(), e.getPiece().getStart(),
+        reported.add(new ReportedPieces.Piece(workerId, e.getPiece().getJobId(), e.getPiece().getChunkId(),
+            e.getPiece().getStart(),
             e.getPiece().getEnd(), now));
       } else if (!fromWorker && e.hasPieceAck()) {
         reported.ack(new ReportedPieces.Ack(workerId, e.getPieceAck().getJobId(), e.getPieceAck().getChunkId(),

@@ -462,11 +462,12 @@ final class ChaosRun {
     }
     int bad = 0;
     for (ReportedPieces.Ack a : acks) {
-      // the acknowledged piece: the last one this worker sent of that job ending there
+      // the acknowledged piece: the last one this worker sent of that chunk ending there (a chunk's tail
+      // split off to this worker ends where the chunk it came from ends: the chunk tells them apart)
       long start = a.end();
       for (ReportedPieces.Piece p : reported) {
-        if (p.workerId().equals(a.workerId()) && p.jobId().equals(a.jobId()) && p.end() == a.end()
-            && p.atMillis() <= a.atMillis()) {
+        if (p.workerId().equals(a.workerId()) && p.jobId().equals(a.jobId()) && p.chunkId() == a.chunkId()
+            && p.end() == a.end() && p.atMillis() <= a.atMillis()) {
           start = p.start();
         }
       }

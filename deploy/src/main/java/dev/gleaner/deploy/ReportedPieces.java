@@ -10,7 +10,7 @@ import java.util.List;
  */
 final class ReportedPieces {
   /** One piece forwarded to the master at {@code atMillis}. */
-  record Piece(String workerId, String jobId, long start, long end, long atMillis) {}
+  record Piece(String workerId, String jobId, long chunkId, long start, long end, long atMillis) {}
 
   /** The master's acknowledgement of a piece of a chunk ending at {@code end}, passed on to the worker at {@code atMillis}. */
   record Ack(String workerId, String jobId, long chunkId, long end, long atMillis) {}
