@@ -172,7 +172,7 @@ final class ReplayRun {
       workers.requireAlive();
       requireMasterAlive();
       long joined = client.status("").getWorkersList().stream()
-          .filter(w -> w.getState().equals("READY") || w.getState().equals("BUSY") || w.getState().equals("AWAY"))
+          .filter(w -> w.getState().equals("READY") || w.getState().equals("AWAY"))
           .count();
       if (joined >= n) {
         return;

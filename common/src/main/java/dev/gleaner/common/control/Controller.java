@@ -1089,7 +1089,18 @@ public final class Controller {
 
   /** A worker's state and the estimates the planner uses, each with its observation count. */
   public record WorkerView(String id, String state, Map<String, Estimate> speeds, Estimate bandwidth,
-      Estimator.Risk risk, List<String> copies, long unitsDone, int sessions) {}
+      Estimator.Risk risk, List<String> copies, long unitsDone, int sessions) {
+    /** Its fastest measured speed over the workloads, units/s; 0 before any is known. */
+    public double bestSpeed() {
+      double best = 0;
+      for (Estimate e : speeds.values()) {
+        if (e.known()) {
+          best = Math.max(best, e.value());
+        }
+      }
+      return best;
+    }
+  }
 
   public JobView job(String id) {
     JobLedger j = jobs.get(id);

@@ -112,6 +112,11 @@ public final class ControlLoop implements AutoCloseable {
     return expectedUpSeconds > 0 ? PRIOR_WEIGHT : 0;
   }
 
+  /** The interruptions seen of a worker: its risk's, less the prior's. */
+  long seenInterruptions(Controller.WorkerView w) {
+    return Math.max(0, w.risk().interruptions() - priorInterruptions());
+  }
+
   /** Weeks of past sessions the hours-of-the-week risk is learned from at start. */
   static final int RISK_WEEKS = 12;
 
@@ -127,14 +132,8 @@ public final class ControlLoop implements AutoCloseable {
   private void labelWorkers() {
     List<MasterMetrics.WorkerFigures> out = new ArrayList<>();
     for (Controller.WorkerView w : controller.workers(now())) {
-      double best = 0;
-      for (dev.gleaner.common.estimate.Estimate e : w.speeds().values()) {
-        if (e.known()) {
-          best = Math.max(best, e.value());
-        }
-      }
-      out.add(new MasterMetrics.WorkerFigures(w.id(), w.unitsDone(), best,
-          Math.max(0, w.risk().interruptions() - priorInterruptions()), links.containsKey(w.id())));
+      out.add(new MasterMetrics.WorkerFigures(w.id(), w.unitsDone(), w.bestSpeed(), seenInterruptions(w),
+          links.containsKey(w.id())));
     }
     metrics.workers(out);
   }

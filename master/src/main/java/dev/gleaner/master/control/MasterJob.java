@@ -59,9 +59,10 @@ final class MasterJob {
   void result(String text) {
     resultWhole = text.length() <= RESULT_KEPT;
     resultHead = resultWhole ? text : text.substring(0, RESULT_KEPT);
-    resultSize = resultWhole ? resultHead.getBytes(java.nio.charset.StandardCharsets.UTF_8).length : utf8Size(text);
+    resultSize = utf8Size(text);
   }
 
+  /** The text's size in UTF-8 bytes, counted without encoding a copy of it (a result may be hundreds of MB). */
   private static long utf8Size(String text) {
     long n = 0;
     for (int i = 0; i < text.length(); i++) {

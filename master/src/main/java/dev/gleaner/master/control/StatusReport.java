@@ -87,7 +87,7 @@ final class StatusReport {
       listed.add(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
           .setState(link == null ? "GONE" : a != null ? "AWAY" : w.state().equals("UP") ? "READY" : w.state())
-          .setUnitsDone(w.unitsDone()).setInterruptions((int) Math.max(0, w.risk().interruptions() - clock.priorInterruptions()))
+          .setUnitsDone(w.unitsDone()).setInterruptions((int) clock.seenInterruptions(w))
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
           .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds());
@@ -95,14 +95,10 @@ final class StatusReport {
       if (a == null && Double.isFinite(w.risk().declaredEnd())) {
         b.setAvailableUntilMillis(clock.toMillis(w.risk().declaredEnd()));
       }
-      double best = 0;
       for (Map.Entry<String, Estimate> e : w.speeds().entrySet()) {
         b.putSpeeds(e.getKey(), estimate(e.getValue()));
-        if (e.getValue().known()) {
-          best = Math.max(best, e.getValue().value());
-        }
       }
-      b.setUnitsPerSecond(best);
+      b.setUnitsPerSecond(w.bestSpeed());
       if (link != null) {
         b.setHost(link.host()).setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis());
       }
