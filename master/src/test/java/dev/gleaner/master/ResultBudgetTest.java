@@ -68,6 +68,21 @@ class ResultBudgetTest {
         .build(), HttpResponse.BodyHandlers.ofString()).body();
   }
 
+  /** a starts a result in parts and takes the one place; b sends its whole result and waits for it. */
+  private static void aHoldsThePlaceAndBWaits(MasterFixture m, RawPeer a, Assign aa, RawPeer b, Assign ba)
+      throws Exception {
+    a.send(part(aa));
+    // the answer to a heartbeat sent after the part: the master has taken the part in
+    a.send(Messages.heartbeat(7, 0));
+    Envelope e;
+    do {
+      e = a.read();
+    } while (!e.hasHeartbeat());
+    b.send(part(ba));
+    b.send(last(ba));
+    await().atMost(Duration.ofSeconds(10)).until(() -> scrape(m.port).contains("gleaner_results_waiting 1.0"));
+  }
+
   @Test
   void aSecondResultOverOneFrameWaitsForTheFirstAndItsWorkerIsKeptAlive() throws Exception {
     // a limit for one result as large as the heap: the master joins one such result at a time
@@ -77,16 +92,8 @@ class ResultBudgetTest {
       try (RawPeer a = RawPeer.worker(m.port, SECRET, "a"); RawPeer b = RawPeer.worker(m.port, SECRET, "b")) {
         Assign aa = assign(a);
         Assign ba = assign(b);
-        a.send(part(aa));
-        // the answer to a heartbeat sent after the part: the master has taken the part in
-        a.send(Messages.heartbeat(7, 0));
+        aHoldsThePlaceAndBWaits(m, a, aa, b, ba);
         Envelope e;
-        do {
-          e = a.read();
-        } while (!e.hasHeartbeat());
-        b.send(part(ba));
-        b.send(last(ba));
-        await().atMost(Duration.ofSeconds(10)).until(() -> scrape(m.port).contains("gleaner_results_waiting 1.0"));
         // b's connection is not read while it waits, but the master sends it heartbeats
         do {
           e = b.read();
@@ -114,15 +121,8 @@ class ResultBudgetTest {
       try (RawPeer a = RawPeer.worker(m.port, SECRET, "a"); RawPeer b = RawPeer.worker(m.port, SECRET, "b")) {
         Assign aa = assign(a);
         Assign ba = assign(b);
-        a.send(part(aa));
-        a.send(Messages.heartbeat(7, 0));
+        aHoldsThePlaceAndBWaits(m, a, aa, b, ba);
         Envelope e;
-        do {
-          e = a.read();
-        } while (!e.hasHeartbeat());
-        b.send(part(ba));
-        b.send(last(ba));
-        await().atMost(Duration.ofSeconds(10)).until(() -> scrape(m.port).contains("gleaner_results_waiting 1.0"));
         // a's result goes on arriving (empty parts) for 25 of the master's heartbeats to b: 2.5 s, over both leases
         for (int i = 0; i < 25; i++) {
           a.send(Envelope.newBuilder().setPiecePart(PiecePart.newBuilder().setJobId(aa.getJobId())
