@@ -31,7 +31,7 @@ final class StatusView {
     }
     List<Object> workers = new ArrayList<>();
     for (WorkerStatus w : reply.getWorkersList()) {
-      workers.add(dev.gleaner.protocol.StatusMaps.worker(w));
+      workers.add(dev.gleaner.master.web.StatusMaps.worker(w));
     }
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("jobs", jobs);
@@ -42,17 +42,17 @@ final class StatusView {
   }
 
   static Map<String, Object> toMap(JobStatus j) {
-    return dev.gleaner.protocol.StatusMaps.job(j);
+    return dev.gleaner.master.web.StatusMaps.job(j);
   }
 
   /** A figure and its observations; an unknown value is null. */
   static Map<String, Object> estimate(dev.gleaner.protocol.Estimate e) {
-    return dev.gleaner.protocol.StatusMaps.estimate(e);
+    return dev.gleaner.master.web.StatusMaps.estimate(e);
   }
 
   /** A number for JSON: NaN and infinities are null. */
   static Double number(double v) {
-    return dev.gleaner.protocol.StatusMaps.number(v);
+    return dev.gleaner.master.web.StatusMaps.number(v);
   }
 
   /** A figure with its observation count, for people: {@code 1.2M (14)}, {@code ?} when unknown. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.master.control.WebStatus;
 import dev.gleaner.protocol.JobStatus;
-import dev.gleaner.protocol.StatusMaps;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;
 import java.util.ArrayList;

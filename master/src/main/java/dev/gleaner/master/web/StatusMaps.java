@@ -1,4 +1,12 @@
-package dev.gleaner.protocol;
+package dev.gleaner.master.web;
+
+import dev.gleaner.protocol.Estimate;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.RecoveryList;
+import dev.gleaner.protocol.Reroute;
+import dev.gleaner.protocol.UnitRange;
+import dev.gleaner.protocol.WorkerShare;
+import dev.gleaner.protocol.WorkerStatus;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
