@@ -45,10 +45,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How: every event is a task on the loop's single thread, so the controller is never touched
  * concurrently; after each task the loop drains the controller's actions and executes them (sends
- * are non-blocking; store writes return futures whose completions come back as new tasks). A
- * piece the controller says to commit is written to SQLite first and acknowledged only after its
- * commit, then reported to the controller as committed (etcd's raft rhythm: persist, then send).
- * Controller time is the injected ticker's seconds since the loop started.
+ * are non-blocking; store writes return futures). The loop runs in passes: it takes every task
+ * waiting (up to {@link #PASS_TASKS}), runs them, then commits every store write they made in one
+ * transaction ({@link Store#commitPass}: one fsync per pass, however many pieces and chunk records
+ * it holds), and only then completes the writes' futures, on this thread, which send what depended
+ * on them (etcd's raft rhythm: persist the batch, then send). So a piece is durable before its
+ * acknowledgement and a chunk's record before its Assign, and no write crosses a thread. Controller
+ * time is the injected ticker's seconds since the loop started.
  */
 public final class ControlLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControlLoop.class);
@@ -58,7 +61,14 @@ public final class ControlLoop implements AutoCloseable {
   private final MasterMetrics metrics;
   private final Ticker ticker;
   private final long originNanos;
-  private final ScheduledExecutorService thread;
+  /** The loop's tasks, run in passes on {@link #thread}. */
+  private final java.util.concurrent.LinkedBlockingQueue<Runnable> tasks = new java.util.concurrent.LinkedBlockingQueue<>();
+  private final Thread thread;
+  /** Posts the controller's ticks (one waiting at most: a busy loop does not pile them up). */
+  private final ScheduledExecutorService timer;
+  private final java.util.concurrent.atomic.AtomicBoolean tickWaiting = new java.util.concurrent.atomic.AtomicBoolean();
+  /** Set by {@link #close}: the loop runs what is queued, commits it and ends. */
+  private volatile boolean closed;
   /** The current session of each connected worker. */
   private final Map<String, WorkerLink> links = new HashMap<>();
   /** Each session's row in the store's history, once written. */
@@ -91,11 +101,71 @@ public final class ControlLoop implements AutoCloseable {
     for (Store.Session s : store.call(Store.sessions(since))) {
       controller.estimator().pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
     }
-    this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "gleaner-control");
+    this.thread = new Thread(this::loop, "gleaner-control");
+    thread.setDaemon(true);
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gleaner-ticks");
       t.setDaemon(true);
       return t;
     });
+    // from here the store's writes wait for this loop's passes
+    store.attach(thread, this::enqueue);
+    thread.start();
+  }
+
+  /** The most tasks one pass runs before it commits: a flood of events still commits regularly. */
+  static final int PASS_TASKS = 4096;
+
+  /** The loop: a pass runs the tasks waiting, then commits what they wrote and completes it. */
+  private void loop() {
+    while (true) {
+      Runnable first;
+      try {
+        first = store.hasPending() ? tasks.poll() : tasks.poll(100, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        log.warn("the control loop was interrupted; it stops");
+        commitPass();
+        return;
+      }
+      if (first == null) {
+        if (store.hasPending()) {
+          commitPass();
+        } else if (closed) {
+          return;
+        }
+        continue;
+      }
+      int n = 0;
+      for (Runnable task = first; task != null; task = ++n < PASS_TASKS ? tasks.poll() : null) {
+        runGuarded(task);
+      }
+      commitPass();
+    }
+  }
+
+  private void runGuarded(Runnable task) {
+    try {
+      run(task);
+    } catch (java.lang.Error e) {
+      // an error must not end the loop: deadlines, leases and every later event depend on it
+      log.error("control loop: {}", e.toString(), e);
+    }
+  }
+
+  private void commitPass() {
+    try {
+      store.commitPass();
+    } catch (RuntimeException | java.lang.Error e) {
+      log.error("control loop: committing the store's pass failed: {}", e.toString(), e);
+    }
+  }
+
+  /** Hands a task to the loop's thread (the store's way in, too). */
+  private void enqueue(Runnable task) {
+    if (closed) {
+      throw new java.util.concurrent.RejectedExecutionException("the control loop is closed");
+    }
+    tasks.add(task);
   }
 
   /**
@@ -140,16 +210,17 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Starts the controller's clock ticks. */
   public void start(long tickMillis) {
-    thread.scheduleAtFixedRate(() -> {
-      try {
-        run(() -> controller.tick(now()));
-        if (++ticks % Math.max(1, 1000 / tickMillis) == 0) {
-          run(this::labelWorkers);
-        }
-      } catch (java.lang.Error e) {
-        // an error thrown out of a periodic task would cancel every later tick, and deadlines with them
-        log.error("control loop tick: {}", e.toString(), e);
+    timer.scheduleAtFixedRate(() -> {
+      if (!tickWaiting.compareAndSet(false, true)) {
+        return;
       }
+      post(() -> {
+        tickWaiting.set(false);
+        controller.tick(now());
+        if (++ticks % Math.max(1, 1000 / tickMillis) == 0) {
+          labelWorkers();
+        }
+      });
     }, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
   }
 
@@ -170,7 +241,7 @@ public final class ControlLoop implements AutoCloseable {
 
   private void post(Runnable task) {
     try {
-      thread.execute(() -> run(task));
+      enqueue(() -> run(task));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       log.debug("control loop stopped; an event is dropped: {}", e.getMessage());
     }
@@ -728,7 +799,8 @@ public final class ControlLoop implements AutoCloseable {
       recordFailure(job, f.message());
       return;
     }
-    store.submit(Store.pieces(job.id)).whenComplete((pieces, err) -> {
+    // read on the store's reader thread: merging a large job must not hold up the loop
+    store.read(Store.pieces(job.id)).whenComplete((pieces, err) -> {
       try {
         finishFrom(job, f, pieces, err);
       } catch (RuntimeException | OutOfMemoryError e) {
@@ -874,7 +946,7 @@ public final class ControlLoop implements AutoCloseable {
         return CompletableFuture.completedFuture(j.resultHead.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       }
       // a long result is rendered again from the store, off the loop's and the store's threads
-      return store.submit(Store.jobResult(j.id)).thenApplyAsync(merged -> {
+      return store.read(Store.jobResult(j.id)).thenApplyAsync(merged -> {
         if (merged == null) {
           throw new IllegalStateException("the store holds no result of job " + j.id);
         }
@@ -966,7 +1038,7 @@ public final class ControlLoop implements AutoCloseable {
    * recorded as theirs, so the workers, which keep computing, claim them from the next master.
    */
   public void stopping() {
-    if (thread.isShutdown()) {
+    if (closed) {
       return;
     }
     try {
@@ -980,13 +1052,17 @@ public final class ControlLoop implements AutoCloseable {
 
   @Override
   public void close() {
-    thread.shutdown();
+    timer.shutdownNow();
+    closed = true;
     try {
-      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-        thread.shutdownNow();
+      thread.join(TimeUnit.SECONDS.toMillis(5));
+      if (thread.isAlive()) {
+        log.warn("the control loop did not end within 5 s of the stop; interrupting it");
+        thread.interrupt();
+        thread.join(TimeUnit.SECONDS.toMillis(5));
       }
     } catch (InterruptedException e) {
-      thread.shutdownNow();
+      thread.interrupt();
       Thread.currentThread().interrupt();
     }
   }

@@ -122,7 +122,8 @@ public final class JobService {
   /** A job that computes only what an earlier job did not finish by its deadline, keeping its pieces. */
   private CompletableFuture<Submitted> resumeFrom(JobSpec spec, Workload workload) {
     String from = spec.getResume();
-    return store.submit(Store.jobs()).thenCompose(records -> {
+    // every job's row with its result: read on the store's reader, not in the loop's pass
+    return store.read(Store.jobs()).thenCompose(records -> {
       Store.JobRecord old = records.stream().filter(r -> r.id().equals(from)).findFirst()
           .orElseThrow(() -> new IllegalArgumentException("--resume: the master knows no job '" + from + "'"));
       if (!old.state().equals("DONE_PARTIAL") && !old.state().equals("CANCELLED")) {

@@ -3,15 +3,12 @@ package dev.gleaner.master.store;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -21,24 +18,31 @@ import org.slf4j.LoggerFactory;
  * The master's durable state in one SQLite file: jobs, chunks, committed pieces, workers and their
  * interruption history.
  *
- * <p>How: one thread owns the connection. Callers hand it operations and get a future; the thread
- * takes whatever is queued (up to {@link #BATCH} operations), runs them in one transaction and
- * completes the futures only after the commit returns (group commit). So a piece is durable before
- * anyone acknowledges it, yet thousands of pieces per second cost a handful of fsyncs. Pieces are
- * keyed by (job, start, end) and inserted with {@code INSERT OR IGNORE}: a retransmitted piece
- * changes nothing.
+ * <p>How: the store has no thread of its own. The master's control loop owns it: every operation
+ * submitted during one pass of the loop waits in the pass, and at the end of the pass the loop
+ * calls {@link #commitPass}, which runs them all in one transaction, commits it (one fsync) and
+ * only then completes their futures, on the loop's thread (group commit, in raft's rhythm: persist
+ * the batch, then send what depends on it). So a piece is durable before anyone acknowledges it,
+ * the chunk record before its Assign, and whatever one pass produced costs one fsync. An operation
+ * submitted from another thread is handed to the loop and joins its next pass. Until a loop
+ * {@link #attach}es, operations run at once on the caller's thread, each in its own transaction
+ * (the master's start, tests, tools). Large reads that need nothing uncommitted go to
+ * {@link #read}, which runs them on a reader thread of its own connection (SQLite's WAL lets it
+ * read while the loop writes). Pieces are keyed by (job, start, end) and inserted with
+ * {@code INSERT OR IGNORE}: a retransmitted piece changes nothing.
  */
 public final class Store implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Store.class);
-  static final int BATCH = 2048;
+  /** The most operations one transaction takes; a pass with more commits in several. */
+  static final int BATCH = 4096;
 
-  /** Work done on the store thread inside a transaction. */
+  /** Work done on the store's connection inside a transaction. */
   @FunctionalInterface
   public interface Op<T> {
     T run(Tx tx) throws SQLException;
   }
 
-  /** The store thread's connection, with prepared statements kept for reuse. */
+  /** The store's connection, with prepared statements kept for reuse. */
   public static final class Tx {
     private final Connection connection;
     private final java.util.Map<String, PreparedStatement> statements = new java.util.HashMap<>();
@@ -94,9 +98,16 @@ public final class Store implements AutoCloseable {
   private final DataDirLock lock;
   private final Connection connection;
   private final Tx tx;
-  private final BlockingQueue<Pending<?>> queue = new ArrayBlockingQueue<>(1 << 16);
-  private final Thread thread;
+  /** Operations of the loop's current pass, in the order submitted (the loop's thread only). */
+  private final List<Pending<?>> pass = new ArrayList<>();
+  /** The loop that owns the store, once attached: its thread, and how to hand it work. */
+  private volatile Thread owner;
+  private volatile java.util.concurrent.Executor ownerExecutor;
   private volatile boolean closing;
+  /** The reader: its own connection on its own thread, opened at the first {@link #read}. */
+  private java.util.concurrent.ExecutorService reader;
+  private Connection readConnection;
+  private Tx readTx;
 
   public Store(Path dataDir) {
     try {
@@ -109,7 +120,11 @@ public final class Store implements AutoCloseable {
     this.lock = DataDirLock.acquire(dataDir);
     Connection opened = null;
     try {
-      opened = DriverManager.getConnection("jdbc:sqlite:" + file);
+      org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+      // no generated keys after each update: the driver would parse every statement and run one more query
+      // (a session's row id is read with last_insert_rowid() where it is needed)
+      config.setGetGeneratedKeys(false);
+      opened = config.createConnection("jdbc:sqlite:" + file);
       this.connection = opened;
       try (Statement s = connection.createStatement()) {
         s.execute("PRAGMA journal_mode=WAL");
@@ -156,9 +171,6 @@ public final class Store implements AutoCloseable {
       lock.close();
       throw new IllegalStateException("cannot open the store in " + dataDir + ": " + e.getMessage(), e);
     }
-    thread = new Thread(this::loop, "gleaner-store");
-    thread.setDaemon(true);
-    thread.start();
   }
 
   /** Adds a column that an older store lacks. */
@@ -177,44 +189,144 @@ public final class Store implements AutoCloseable {
     return file;
   }
 
-  /** Runs {@code op} in the next transaction; the future completes after the commit. */
+  /**
+   * From now on the loop running on {@code thread} owns the store: operations submitted on that
+   * thread wait for its {@link #commitPass}, and those submitted elsewhere are handed to it with
+   * {@code executor}, which must run them on that thread.
+   */
+  public void attach(Thread thread, java.util.concurrent.Executor executor) {
+    synchronized (this) {
+      this.ownerExecutor = executor;
+      this.owner = thread;
+    }
+  }
+
+  /** Runs {@code op} in the owning loop's next transaction; the future completes after its commit. */
   public <T> CompletableFuture<T> submit(Op<T> op) {
     CompletableFuture<T> f = new CompletableFuture<>();
     if (closing) {
       f.completeExceptionally(new IllegalStateException("the store is closed"));
       return f;
     }
+    Thread loop = owner;
+    if (loop == null) {
+      synchronized (this) {
+        if (owner == null) {
+          // no loop yet: at once, in a transaction of its own
+          runBatch(List.of(new Pending<>(op, f)));
+          tx.unbind();
+          return f;
+        }
+      }
+      loop = owner;
+    }
+    if (Thread.currentThread() == loop) {
+      pass.add(new Pending<>(op, f));
+      return f;
+    }
     try {
-      queue.put(new Pending<>(op, f));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      f.completeExceptionally(e);
+      ownerExecutor.execute(() -> {
+        if (closing && !f.isDone()) {
+          f.completeExceptionally(new IllegalStateException("the store is closed"));
+        } else {
+          pass.add(new Pending<>(op, f));
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      f.completeExceptionally(new IllegalStateException("the store is closed", e));
     }
     return f;
   }
 
-  /** Runs {@code op} and waits for its commit. */
+  /** Runs {@code op} and waits for its commit; never from the owning loop's thread, whose pass would wait on itself. */
   public <T> T call(Op<T> op) {
+    if (Thread.currentThread() == owner) {
+      throw new IllegalStateException("Store.call on the loop's own thread would wait for its own pass");
+    }
     return submit(op).join();
   }
 
-  private void loop() {
-    List<Pending<?>> batch = new ArrayList<>(BATCH);
-    while (!closing || !queue.isEmpty()) {
-      try {
-        Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
+  /** Whether operations wait in the current pass (the owning loop's thread only). */
+  public boolean hasPending() {
+    return !pass.isEmpty();
+  }
+
+  /**
+   * Commits the pass: runs its operations in one transaction (several if there are more than
+   * {@link #BATCH}), then completes their futures, here, on the owning loop's thread. Operations
+   * the completions submit wait for the next pass.
+   */
+  public void commitPass() {
+    while (!pass.isEmpty()) {
+      List<Pending<?>> batch;
+      if (pass.size() <= BATCH) {
+        batch = new ArrayList<>(pass);
+        pass.clear();
+      } else {
+        batch = new ArrayList<>(pass.subList(0, BATCH));
+        pass.subList(0, BATCH).clear();
+      }
+      runBatch(batch);
+      tx.unbind();
+    }
+  }
+
+  /**
+   * Runs {@code op} on the reader's own connection and thread: for large reads of what is
+   * committed (a job's pieces to merge, a stored result), which must not hold up the loop. The
+   * future completes on the reader's thread.
+   */
+  public <T> CompletableFuture<T> read(Op<T> op) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    java.util.concurrent.ExecutorService r;
+    synchronized (this) {
+      if (closing) {
+        f.completeExceptionally(new IllegalStateException("the store is closed"));
+        return f;
+      }
+      if (reader == null) {
+        reader = java.util.concurrent.Executors.newSingleThreadExecutor(t -> {
+          Thread th = new Thread(t, "gleaner-store-read");
+          th.setDaemon(true);
+          return th;
+        });
+      }
+      r = reader;
+    }
+    try {
+      r.execute(() -> {
+        try {
+          if (readConnection == null) {
+            org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+            config.setReadOnly(true);
+            config.setBusyTimeout(5000);
+            config.setGetGeneratedKeys(false);
+            readConnection = config.createConnection("jdbc:sqlite:" + file);
+            readTx = new Tx(readConnection);
+          }
+          T result = op.run(readTx);
+          readTx.unbind();
+          f.complete(result);
+        } catch (SQLException | RuntimeException e) {
+          log.error("store read failed: {}", e.getMessage(), e);
+          readTx = null;
+          closeQuietly(readConnection);
+          readConnection = null;
+          f.completeExceptionally(e);
         }
-        batch.add(first);
-        queue.drainTo(batch, BATCH - 1);
-        runBatch(batch);
-        tx.unbind();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } finally {
-        batch.clear();
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      f.completeExceptionally(new IllegalStateException("the store is closed", e));
+    }
+    return f;
+  }
+
+  private static void closeQuietly(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException e) {
+        log.debug("closing a store connection failed: {}", e.getMessage());
       }
     }
   }
@@ -249,7 +361,12 @@ public final class Store implements AutoCloseable {
 
   @SuppressWarnings("unchecked")
   private static <T> void complete(Pending<T> p, Object result) {
-    p.future().complete((T) result);
+    try {
+      p.future().complete((T) result);
+    } catch (RuntimeException e) {
+      // a completion's own failure must not fail the operations after it, which are committed
+      log.error("after a store commit: {}", e.toString(), e);
+    }
   }
 
   /**
@@ -280,20 +397,43 @@ public final class Store implements AutoCloseable {
     tx.reset();
   }
 
+  /**
+   * Closes the store. The owning loop must have stopped, after committing its last pass; operations
+   * submitted after that fail.
+   */
   @Override
   public void close() {
-    closing = true;
-    try {
-      thread.join(TimeUnit.SECONDS.toMillis(30));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    java.util.concurrent.ExecutorService r;
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+      r = reader;
     }
-    try {
-      connection.close();
-    } catch (SQLException e) {
-      log.warn("closing the store failed: {}", e.getMessage(), e);
-    } finally {
-      lock.close();
+    if (r != null) {
+      r.shutdown();
+      try {
+        if (!r.awaitTermination(30, TimeUnit.SECONDS)) {
+          log.warn("a store read did not end within 30 s of the close");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      closeQuietly(readConnection);
+    }
+    for (Pending<?> p : pass) {
+      p.future().completeExceptionally(new IllegalStateException("the store is closed"));
+    }
+    pass.clear();
+    synchronized (this) {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        log.warn("closing the store failed: {}", e.getMessage(), e);
+      } finally {
+        lock.close();
+      }
     }
   }
 
