@@ -54,6 +54,8 @@ final class MasterClient implements AutoCloseable {
     try {
       s.connect(new InetSocketAddress(master.host(), master.port()), 5000);
       s.setSoTimeout(30_000);
+      // each request is one write: nothing is gained by holding it back for an acknowledgement
+      s.setTcpNoDelay(true);
     } catch (IOException e) {
       s.close();
       throw new IOException("cannot reach the master at " + master + ": " + e.getMessage()
@@ -104,7 +106,16 @@ final class MasterClient implements AutoCloseable {
   }
 
   StatusReply status(String jobId) throws IOException {
-    send(Envelope.newBuilder().setStatusRequest(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId)).build());
+    return status(jobId, 0);
+  }
+
+  /**
+   * A job's status once it has ended, or after {@code waitMs} if it has not (a master older than
+   * the wait answers at once: callers that loop must not assume the wait happened).
+   */
+  StatusReply status(String jobId, long waitMs) throws IOException {
+    send(Envelope.newBuilder().setStatusRequest(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId)
+        .setWaitMs((int) Math.max(0, Math.min(waitMs, 20_000)))).build());
     return expect(Envelope.BodyCase.STATUS_REPLY).getStatusReply();
   }
 

@@ -177,7 +177,9 @@ final class SubmitCommand implements Callable<Integer> {
     long lastLine = 0;
     boolean planShown = false;
     while (true) {
-      var reply = c.status(id);
+      long asked = System.nanoTime();
+      // the master answers at the job's end, or after the poll period if it has not ended
+      var reply = c.status(id, pollMs);
       if (reply.getJobsCount() == 0) {
         throw new IllegalStateException("the master does not know job " + id);
       }
@@ -203,7 +205,11 @@ final class SubmitCommand implements Callable<Integer> {
       if (ended) {
         return j;
       }
-      TimeUnit.MILLISECONDS.sleep(pollMs);
+      // a master that cannot wait answers at once: the period is kept all the same
+      long left = pollMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+      if (left > 0) {
+        TimeUnit.MILLISECONDS.sleep(left);
+      }
     }
   }
 

@@ -45,7 +45,11 @@ final class WaitCommand implements Callable<Integer> {
     try (MasterClient c = client.connect("`gleaner wait`")) {
       // bounded by --timeout, or by the job's end
       while (true) {
-        var reply = c.status(job);
+        long asked = System.nanoTime();
+        // the master answers at the job's end, or after the poll period if it has not ended
+        long wait = until == Long.MAX_VALUE ? pollMs
+            : Math.min(pollMs, Math.max(0, TimeUnit.NANOSECONDS.toMillis(until - asked)));
+        var reply = c.status(job, wait);
         if (reply.getJobsCount() == 0) {
           throw new IllegalArgumentException("the master knows no job '" + job + "' (gleaner jobs lists them)");
         }
@@ -70,7 +74,11 @@ final class WaitCommand implements Callable<Integer> {
           spec.commandLine().getOut().println(j.getJobId() + " is still " + j.getState() + " after " + timeout);
           return 4;
         }
-        TimeUnit.MILLISECONDS.sleep(pollMs);
+        // a master that cannot wait answers at once: the period is kept all the same
+        long left = pollMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+        if (left > 0) {
+          TimeUnit.MILLISECONDS.sleep(left);
+        }
       }
     }
   }

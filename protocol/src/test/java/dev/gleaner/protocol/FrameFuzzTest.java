@@ -36,8 +36,13 @@ class FrameFuzzTest {
     Envelope assign = Envelope.newBuilder().setAssign(Assign.newBuilder().setJobId("job-1").setChunkId(9)
         .setWorkload("grep").putParams("pattern", "GATTACA").setStart(0).setEnd(1 << 20).addCheckpoints(1 << 19))
         .build();
+    // the master's layout, payload last, which a slicing decoder streams part by part
+    ByteBuf header = DataFrames.header(io.netty.buffer.ByteBufAllocator.DEFAULT, "job-1", 3, true, 300);
+    byte[] streamed = new byte[header.readableBytes() - 4 + 300];
+    header.getBytes(4, streamed, 0, header.readableBytes() - 4);
+    header.release();
     return List.of(Messages.hello(Role.WORKER, "w1", "host", 4, List.of("primes", "grep")).toByteArray(),
-        piece.toByteArray(), data.toByteArray(), assign.toByteArray(), Messages.heartbeat(5, 6).toByteArray(),
+        piece.toByteArray(), data.toByteArray(), streamed, assign.toByteArray(), Messages.heartbeat(5, 6).toByteArray(),
         Messages.error(Error.Code.BAD_FRAME, "x").toByteArray());
   }
 

@@ -84,17 +84,58 @@ class FramingTest {
         receiver.writeInbound(wire.readRetainedSlice(Math.min(wire.readableBytes(), r.nextInt(1, 50_000))));
       }
       wire.release();
-      DataFrame d = receiver.readInbound();
-      assertEquals("job-" + trial, d.jobId());
-      assertEquals(trial, d.chunkId());
-      assertEquals(last, d.last());
-      byte[] got = new byte[d.payload().readableBytes()];
-      d.payload().getBytes(d.payload().readerIndex(), got);
-      assertArrayEquals(payload, got);
-      d.release();
+      // the payload arrives in one part or several (as it was read), the last part carrying the frame's flag
+      java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+      for (int parts = 0; ; parts++) {
+        assertTrue(parts <= payload.length, "a part holds at least one byte");
+        DataFrame d = receiver.readInbound();
+        assertEquals("job-" + trial, d.jobId());
+        assertEquals(trial, d.chunkId());
+        byte[] part = new byte[d.payload().readableBytes()];
+        d.payload().getBytes(d.payload().readerIndex(), part);
+        got.writeBytes(part);
+        boolean lastPart = got.size() == payload.length;
+        assertEquals(last && lastPart, d.last(), "only the frame's last part says it is the chunk's last");
+        d.release();
+        if (lastPart) {
+          break;
+        }
+      }
+      assertArrayEquals(payload, got.toByteArray());
       assertEquals(after, receiver.readInbound(), "other messages still arrive as envelopes");
       assertFalse(receiver.finish());
     }
+  }
+
+  /**
+   * The master's data frames are not gathered: each read's bytes go on as they came, as slices of
+   * the buffer they were read into (no copy), before the frame is complete.
+   */
+  @Test
+  void aDataFramesPayloadGoesOnAsItArrivesAsSlicesOfTheReadBuffers() {
+    byte[] payload = new byte[100_000];
+    new SplittableRandom(5).nextBytes(payload);
+    ByteBuf header = DataFrames.header(io.netty.buffer.ByteBufAllocator.DEFAULT, "job-1", 7, true, payload.length);
+    EmbeddedChannel receiver = new EmbeddedChannel();
+    Framing.install(receiver.pipeline(), 1 << 20, true);
+    receiver.writeInbound(header);
+    assertNull(receiver.readInbound(), "a header alone is no data yet");
+    ByteBuf first = Unpooled.directBuffer(40_000).writeBytes(payload, 0, 40_000);
+    receiver.writeInbound(first);
+    DataFrame a = receiver.readInbound();
+    assertEquals(40_000, a.payload().readableBytes(), "the first read's bytes arrive before the frame is complete");
+    assertFalse(a.last());
+    assertEquals(first.memoryAddress(), a.payload().memoryAddress(), "a slice of the read buffer, not a copy");
+    a.release();
+    receiver.writeInbound(Unpooled.directBuffer(60_000).writeBytes(payload, 40_000, 60_000));
+    DataFrame b = receiver.readInbound();
+    assertEquals(60_000, b.payload().readableBytes());
+    assertTrue(b.last());
+    byte[] rest = new byte[60_000];
+    b.payload().getBytes(b.payload().readerIndex(), rest);
+    assertArrayEquals(java.util.Arrays.copyOfRange(payload, 40_000, 100_000), rest);
+    b.release();
+    assertFalse(receiver.finish());
   }
 
   @Test

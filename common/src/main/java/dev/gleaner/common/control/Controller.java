@@ -92,8 +92,20 @@ public final class Controller {
 
   /** A running job whose memories changed says so (see {@link JobMemory}), at most once a second. */
   private void remember(double now) {
+    remember(now, false);
+  }
+
+  /**
+   * Every running job whose memories changed says so now, however recently it last did: the body
+   * is stopping, and a restart must find the checks picked since.
+   */
+  public void rememberNow(double now) {
+    remember(now, true);
+  }
+
+  private void remember(double now, boolean whenever) {
     for (JobLedger j : jobs.values()) {
-      if (j.phase.ended() || now - j.rememberedAt < MEMORY_INTERVAL) {
+      if (j.phase.ended() || !whenever && now - j.rememberedAt < MEMORY_INTERVAL) {
         continue;
       }
       long plan = JobMemory.planVersion(j);
@@ -583,6 +595,18 @@ public final class Controller {
     }
     endIfDone(j, now);
     pump(now);
+  }
+
+  /**
+   * Whether the job ends DONE, with no message, as soon as the pieces it waits to hear are durable
+   * are reported {@link #committed}, if nothing else happens first: every unit is committed or
+   * pending, none is checked, and it has not ended. A body that writes those pieces may write the
+   * job's end in the same transaction.
+   */
+  public boolean endsWhenPendingCommit(String job) {
+    JobLedger j = jobs.get(job);
+    return j != null && !j.phase.ended() && j.phase != JobPhase.ENDING && j.def.verify() == 0 && !j.pending.isEmpty()
+        && j.mismatches.isEmpty() && j.checksSettled() && j.committed.size() + j.pending.size() == j.units();
   }
 
   /** Every unit committed and every check settled: DONE; at the deadline, once nothing is pending: DONE_PARTIAL. */

@@ -143,6 +143,28 @@ public final class ControlLoop implements AutoCloseable {
     }
   }
 
+  /** Jobs a piece of which commits in the current pass (the loop's thread only). */
+  private final java.util.Set<MasterJob> committing = new java.util.LinkedHashSet<>();
+
+  /** The most pieces a job may have for its end to be written in the pass of its last piece. */
+  static final int END_WITH_LAST_PIECE = 256;
+
+  /**
+   * Before a pass commits: a small job that this pass's pieces complete has its result merged and
+   * its end written in the same transaction, so the client hears DONE one fsync after the last
+   * piece arrived, not two (see {@link #finish}).
+   */
+  private void endWithLastPieces() {
+    for (MasterJob job : committing) {
+      if (job.state == null && job.ending == null && job.piecesCommitted < END_WITH_LAST_PIECE
+          && controller.endsWhenPendingCommit(job.id)) {
+        long at = ticker.epochMillis();
+        job.ending = store.submit(tx -> Ending.write(tx, job, at));
+      }
+    }
+    committing.clear();
+  }
+
   private void runGuarded(Runnable task) {
     try {
       run(task);
@@ -154,6 +176,7 @@ public final class ControlLoop implements AutoCloseable {
 
   private void commitPass() {
     try {
+      endWithLastPieces();
       store.commitPass();
     } catch (RuntimeException | java.lang.Error e) {
       log.error("control loop: committing the store's pass failed: {}", e.toString(), e);
@@ -237,6 +260,19 @@ public final class ControlLoop implements AutoCloseable {
   /** Wall-clock milliseconds as controller time. */
   double fromMillis(long epochMillis) {
     return now() + (epochMillis - ticker.epochMillis()) / 1000.0;
+  }
+
+  /**
+   * What follows a store write's completion: at once when on the loop's thread (completions run
+   * there, at the end of the pass that committed them, so a commit's consequences come before any
+   * later event), else as a task.
+   */
+  private void then(Runnable task) {
+    if (Thread.currentThread() == thread) {
+      run(task);
+    } else {
+      post(task);
+    }
   }
 
   private void post(Runnable task) {
@@ -454,7 +490,7 @@ public final class ControlLoop implements AutoCloseable {
     boolean interrupted = kind.equals("interrupted");
     if (row != null) {
       // by way of the control thread: a submit from the store's own thread could wait on itself
-      row.thenAccept(r -> post(() -> store.submit(Store.sessionEnded(r, at, interrupted))));
+      row.thenAccept(r -> then(() -> store.submit(Store.sessionEnded(r, at, interrupted))));
     }
     store.submit(Store.workerEvent(link.workerId(), at, kind, detail));
   }
@@ -535,8 +571,12 @@ public final class ControlLoop implements AutoCloseable {
   private void commit(WorkerLink link, Piece p) {
     long t0 = ticker.nanos();
     String id = link.workerId();
+    MasterJob job = jobs.get(p.getJobId());
+    if (job != null) {
+      committing.add(job);
+    }
     store.submit(Store.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), id,
-        p.getResult().toByteArray(), ticker.epochMillis())).whenComplete((isNew, err) -> post(() -> {
+        p.getResult().toByteArray(), ticker.epochMillis())).whenComplete((isNew, err) -> then(() -> {
           if (err != null) {
             // not acknowledged, not counted: its units are queued again and the job goes on
             Throwable cause = err.getCause() != null ? err.getCause() : err;
@@ -548,6 +588,9 @@ public final class ControlLoop implements AutoCloseable {
             return;
           }
           long nanos = ticker.nanos() - t0;
+          if (job != null) {
+            job.piecesCommitted++;
+          }
           metrics.pieceCommit.record(nanos, TimeUnit.NANOSECONDS);
           controller.overhead(nanos / 1e9);
           controller.committed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(),
@@ -564,7 +607,7 @@ public final class ControlLoop implements AutoCloseable {
   private void compare(WorkerLink link, Piece p, boolean tieBreak) {
     String id = link.workerId();
     store.submit(Store.compareCheck(p.getJobId(), p.getStart(), p.getEnd(), id, p.getResult().toByteArray(), tieBreak))
-        .whenComplete((r, err) -> post(() -> {
+        .whenComplete((r, err) -> then(() -> {
           if (err != null) {
             log.error("job {}: cannot compare a check of [{}, {}): {}", p.getJobId(), p.getStart(), p.getEnd(),
                 err.getMessage(), err);
@@ -632,18 +675,46 @@ public final class ControlLoop implements AutoCloseable {
    */
   void addJob(MasterJob job, JobDef def, List<Held> handedOut, String planMemory, String checksMemory) {
     workloadOf.put(job.id, job.workload);
+    post(() -> addJobNow(job, def, handedOut, planMemory, checksMemory));
+  }
+
+  /** Runs a task on the loop's thread, in its next pass (the job service's way in). */
+  void execute(Runnable task) {
+    post(task);
+  }
+
+  /**
+   * Gives a job to the controller now, on the loop's thread (its plan's first chunk records join
+   * the pass that stores the job's row).
+   */
+  void addJobNow(MasterJob job, JobDef def, List<Held> handedOut, String planMemory, String checksMemory) {
+    workloadOf.put(job.id, job.workload);
+    jobs.put(job.id, job);
+    if (job.state != null) {
+      return;
+    }
+    try {
+      controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, planMemory, checksMemory, now());
+    } catch (IllegalArgumentException e) {
+      // JobMemory turns any parse failure into this; the job was not added
+      log.error("job {}: its stored plan and checks cannot be read ({}); it is planned afresh", job.id,
+          e.getMessage(), e);
+      controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, null, null, now());
+    }
+  }
+
+  /**
+   * A submitted job's row could not be stored: the job fails here (its chunks are cancelled), and
+   * is forgotten, since no restart will know it.
+   */
+  void notStored(MasterJob job, Throwable cause) {
+    log.error("job {}: cannot store it; it fails: {}", job.id, cause.getMessage(), cause);
+    metrics.storeFailures.increment();
     post(() -> {
-      jobs.put(job.id, job);
-      if (job.state == null) {
-        try {
-          controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, planMemory, checksMemory, now());
-        } catch (IllegalArgumentException e) {
-          // JobMemory turns any parse failure into this; the job was not added
-          log.error("job {}: its stored plan and checks cannot be read ({}); it is planned afresh", job.id,
-              e.getMessage(), e);
-          controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, null, null, now());
-        }
-      }
+      controller.fail(job.id, "the master could not store the job: " + cause.getMessage(), now());
+      jobs.remove(job.id);
+      controller.forget(job.id);
+      release(job);
     });
   }
 
@@ -727,7 +798,7 @@ public final class ControlLoop implements AutoCloseable {
         if (err != null) {
           // the job goes on; its memories are written again, whole, at the next tick
           log.warn("job {}: cannot store its plan and checks for a restart (tried again): {}", r.job(), err.toString());
-          post(() -> controller.memoryLost(r.job()));
+          then(() -> controller.memoryLost(r.job()));
         }
       });
     } else if (a instanceof Action.Rerouted r) {
@@ -764,7 +835,7 @@ public final class ControlLoop implements AutoCloseable {
     List<Runnable> later = new ArrayList<>();
     unrecorded.put(key, later);
     store.submit(Store.assigned(x.job(), x.copyId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
-        ticker.epochMillis())).whenComplete((ok, err) -> post(() -> {
+        ticker.epochMillis())).whenComplete((ok, err) -> then(() -> {
           unrecorded.remove(key);
           if (err != null) {
             // not sent: what follows it is dropped, and its units are queued again
@@ -795,6 +866,19 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Merges the committed pieces in unit order, checks they tile what was done, stores the result. */
   private void finish(MasterJob job, Action.Finished f) {
+    CompletableFuture<Ending> ending = job.ending;
+    if (ending != null) {
+      job.ending = null;
+      // written with the last pieces (see endWithLastPieces): it completes in the same commit as they did
+      ending.whenComplete((e, err) -> then(() -> {
+        if (err == null && e != null && f.phase() == JobPhase.DONE && f.message().isEmpty() && job.state == null) {
+          ended(job, "DONE", e.text(), e.atMillis(), "");
+        } else {
+          finish(job, f);
+        }
+      }));
+      return;
+    }
     if (f.phase() == JobPhase.FAILED) {
       recordFailure(job, f.message());
       return;
@@ -863,21 +947,27 @@ public final class ControlLoop implements AutoCloseable {
     store.submit(tx -> {
       update.run(tx);
       return ranges.run(tx);
-    }).whenComplete((ok, stored) -> post(() -> {
+    }).whenComplete((ok, stored) -> then(() -> {
           if (stored != null) {
             fail(job, "cannot store the result: " + stored.getMessage());
             return;
           }
-          job.result(text);
-          job.finishedAtMillis = now;
-          job.message = f.message();
-          job.state = state;
-          release(job);
-          String first = text.lines().findFirst().orElse("");
-          log.info("job {} {} in {} ms: {}", job.id, state.equals("DONE") ? "done" : "ended at its deadline",
-              now - job.submittedAtMillis, first.length() > 200 ? first.substring(0, 200) + "... (" + text.length()
-                  + " characters in all: gleaner result " + job.id + ")" : first);
+          ended(job, state, text, now, f.message());
         }));
+  }
+
+  /** The job's end is stored: it shows in the status, and those waiting for it hear of it. */
+  private void ended(MasterJob job, String state, String text, long atMillis, String message) {
+    job.result(text);
+    job.finishedAtMillis = atMillis;
+    job.message = message;
+    job.state = state;
+    release(job);
+    ended(job);
+    String first = text.lines().findFirst().orElse("");
+    log.info("job {} {} in {} ms: {}", job.id, state.equals("DONE") ? "done" : "ended at its deadline",
+        atMillis - job.submittedAtMillis, first.length() > 200 ? first.substring(0, 200) + "... (" + text.length()
+            + " characters in all: gleaner result " + job.id + ")" : first);
   }
 
   /** The job fails after the controller ended it (merging or storing its result failed). */
@@ -894,6 +984,7 @@ public final class ControlLoop implements AutoCloseable {
     job.message = message;
     job.finishedAtMillis = now;
     release(job);
+    ended(job);
   }
 
   /** Every unit has arrived or will not be computed: no stream reads the input any more. */
@@ -913,7 +1004,51 @@ public final class ControlLoop implements AutoCloseable {
 
   /** The status reply for one job (or all), with the workers and the master's meters. */
   public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry) {
-    return call(() -> StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this));
+    return status(jobId, registry, 0);
+  }
+
+  /** The longest a status request may wait for its job's end. */
+  static final long MAX_WAIT_MS = 60_000;
+
+  /**
+   * The status reply for one job once it has ended, or after {@code waitMs} (at most
+   * {@link #MAX_WAIT_MS}) if it has not: a client following a job hears of its end when it
+   * happens. Without a job, or with no wait, at once.
+   */
+  public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry, long waitMs) {
+    CompletableFuture<StatusReply> out = new CompletableFuture<>();
+    Runnable answer = () -> {
+      if (!out.isDone()) {
+        try {
+          out.complete(StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this));
+        } catch (RuntimeException e) {
+          out.completeExceptionally(e);
+        }
+      }
+    };
+    post(() -> {
+      MasterJob job = jobId.isEmpty() ? null : jobs.get(jobId);
+      if (waitMs <= 0 || job == null || job.state != null) {
+        answer.run();
+        return;
+      }
+      job.onEnd.add(answer);
+      timer.schedule(() -> post(() -> {
+        job.onEnd.remove(answer);
+        answer.run();
+      }), Math.min(waitMs, MAX_WAIT_MS), TimeUnit.MILLISECONDS);
+    });
+    if (closed) {
+      out.completeExceptionally(new IllegalStateException("the master is stopping"));
+    }
+    return out;
+  }
+
+  /** The job has ended (its state is set): status requests waiting for it are answered. */
+  private void ended(MasterJob job) {
+    List<Runnable> waiting = new ArrayList<>(job.onEnd);
+    job.onEnd.clear();
+    waiting.forEach(Runnable::run);
   }
 
   /**
@@ -1008,7 +1143,7 @@ public final class ControlLoop implements AutoCloseable {
         out.complete(new JobOutcome(null, "job " + jobId + " has not ended; `gleaner cancel " + jobId + "` first"));
         return;
       }
-      store.submit(Store.forgetJob(jobId)).whenComplete((rows, err) -> post(() -> {
+      store.submit(Store.forgetJob(jobId)).whenComplete((rows, err) -> then(() -> {
         if (err != null) {
           log.error("job {}: cannot forget it: {}", jobId, err.toString(), err);
           out.complete(new JobOutcome(null, "the master could not drop job " + jobId + ": " + err.getMessage()));
@@ -1042,7 +1177,11 @@ public final class ControlLoop implements AutoCloseable {
       return;
     }
     try {
-      call(() -> stopping = true).get(5, TimeUnit.SECONDS);
+      // the memories changed since the last tick are written with the last pass
+      call(() -> {
+        controller.rememberNow(now());
+        return stopping = true;
+      }).get(5, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       log.warn("the control loop did not acknowledge the stop: {}", e.toString(), e);
     } catch (InterruptedException e) {

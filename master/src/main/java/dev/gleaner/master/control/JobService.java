@@ -61,38 +61,73 @@ public final class JobService {
   }
 
   /**
-   * Validates and stores a job, then queues it; the future gives its id once it is durable.
+   * Validates and stores a job and starts it; the future gives its id once its row is durable.
    *
-   * @throws IllegalArgumentException with a sentence for the person who wrote the job file (also as
-   *     the future's failure, for what is checked against the store)
+   * <p>How: everything happens in one task of the control loop, so the job's row, its plan and its
+   * first chunk records are written in the same pass and made durable by one commit: the reply and
+   * the first Assigns leave after one fsync. If the row cannot be stored, the job is failed in the
+   * controller and the submit gets the store's error. A key is looked up in the store and among the
+   * jobs of the pass not yet committed, so two submits with one key make one job.
+   *
+   * @return a future that fails with an {@link IllegalArgumentException} carrying a sentence for
+   *     the person who wrote the job file, or with the store's error
    */
   public CompletableFuture<Submitted> submit(JobSpec spec) {
-    if (spec.getKey().isEmpty() || spec.getKey().length() > 200) {
-      return submitNew(spec);
-    }
-    // a submit sent again finds its job first, whatever changed since (a deadline passed, a file moved)
-    return store.submit(Store.jobByKey(spec.getKey())).thenCompose(existing -> {
-      if (existing == null) {
-        return submitNew(spec);
+    CompletableFuture<Submitted> out = new CompletableFuture<>();
+    loop.execute(() -> {
+      try {
+        submitOnLoop(spec, out);
+      } catch (RuntimeException e) {
+        out.completeExceptionally(e);
       }
-      if (!sameSpec(existing.spec(), spec)) {
-        throw new IllegalArgumentException("the key '" + spec.getKey() + "' already names job " + existing.id()
-            + ", submitted with a different job; choose another key");
-      }
-      log.info("job {} submitted again with its key '{}': nothing new", existing.id(), spec.getKey());
-      return CompletableFuture.completedFuture(new Submitted(existing.id(), true));
     });
+    return out;
   }
 
-  private CompletableFuture<Submitted> submitNew(JobSpec spec) {
+  /** Keys of the jobs submitted in the current pass, whose rows are not committed yet: key to job. */
+  private final java.util.Map<String, Pending> uncommitted = new java.util.HashMap<>();
+
+  /** A job submitted with a key whose row waits for the pass's commit. */
+  private record Pending(JobSpec spec, CompletableFuture<Submitted> stored) {}
+
+  private void submitOnLoop(JobSpec spec, CompletableFuture<Submitted> out) {
+    String key = spec.getKey();
+    if (key.length() > 200) {
+      throw new IllegalArgumentException("a submit key may have at most 200 characters, got " + key.length());
+    }
+    if (!key.isEmpty()) {
+      // a submit sent again finds its job first, whatever changed since (a deadline passed, a file moved)
+      Pending pending = uncommitted.get(key);
+      if (pending != null) {
+        if (!pending.spec().equals(spec)) {
+          throw new IllegalArgumentException("the key '" + key + "' already names a job submitted with a different"
+              + " job; choose another key");
+        }
+        pending.stored().whenComplete((s, err) -> {
+          if (err != null) {
+            out.completeExceptionally(err);
+          } else {
+            out.complete(new Submitted(s.id(), true));
+          }
+        });
+        return;
+      }
+      Store.KeyedJob existing = store.now(Store.jobByKey(key));
+      if (existing != null) {
+        if (!sameSpec(existing.spec(), spec)) {
+          throw new IllegalArgumentException("the key '" + key + "' already names job " + existing.id()
+              + ", submitted with a different job; choose another key");
+        }
+        log.info("job {} submitted again with its key '{}': nothing new", existing.id(), key);
+        out.complete(new Submitted(existing.id(), true));
+        return;
+      }
+    }
     Workload workload = workloads.get(spec.getWorkload());
     Strategies.byName(spec.getStrategy());
     if (!(spec.getVerify() >= 0 && spec.getVerify() <= 1)) {
       throw new IllegalArgumentException("verify must be a share of the units within 0..1 (0.1 checks a tenth), got "
           + spec.getVerify());
-    }
-    if (spec.getKey().length() > 200) {
-      throw new IllegalArgumentException("a submit key may have at most 200 characters, got " + spec.getKey().length());
     }
     if (spec.getMinWorkers() > 100_000) {
       throw new IllegalArgumentException("min-workers " + spec.getMinWorkers() + " is not a sensible number of workers");
@@ -102,7 +137,8 @@ public final class JobService {
           + " has already passed");
     }
     if (!spec.getResume().isEmpty()) {
-      return resumeFrom(spec, workload);
+      resumeFrom(spec, workload, out);
+      return;
     }
     FileInputSource input = openInput(workload, spec);
     UnitRange range;
@@ -116,45 +152,39 @@ public final class JobService {
       closeQuietly(input, null);
       throw new IllegalArgumentException(workload.name() + ": the job has no units to compute (empty input?)");
     }
-    return store(spec, workload, input, range.start(), range.end(), RangeSet.of(range.start(), range.end()), null);
+    start(spec, workload, input, range.start(), range.end(), RangeSet.of(range.start(), range.end()), null, out);
   }
 
   /** A job that computes only what an earlier job did not finish by its deadline, keeping its pieces. */
-  private CompletableFuture<Submitted> resumeFrom(JobSpec spec, Workload workload) {
+  private void resumeFrom(JobSpec spec, Workload workload, CompletableFuture<Submitted> out) {
     String from = spec.getResume();
-    // every job's row with its result: read on the store's reader, not in the loop's pass
-    return store.read(Store.jobs()).thenCompose(records -> {
-      Store.JobRecord old = records.stream().filter(r -> r.id().equals(from)).findFirst()
-          .orElseThrow(() -> new IllegalArgumentException("--resume: the master knows no job '" + from + "'"));
-      if (!old.state().equals("DONE_PARTIAL") && !old.state().equals("CANCELLED")) {
-        throw new IllegalArgumentException("--resume: job " + from + " is " + old.state()
-            + "; only a job that ended at its deadline (DONE_PARTIAL) or was cancelled can be resumed");
-      }
-      if (!old.workload().equals(workload.name())) {
-        throw new IllegalArgumentException("--resume: job " + from + " ran workload '" + old.workload()
-            + "', this job file names '" + workload.name() + "'");
-      }
-      RangeSet remaining = old.notDone() == null ? new RangeSet() : RangeSet.parse(old.notDone());
-      return store(spec, workload, openInput(workload, spec), old.start(), old.end(), remaining, from);
-    });
+    Store.JobRecord old = store.now(Store.job(from));
+    if (old == null) {
+      throw new IllegalArgumentException("--resume: the master knows no job '" + from + "'");
+    }
+    if (!old.state().equals("DONE_PARTIAL") && !old.state().equals("CANCELLED")) {
+      throw new IllegalArgumentException("--resume: job " + from + " is " + old.state()
+          + "; only a job that ended at its deadline (DONE_PARTIAL) or was cancelled can be resumed");
+    }
+    if (!old.workload().equals(workload.name())) {
+      throw new IllegalArgumentException("--resume: job " + from + " ran workload '" + old.workload()
+          + "', this job file names '" + workload.name() + "'");
+    }
+    RangeSet remaining = old.notDone() == null ? new RangeSet() : RangeSet.parse(old.notDone());
+    start(spec, workload, openInput(workload, spec), old.start(), old.end(), remaining, from, out);
   }
 
-  private CompletableFuture<Submitted> store(JobSpec spec, Workload workload, FileInputSource input, long start, long end,
-      RangeSet remaining, String resumes) {
+  /**
+   * Numbers the job, queues its row in the loop's pass and gives it to the controller at once, so
+   * that its plan and first chunk records commit with its row.
+   */
+  private void start(JobSpec spec, Workload workload, FileInputSource input, long start, long end,
+      RangeSet remaining, String resumes, CompletableFuture<Submitted> out) {
     long now = loop.epochMillis();
     String key = spec.getKey();
-    String[] made = new String[1];
-    // one transaction: the key is checked, then the job numbered and stored (two submits with one key
-    // make one job, and a submit sent again does not use up a number)
-    Store.Op<Store.KeyedJob> once = tx -> {
-      if (!key.isEmpty()) {
-        Store.KeyedJob existing = Store.jobByKey(key).run(tx);
-        if (existing != null) {
-          return existing;
-        }
-      }
-      long n = seq.incrementAndGet();
-      String id = "job-" + n;
+    long n = seq.incrementAndGet();
+    String id = "job-" + n;
+    Store.Op<Void> insert = tx -> {
       Store.insertJob(new Store.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(), "QUEUED", start,
           end, spec.getStrategy(), now, 0, null, null, null)).run(tx);
       if (!key.isEmpty()) {
@@ -163,31 +193,40 @@ public final class JobService {
       if (resumes != null) {
         Store.copyPieces(resumes, id).run(tx);
       }
-      made[0] = id;
       return null;
     };
-    return store.submit(once).handle((existing, err) -> {
-      if (err != null || existing != null) {
-        closeQuietly(input, null);
+    CompletableFuture<Submitted> stored = new CompletableFuture<>();
+    if (!key.isEmpty()) {
+      uncommitted.put(key, new Pending(spec, stored));
+    }
+    MasterJob job = new MasterJob(id, spec, workload, input, start, end, now);
+    if (resumes != null) {
+      // it holds the earlier job's pieces, however many: its end is written the usual way
+      job.piecesCommitted = ControlLoop.END_WITH_LAST_PIECE;
+    }
+    store.submit(insert).whenComplete((ok, err) -> {
+      if (!key.isEmpty()) {
+        uncommitted.remove(key);
       }
       if (err != null) {
-        throw err instanceof java.util.concurrent.CompletionException c ? c : new java.util.concurrent.CompletionException(err);
+        Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
+            ? err.getCause() : err;
+        loop.notStored(job, cause);
+        stored.completeExceptionally(cause);
+        return;
       }
-      if (existing != null) {
-        if (!sameSpec(existing.spec(), spec)) {
-          throw new IllegalArgumentException("the key '" + key + "' already names job " + existing.id()
-              + ", submitted with a different job; choose another key");
-        }
-        log.info("job {} submitted again with its key '{}': nothing new", existing.id(), key);
-        return new Submitted(existing.id(), true);
-      }
-      String id = made[0];
-      MasterJob job = new MasterJob(id, spec, workload, input, start, end, now);
       log.info("job {} submitted: {} over [{}, {}){}", id, workload.name(), start, end,
           resumes == null ? "" : ", the " + remaining.size() + " units job " + resumes + " did not finish");
-      loop.addJob(job, definition(job, remaining, 1));
-      return new Submitted(id, false);
+      stored.complete(new Submitted(id, false));
     });
+    stored.whenComplete((s, err) -> {
+      if (err != null) {
+        out.completeExceptionally(err);
+      } else {
+        out.complete(s);
+      }
+    });
+    loop.addJobNow(job, definition(job, remaining, 1), List.of(), null, null);
   }
 
   /** Whether a stored spec is the same job as {@code spec} (maps compared as maps, not as bytes). */
@@ -306,10 +345,12 @@ public final class JobService {
         continue;
       }
       RangeSet remaining = RangeSet.of(r.start(), r.end());
-      for (Store.PieceRecord p : store.call(Store.pieces(r.id()))) {
+      List<Store.PieceRecord> pieces = store.call(Store.pieces(r.id()));
+      for (Store.PieceRecord p : pieces) {
         remaining.remove(p.start(), p.end());
       }
       MasterJob job = new MasterJob(r.id(), spec, workload, input, r.start(), r.end(), r.submittedAt());
+      job.piecesCommitted = pieces.size();
       List<dev.gleaner.common.control.Held> handedOut = store.call(Store.handedOut(r.id()));
       log.info("job {} resumes: {} of {} units already committed, {} chunk(s) out with workers", r.id(),
           job.units() - remaining.size(), job.units(), handedOut.size());

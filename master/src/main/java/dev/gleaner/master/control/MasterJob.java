@@ -32,6 +32,12 @@ final class MasterJob {
   long resultSize;
   String message = "";
   long finishedAtMillis;
+  /** Its end, being written with its last pieces (see {@link Ending}); null otherwise. */
+  java.util.concurrent.CompletableFuture<Ending> ending;
+  /** Pieces committed by this master (a bound on the size of an {@link Ending}). */
+  int piecesCommitted;
+  /** Status requests waiting for this job's end (run on the loop's thread when it ends). */
+  final java.util.List<Runnable> onEnd = new java.util.ArrayList<>();
   /** For a job that ended at its deadline before this master started: what was not done. */
   dev.gleaner.common.util.RangeSet notDone = new dev.gleaner.common.util.RangeSet();
 

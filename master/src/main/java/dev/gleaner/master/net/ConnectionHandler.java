@@ -339,7 +339,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, e.getMessage()));
         }
       }
-      case STATUS_REQUEST -> services.loop().status(msg.getStatusRequest().getJobId(), services.registry())
+      case STATUS_REQUEST -> services.loop().status(msg.getStatusRequest().getJobId(), services.registry(),
+              msg.getStatusRequest().getWaitMs())
           .whenComplete((reply, err) -> {
             if (err != null) {
               log.error("cannot build a status reply: {}", err.toString(), err);

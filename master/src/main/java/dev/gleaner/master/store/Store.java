@@ -246,6 +246,31 @@ public final class Store implements AutoCloseable {
     return submit(op).join();
   }
 
+  /**
+   * Runs a read at once: on the owning loop's thread (or any thread before a loop attaches), on the
+   * writer's connection. It sees everything committed and nothing of the current pass, whose
+   * writes run at its end. For small reads a task needs before it can go on (a submit key).
+   */
+  public <T> T now(Op<T> op) {
+    Thread loop = owner;
+    if (loop != null && Thread.currentThread() != loop) {
+      throw new IllegalStateException("Store.now off the loop's thread");
+    }
+    synchronized (this) {
+      try {
+        T result = op.run(tx);
+        // ends the read's transaction: a snapshot held open would keep the WAL from being checkpointed
+        connection.commit();
+        return result;
+      } catch (SQLException e) {
+        rollback(e);
+        throw new IllegalStateException("the store cannot be read: " + e.getMessage(), e);
+      } finally {
+        tx.unbind();
+      }
+    }
+  }
+
   /** Whether operations wait in the current pass (the owning loop's thread only). */
   public boolean hasPending() {
     return !pass.isEmpty();
@@ -770,6 +795,24 @@ public final class Store implements AutoCloseable {
       p.setString(1, jobId);
       try (ResultSet r = p.executeQuery()) {
         return r.next() ? r.getBytes(1) : null;
+      }
+    };
+  }
+
+  /** One job's row without its result, or null. */
+  public static Op<JobRecord> job(String id) {
+    return c -> {
+      PreparedStatement p = c.prepare("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy,"
+          + " submitted_at, finished_at, message, not_done FROM jobs WHERE id=?");
+      p.setString(1, id);
+      try (ResultSet r = p.executeQuery()) {
+        if (!r.next()) {
+          return null;
+        }
+        long finished = r.getLong(11);
+        return new JobRecord(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5),
+            r.getString(6), r.getLong(7), r.getLong(8), r.getString(9), r.getLong(10), r.wasNull() ? 0 : finished,
+            null, r.getString(12), r.getString(13));
       }
     };
   }

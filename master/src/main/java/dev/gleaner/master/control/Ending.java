@@ -1,0 +1,49 @@
+package dev.gleaner.master.control;
+
+import dev.gleaner.common.util.RangeSet;
+import dev.gleaner.master.store.Store;
+import java.sql.SQLException;
+
+/**
+ * A small job's end written in the transaction of its last pieces: its result merged from its
+ * pieces and stored with state DONE, so the client hears DONE one fsync after the last piece came.
+ *
+ * <p>How: the control loop asks for it before a pass commits, when the controller says the job
+ * ends as soon as the pieces of the pass are committed ({@code endsWhenPendingCommit}). Run inside
+ * that transaction, the pieces written earlier in it are read with the rest. Whatever does not fit
+ * (overlapping pieces, a gap, a result the workload cannot merge or render) writes nothing: the
+ * job then ends the usual way, which reports the fault.
+ *
+ * @param text the rendered result
+ * @param atMillis when it ended (wall clock, as stored)
+ */
+record Ending(String text, long atMillis) {
+  /** Merges the job's pieces and stores its end as DONE; null, writing nothing, when they do not make a result. */
+  static Ending write(Store.Tx tx, MasterJob job, long atMillis) throws SQLException {
+    RangeSet seen = new RangeSet();
+    byte[] result = job.workload.empty();
+    for (Store.PieceRecord p : Store.pieces(job.id).run(tx)) {
+      if (seen.intersects(p.start(), p.end())) {
+        return null;
+      }
+      seen.add(p.start(), p.end());
+      try {
+        result = job.workload.merge(result, p.result());
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
+    if (!seen.equals(RangeSet.of(job.start, job.end))) {
+      return null;
+    }
+    String text;
+    try {
+      text = job.workload.render(result);
+    } catch (RuntimeException e) {
+      return null;
+    }
+    Store.updateJob(job.id, "DONE", null, atMillis, result, null).run(tx);
+    Store.jobNotDone(job.id, null).run(tx);
+    return new Ending(text, atMillis);
+  }
+}
