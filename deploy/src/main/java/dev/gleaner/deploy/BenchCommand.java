@@ -128,9 +128,21 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Hostile: seed of the attacks' order and bytes (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @CommandLine.Mixin
+  dev.gleaner.deploy.bench.SwarmOptions swarm;
+
   @Override
   public Integer call() throws Exception {
     LocalRuns.quietLogs();
+    if (swarm.requested()) {
+      Map<String, Object> doc = swarm.run(System.err);
+      if (json) {
+        spec.commandLine().getOut().println(StatusView.json(doc));
+      } else {
+        dev.gleaner.deploy.bench.SwarmBench.print(spec.commandLine().getOut(), doc);
+      }
+      return Boolean.TRUE.equals(doc.get("ok")) ? 0 : 1;
+    }
     if (closedLoop) {
       return closedLoop();
     }
