@@ -41,6 +41,8 @@ final class Swarm implements AutoCloseable {
 
   final LongAdder attempts = new LongAdder();
   final LongAdder connectFailures = new LongAdder();
+  /** Connections the master closed during the handshake without an Error (to make room). */
+  final LongAdder closedBeforeWelcome = new LongAdder();
   final LongAdder assigned = new LongAdder();
   final LongAdder piecesSent = new LongAdder();
   /** Final pieces acknowledged: chunks done. */

@@ -113,6 +113,8 @@ public final class SwarmBench {
         rest.add((System.nanoTime() - t0) / 1e6);
       }
       r.put("statusAtRestMedianMs", round(percentile(rest, 50)));
+      r.put("masterEvictions", client.status("").get(60, TimeUnit.SECONDS)
+          .getMetricsOrDefault("gleaner.connections.evicted", Double.NaN));
       job(swarm, client, master, s, expected, r);
       r.put("closedAfterWelcome", swarm.closedAfterWelcome().size());
       r.put("closedAfterWelcomeFirst", first(swarm.closedAfterWelcome(), 5));
@@ -151,6 +153,8 @@ public final class SwarmBench {
     r.put("welcomeSeconds", at < 0 ? "not all within " + WELCOME_PATIENCE_SECONDS + " s (" + swarm.welcomed.get()
         + " welcomed)" : round((at - t0) / 1e9));
     r.put("attemptsDuringBurst", swarm.attempts.sum());
+    r.put("connectFailures", swarm.connectFailures.sum());
+    r.put("closedInHandshake", swarm.closedBeforeWelcome.sum());
     r.put("rssAfterBurstMib", round(master.rssMib()[0]));
     progress.printf("swarm: %d of %d welcomed in %.1f s (%d connection attempts)%n", swarm.welcomed.get(),
         s.workers(), (System.nanoTime() - t0) / 1e9, swarm.attempts.sum());

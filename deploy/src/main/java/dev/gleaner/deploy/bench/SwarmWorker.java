@@ -297,6 +297,9 @@ final class SwarmWorker {
         if (!swarm.stopping()) {
           swarm.closedAfterWelcome(SwarmWorker.this, refusal);
         }
+      } else if (refusal == null && !swarm.stopping()) {
+        // closed in the handshake without a word: the master's login gate made room
+        swarm.closedBeforeWelcome.increment();
       }
       retryLater(ctx.channel().eventLoop());
       ctx.fireChannelInactive();

@@ -66,8 +66,12 @@ public final class ControlLoop implements AutoCloseable {
   private final Map<String, MasterJob> jobs = new LinkedHashMap<>();
   /** Each job's workload, for the connections' threads to check results before the loop sees them. */
   private final Map<String, Workload> workloadOf = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Set when the master stops: sessions closing then are not workers lost. */
-  private boolean stopping;
+  /** Set when the master stops (by any thread, without waiting for the loop): sessions closing then are not workers lost. */
+  private volatile boolean stopping;
+  /** The last status replies, for requests the loop is too busy to answer at once. */
+  private final StatusSnapshots snapshots = new StatusSnapshots();
+  /** The registry status reads its meters from, once a status was asked. */
+  private volatile MeterRegistry statusRegistry;
   /** Chunks being recorded before their Assign is sent, with what must follow it. */
   private final Map<String, List<Runnable>> unrecorded = new HashMap<>();
   /** Each session's Hello: what the worker is, to join the controller again when it comes back from away. */
@@ -146,6 +150,7 @@ public final class ControlLoop implements AutoCloseable {
         if (++ticks % Math.max(1, 1000 / tickMillis) == 0) {
           run(this::labelWorkers);
         }
+        refreshStatus();
       } catch (java.lang.Error e) {
         // an error thrown out of a periodic task would cancel every later tick, and deadlines with them
         log.error("control loop tick: {}", e.toString(), e);
@@ -561,6 +566,9 @@ public final class ControlLoop implements AutoCloseable {
    */
   void addJob(MasterJob job, JobDef def, List<Held> handedOut, String planMemory, String checksMemory) {
     workloadOf.put(job.id, job.workload);
+    if (job.state == null) {
+      snapshots.submitted(StatusReport.queued(job));
+    }
     post(() -> {
       jobs.put(job.id, job);
       if (job.state == null) {
@@ -839,9 +847,59 @@ public final class ControlLoop implements AutoCloseable {
 
   // ---------------------------------------------------------------- views
 
-  /** The status reply for one job (or all), with the workers and the master's meters. */
+  /**
+   * How long a status request waits for the loop before it is answered with the last figures the
+   * loop took (see {@link StatusSnapshots}).
+   */
+  static final long STATUS_PATIENCE_MILLIS = 1_000;
+
+  /**
+   * The status reply for one job (or all), with the workers and the master's meters: built on the
+   * loop's thread, or, when the loop has not come to it within {@link #STATUS_PATIENCE_MILLIS}, the
+   * last reply it built for the same request (its {@code as_of_millis} says when). The first
+   * request ever of a kind has no such reply and waits for the loop.
+   */
   public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry) {
-    return call(() -> StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this));
+    statusRegistry = registry;
+    snapshots.asked(jobId, ticker.epochMillis());
+    CompletableFuture<StatusReply> out = new CompletableFuture<>();
+    call(() -> buildStatus(jobId, registry)).whenComplete((r, err) -> {
+      if (err != null) {
+        out.completeExceptionally(err);
+      } else {
+        out.complete(r);
+      }
+    });
+    CompletableFuture.delayedExecutor(STATUS_PATIENCE_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+      StatusReply last = out.isDone() ? null : snapshots.latest(jobId);
+      if (last != null) {
+        out.complete(last);
+      }
+    });
+    return out;
+  }
+
+  /** Builds a status reply on the loop's thread and keeps it for requests the loop is too busy to answer. */
+  private StatusReply buildStatus(String jobId, MeterRegistry registry) {
+    StatusReply r = StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this).toBuilder()
+        .setAsOfMillis(ticker.epochMillis()).build();
+    snapshots.built(jobId, r);
+    return r;
+  }
+
+  /** On a tick: builds again the status replies asked for lately that are over a second old. */
+  private void refreshStatus() {
+    MeterRegistry registry = statusRegistry;
+    if (registry == null) {
+      return;
+    }
+    for (String jobId : snapshots.due(ticker.epochMillis())) {
+      try {
+        buildStatus(jobId, registry);
+      } catch (RuntimeException e) {
+        log.error("control loop: cannot build the status of {}: {}", jobId.isEmpty() ? "all jobs" : jobId, e.toString(), e);
+      }
+    }
   }
 
   /**
@@ -966,24 +1024,28 @@ public final class ControlLoop implements AutoCloseable {
    * recorded as theirs, so the workers, which keep computing, claim them from the next master.
    */
   public void stopping() {
-    if (thread.isShutdown()) {
-      return;
-    }
-    try {
-      call(() -> stopping = true).get(5, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      log.warn("the control loop did not acknowledge the stop: {}", e.toString(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    // set, not asked of the loop: a loop busy for minutes must not hold up the stop; a loss it
+    // takes up after this reads the flag and is not counted
+    stopping = true;
   }
 
+  /** How long a stop lets the loop finish the events it has queued (acknowledgements, mostly) before it drops them. */
+  static final long CLOSE_PATIENCE_MILLIS = 1_000;
+
+  /**
+   * Stops the loop: what it has queued gets {@link #CLOSE_PATIENCE_MILLIS}, then is dropped (an
+   * acknowledgement not sent is a piece the worker sends again to the next master, which finds it
+   * stored), and a task still running is interrupted and left to end on its own: a stop does not
+   * wait for the loop.
+   */
   @Override
   public void close() {
     thread.shutdown();
     try {
-      if (!thread.awaitTermination(5, TimeUnit.SECONDS)) {
-        thread.shutdownNow();
+      if (!thread.awaitTermination(CLOSE_PATIENCE_MILLIS, TimeUnit.MILLISECONDS)) {
+        List<Runnable> dropped = thread.shutdownNow();
+        log.warn("the control loop was busy at the stop: {} queued event(s) dropped (nothing stored is lost;"
+            + " workers send unacknowledged pieces again)", dropped.size());
       }
     } catch (InterruptedException e) {
       thread.shutdownNow();

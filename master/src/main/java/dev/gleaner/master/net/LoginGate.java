@@ -72,6 +72,16 @@ final class LoginGate {
   private final AtomicInteger helloCount = new AtomicInteger();
   private final AtomicInteger answerCount = new AtomicInteger();
   private final AtomicLong evicted = new AtomicLong();
+  /** Told of each eviction (the master's meter). */
+  private final Runnable onEviction;
+
+  LoginGate() {
+    this(() -> { });
+  }
+
+  LoginGate(Runnable onEviction) {
+    this.onEviction = onEviction;
+  }
   /** Refusals before a login, logged at most 20 per 10 s: a flood must not fill the disk. */
   private final RateLimitedLog refusals = new RateLimitedLog(
       org.slf4j.LoggerFactory.getLogger(ConnectionHandler.class), 20, 10_000);
@@ -161,20 +171,26 @@ final class LoginGate {
 
   /**
    * Closes the longest-waiting connection still in {@code state}, which holds the pool's place of
-   * the one that pushed the pool past its bound. One that logged in or left meanwhile is skipped.
+   * the one that pushed the pool past its bound. The choice is made on that connection's own event
+   * loop, after what it has read meanwhile: under a burst a real client's Hello may be waiting there
+   * to be read, and a connection that moved on (challenged, logged in, closed) is passed over for
+   * the next longest waiting. The pool may stay over its bound by the evictions in flight.
    */
   private void evictOldest(ConcurrentLinkedDeque<Ticket> pool, AtomicInteger count, int state) {
-    for (Ticket oldest; (oldest = pool.pollFirst()) != null; ) {
+    Ticket oldest = pool.pollFirst();
+    if (oldest == null) {
+      return;
+    }
+    oldest.channel.eventLoop().execute(() -> {
       if (oldest.state.compareAndSet(state, EVICTED)) {
         count.decrementAndGet();
         evicted.incrementAndGet();
-        Channel c = oldest.channel;
-        // on its own event loop: its handler sees the close in order with what it is doing
-        c.eventLoop().execute(c::close);
-        return;
+        onEviction.run();
+        oldest.channel.close();
+      } else if (count.get() > (state == HELLO ? HELLOS : ANSWERS)) {
+        evictOldest(pool, count, state);
       }
-      // it moved on (challenged, logged in, left) between the poll and the CAS: not this pool's any more
-    }
+    });
   }
 
   private void releaseAddress(InetAddress address) {

@@ -97,6 +97,8 @@ public final class Store implements AutoCloseable {
   private final BlockingQueue<Pending<?>> queue = new ArrayBlockingQueue<>(1 << 16);
   private final Thread thread;
   private volatile boolean closing;
+  /** Set when a close stops waiting for the queue: the thread ends after the batch under way. */
+  private volatile boolean abandoning;
 
   public Store(Path dataDir) {
     try {
@@ -200,7 +202,7 @@ public final class Store implements AutoCloseable {
 
   private void loop() {
     List<Pending<?>> batch = new ArrayList<>(BATCH);
-    while (!closing || !queue.isEmpty()) {
+    while ((!closing || !queue.isEmpty()) && !abandoning) {
       try {
         Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
         if (first == null) {
@@ -280,13 +282,33 @@ public final class Store implements AutoCloseable {
     tx.reset();
   }
 
+  /** How long a close lets the store write what it was given before it drops the rest. */
+  static final long DRAIN_MILLIS = 3_000;
+
+  /**
+   * Writes what was submitted, for {@link #DRAIN_MILLIS} at most, then fails what is left (its
+   * callers were not told it was stored, so nothing acknowledged is lost), lets the transaction
+   * under way end, and closes the database.
+   */
   @Override
   public void close() {
     closing = true;
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(30));
+      thread.join(DRAIN_MILLIS);
+      if (thread.isAlive()) {
+        abandoning = true;
+        // the batch under way commits or rolls back: SQLite is not closed under it
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    int dropped = 0;
+    for (Pending<?> p; (p = queue.poll()) != null; dropped++) {
+      p.future().completeExceptionally(new IllegalStateException("the store closed before this was written"));
+    }
+    if (dropped > 0) {
+      log.warn("the store closed with {} operation(s) not written (none of them was acknowledged to anyone)", dropped);
     }
     try {
       connection.close();

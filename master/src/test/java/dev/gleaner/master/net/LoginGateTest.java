@@ -80,13 +80,29 @@ class LoginGateTest {
     LoginGate gate = new LoginGate();
     List<Peer> waiting = challenged(gate, 0, LoginGate.ANSWERS);
     Peer newcomer = enter(gate, LoginGate.ANSWERS);
-    // the newcomer's challenge evicts the oldest before the oldest's answer is checked
+    // the newcomer's challenge evicts the oldest, on the oldest's loop, before its answer is read
     assertTrue(gate.challenged(newcomer.ticket()));
-    assertFalse(gate.login(waiting.get(0).ticket()), "evicted: it must not be welcomed");
     assertFalse(waiting.get(0).open());
+    assertFalse(gate.login(waiting.get(0).ticket()), "evicted: it must not be welcomed");
     gate.leave(waiting.get(0).ticket());
     assertTrue(gate.login(waiting.get(1).ticket()));
     assertTrue(waiting.get(1).open());
+    assertEquals(1, gate.evicted());
+  }
+
+  @Test
+  void aConnectionWhoseAnswerWasReadBeforeItsEvictionRanLogsInAndNobodyElseIsClosed() {
+    LoginGate gate = new LoginGate();
+    List<Peer> waiting = challenged(gate, 0, LoginGate.ANSWERS);
+    Peer newcomer = enter(gate, LoginGate.ANSWERS);
+    assertTrue(gate.challenged(newcomer.ticket()));
+    // its loop read its answer before it came to the eviction: the login wins
+    assertTrue(gate.login(waiting.get(0).ticket()));
+    assertTrue(waiting.get(0).open());
+    for (Peer p : waiting) {
+      assertTrue(p.open(), "the pool is back within its bound: nobody else makes room");
+    }
+    assertEquals(0, gate.evicted());
   }
 
   @Test
