@@ -181,7 +181,8 @@ public final class SwarmBench {
       long t0 = System.nanoTime();
       StatusReply reply;
       try {
-        reply = client.status(job).get(Math.max(1, until - t0), TimeUnit.NANOSECONDS);
+        // all jobs, as `gleaner status` asks by default
+        reply = client.status("").get(Math.max(1, until - t0), TimeUnit.NANOSECONDS);
       } catch (TimeoutException e) {
         late++;
         latencies.add((System.nanoTime() - t0) / 1e6);
@@ -196,7 +197,7 @@ public final class SwarmBench {
         late++;
       }
       rssMax = Math.max(rssMax, master.rssMib()[0]);
-      last = reply.getJobsCount() > 0 ? reply.getJobs(0) : null;
+      last = reply.getJobsList().stream().filter(j -> j.getJobId().equals(job)).findFirst().orElse(null);
       if (last != null && last.getFinishedAtMillis() != 0) {
         break;
       }

@@ -881,24 +881,23 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Builds a status reply on the loop's thread and keeps it for requests the loop is too busy to answer. */
   private StatusReply buildStatus(String jobId, MeterRegistry registry) {
+    long t0 = System.nanoTime();
     StatusReply r = StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this).toBuilder()
         .setAsOfMillis(ticker.epochMillis()).build();
-    snapshots.built(jobId, r);
+    snapshots.built(jobId, r, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     return r;
   }
 
-  /** On a tick: builds again the status replies asked for lately that are over a second old. */
+  /** On a tick, while someone watches: builds the status of all jobs again (see {@link StatusSnapshots}). */
   private void refreshStatus() {
     MeterRegistry registry = statusRegistry;
-    if (registry == null) {
+    if (registry == null || !snapshots.allDue(ticker.epochMillis())) {
       return;
     }
-    for (String jobId : snapshots.due(ticker.epochMillis())) {
-      try {
-        buildStatus(jobId, registry);
-      } catch (RuntimeException e) {
-        log.error("control loop: cannot build the status of {}: {}", jobId.isEmpty() ? "all jobs" : jobId, e.toString(), e);
-      }
+    try {
+      buildStatus("", registry);
+    } catch (RuntimeException e) {
+      log.error("control loop: cannot build the status of all jobs: {}", e.toString(), e);
     }
   }
 

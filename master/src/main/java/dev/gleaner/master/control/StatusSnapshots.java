@@ -10,8 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The last status reply the control loop built for each request (all jobs, or one job), so that a
  * status asked while the loop is busy is answered at once from these instead of waiting behind its
- * work. The loop refreshes the replies people asked for recently, at most once a second each, so
- * that a loop flooded with events still keeps them current; while nobody asks, it builds none.
+ * work. While someone asked for a status lately, the loop builds the reply of all jobs again on its
+ * ticks, once a second or, when that reply is costly (thousands of workers), seldom enough that
+ * building it takes at most a tenth of the loop's time; a single job's reply (its recovery lists
+ * cost O(workers^2)) is built only when asked, and a busy loop answers for it from the newer of its
+ * own last reply and the job's line in the last reply of all jobs. While nobody asks, it builds none.
  * Written on the loop's thread, read on any.
  */
 final class StatusSnapshots {
@@ -40,6 +43,9 @@ final class StatusSnapshots {
     notYetShown.put(queued.getJobId(), queued);
   }
 
+  /** What the last reply of all jobs took to build, in ms: the refresh keeps to a tenth of the loop's time. */
+  private volatile long allCostMillis;
+
   /** A status for {@code jobId} ("" for all) was asked at {@code nowMillis}. */
   void asked(String jobId, long nowMillis) {
     if (asked.size() < KEYS || asked.containsKey(jobId)) {
@@ -47,8 +53,11 @@ final class StatusSnapshots {
     }
   }
 
-  /** The loop built {@code reply} for {@code jobId}. */
-  void built(String jobId, StatusReply reply) {
+  /** The loop built {@code reply} for {@code jobId} in {@code costMillis}. */
+  void built(String jobId, StatusReply reply, long costMillis) {
+    if (jobId.isEmpty()) {
+      allCostMillis = costMillis;
+    }
     for (JobStatus j : reply.getJobsList()) {
       notYetShown.remove(j.getJobId());
     }
@@ -77,7 +86,7 @@ final class StatusSnapshots {
       }
       return b.build();
     }
-    if (r != null) {
+    if (r != null && (all == null || r.getAsOfMillis() >= all.getAsOfMillis())) {
       return r;
     }
     JobStatus queued = notYetShown.get(jobId);
@@ -91,21 +100,22 @@ final class StatusSnapshots {
     if (one.getJobsCount() == 0 && queued != null) {
       one.addJobs(queued);
     }
-    return one.getJobsCount() == 0 ? null : one.build();
+    return one.getJobsCount() == 0 ? r : one.build();
   }
 
-  /** The requests to build again now: asked within {@link #WATCHED_MILLIS}, built over {@link #REFRESH_MILLIS} ago. */
-  List<String> due(long nowMillis) {
-    List<String> out = new ArrayList<>();
+  /**
+   * Whether the loop should build the reply of all jobs again now: a status was asked within
+   * {@link #WATCHED_MILLIS}, and the last reply is older than a second and than ten times what it
+   * took to build.
+   */
+  boolean allDue(long nowMillis) {
     asked.entrySet().removeIf(e -> nowMillis - e.getValue().atMillis() > WATCHED_MILLIS);
     // a single job's reply nobody watches any more is dropped; the one of all jobs stays, for any job
     replies.keySet().removeIf(k -> !k.isEmpty() && !asked.containsKey(k));
-    for (String key : asked.keySet()) {
-      StatusReply r = replies.get(key);
-      if (r == null || nowMillis - r.getAsOfMillis() >= REFRESH_MILLIS) {
-        out.add(key);
-      }
+    if (asked.isEmpty()) {
+      return false;
     }
-    return out;
+    StatusReply all = replies.get("");
+    return all == null || nowMillis - all.getAsOfMillis() >= Math.max(REFRESH_MILLIS, 10 * allCostMillis);
   }
 }
