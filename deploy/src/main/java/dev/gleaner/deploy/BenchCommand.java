@@ -43,7 +43,8 @@ import picocli.CommandLine.Option;
  * JVMs for a multi-GB file, next to a plain socket copy of the same bytes; (3) the master's peak
  * heap while streaming. Run it as {@code JAVA_OPTS=-Xmx256m deploy/bin/gleaner bench} to hold the
  * master to 256 MB. {@code gleaner bench --closed-loop} runs {@link ClosedLoopBench};
- * {@code gleaner bench --hostile [--json]} runs {@link HostileBench} (about 3.5 minutes).
+ * {@code gleaner bench --hostile [--json]} runs {@link HostileBench} (about 3.5 minutes);
+ * {@code gleaner bench --swarm 1000,10000,4000@1e9 [--json]} runs {@link dev.gleaner.deploy.bench.SwarmBench}.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     header = "Measure the runtime end to end on loopback.",
@@ -128,9 +129,21 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Hostile: seed of the attacks' order and bytes (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @CommandLine.Mixin
+  dev.gleaner.deploy.bench.SwarmOptions swarm;
+
   @Override
   public Integer call() throws Exception {
     LocalRuns.quietLogs();
+    if (swarm.requested()) {
+      Map<String, Object> doc = swarm.run(System.err);
+      if (json) {
+        spec.commandLine().getOut().println(StatusView.json(doc));
+      } else {
+        dev.gleaner.deploy.bench.SwarmBench.print(spec.commandLine().getOut(), doc);
+      }
+      return Boolean.TRUE.equals(doc.get("ok")) ? 0 : 1;
+    }
     if (closedLoop) {
       return closedLoop();
     }

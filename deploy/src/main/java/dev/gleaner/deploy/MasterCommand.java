@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -171,13 +172,39 @@ final class MasterCommand implements Callable<Integer> {
         + (auth.clusterKey() != null ? ", tokens" : "") + (auth.sharedSecret() != null ? ", shared secret" : "") + ")");
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      Thread watchdog = stopWatchdog();
       if (faults != null) {
         faults.close();
       }
       server.close();
+      watchdog.interrupt();
       stop.countDown();
     }, "gleaner-master-shutdown"));
     stop.await();
     return 0;
+  }
+
+  /** The longest a stop may take: every step of the close is bounded well within it. */
+  static final long STOP_SECONDS = 9;
+
+  /**
+   * Ends the JVM if the close has not within {@link #STOP_SECONDS}: SIGTERM always stops the
+   * master. The store is SQLite in WAL mode with full syncs, so what it committed survives a halt
+   * and a transaction under way is rolled back at the next start.
+   */
+  private static Thread stopWatchdog() {
+    Thread t = new Thread(() -> {
+      try {
+        Thread.sleep(TimeUnit.SECONDS.toMillis(STOP_SECONDS));
+      } catch (InterruptedException closed) {
+        return;
+      }
+      System.err.println("gleaner master: the stop took over " + STOP_SECONDS + " s; exiting now (what the store"
+          + " committed is kept)");
+      Runtime.getRuntime().halt(143);
+    }, "gleaner-master-stop-watchdog");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 }

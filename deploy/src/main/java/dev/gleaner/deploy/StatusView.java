@@ -38,6 +38,7 @@ final class StatusView {
     m.put("workers", workers);
     m.put("eps", estimate(reply.getEps()));
     m.put("metrics", new java.util.TreeMap<>(reply.getMetricsMap()));
+    m.put("asOfMillis", reply.getAsOfMillis());
     return m;
   }
 
@@ -61,6 +62,11 @@ final class StatusView {
   }
 
   static void table(StatusReply reply, java.io.PrintWriter out) {
+    long age = reply.getAsOfMillis() == 0 ? 0 : System.currentTimeMillis() - reply.getAsOfMillis();
+    if (age >= 2000) {
+      out.printf("(figures from %d s ago: the master's control loop is busy, and it answered with the last ones it took)%n",
+          age / 1000);
+    }
     out.println("JOBS");
     if (reply.getJobsCount() == 0) {
       out.println("  (none)");

@@ -137,6 +137,13 @@ public final class MasterServer implements AutoCloseable {
     return loop.liveWorkers().join();
   }
 
+  /**
+   * Stops everything, each step bounded whatever the load (SIGTERM ends the master within seconds
+   * even while its control loop is busy): the loop is told first, without waiting for it, so the
+   * sessions about to close are not counted as lost workers; the port and the connections close;
+   * the loop gets a second for what it has queued; the store writes what it was given, for a few
+   * seconds at most, and closes (nothing acknowledged was ever only in its queue).
+   */
   @Override
   public void close() {
     if (sweeper != null) {
@@ -146,13 +153,13 @@ public final class MasterServer implements AutoCloseable {
       loop.stopping();
     }
     if (server != null) {
-      server.close().awaitUninterruptibly();
+      server.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
     }
     if (workers != null) {
-      workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+      workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
     }
     if (boss != null) {
-      boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+      boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
     }
     if (loop != null) {
       loop.close();

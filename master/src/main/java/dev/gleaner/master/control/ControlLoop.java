@@ -69,6 +69,8 @@ public final class ControlLoop implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean tickWaiting = new java.util.concurrent.atomic.AtomicBoolean();
   /** Set by {@link #close}: the loop runs what is queued, commits it and ends. */
   private volatile boolean closed;
+  /** Set by {@link #close} when the loop has not ended in time: it drops what is queued and ends. */
+  private volatile boolean abandon;
   /** The current session of each connected worker. */
   private final Map<String, WorkerLink> links = new HashMap<>();
   /** Each session's row in the store's history, once written. */
@@ -76,8 +78,12 @@ public final class ControlLoop implements AutoCloseable {
   private final Map<String, MasterJob> jobs = new LinkedHashMap<>();
   /** Each job's workload, for the connections' threads to check results before the loop sees them. */
   private final Map<String, Workload> workloadOf = new java.util.concurrent.ConcurrentHashMap<>();
-  /** Set when the master stops: sessions closing then are not workers lost. */
-  private boolean stopping;
+  /** Set when the master stops (by any thread, without waiting for the loop): sessions closing then are not workers lost. */
+  private volatile boolean stopping;
+  /** The last status replies, for requests the loop is too busy to answer at once. */
+  private final StatusSnapshots snapshots = new StatusSnapshots();
+  /** The registry status reads its meters from, once a status was asked. */
+  private volatile MeterRegistry statusRegistry;
   /** Chunks being recorded before their Assign is sent, with what must follow it. */
   private final Map<String, List<Runnable>> unrecorded = new HashMap<>();
   /** Each session's Hello: what the worker is, to join the controller again when it comes back from away. */
@@ -137,6 +143,14 @@ public final class ControlLoop implements AutoCloseable {
       }
       int n = 0;
       for (Runnable task = first; task != null; task = ++n < PASS_TASKS ? tasks.poll() : null) {
+        if (abandon) {
+          int dropped = 1 + tasks.size();
+          tasks.clear();
+          commitPass();
+          log.warn("the control loop was busy at the stop: {} queued event(s) dropped (nothing stored is lost;"
+              + " workers send unacknowledged pieces again)", dropped);
+          return;
+        }
         runGuarded(task);
       }
       commitPass();
@@ -243,6 +257,7 @@ public final class ControlLoop implements AutoCloseable {
         if (++ticks % Math.max(1, 1000 / tickMillis) == 0) {
           labelWorkers();
         }
+        refreshStatus();
       });
     }, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
   }
@@ -693,6 +708,8 @@ public final class ControlLoop implements AutoCloseable {
     if (job.state != null) {
       return;
     }
+    // until a status built on this loop shows it, the last figures show it queued
+    snapshots.submitted(StatusReport.queued(job));
     try {
       controller.addJob(def, handedOut, REJOIN_GRACE_SECONDS, planMemory, checksMemory, now());
     } catch (IllegalArgumentException e) {
@@ -1002,7 +1019,18 @@ public final class ControlLoop implements AutoCloseable {
 
   // ---------------------------------------------------------------- views
 
-  /** The status reply for one job (or all), with the workers and the master's meters. */
+  /**
+   * How long a status request waits for the loop before it is answered with the last figures the
+   * loop took (see {@link StatusSnapshots}).
+   */
+  static final long STATUS_PATIENCE_MILLIS = 1_000;
+
+  /**
+   * The status reply for one job (or all), with the workers and the master's meters: built on the
+   * loop's thread, or, when the loop has not come to it within {@link #STATUS_PATIENCE_MILLIS}, the
+   * last reply it built for the same request (its {@code as_of_millis} says when). The first
+   * request ever of a kind has no such reply and waits for the loop.
+   */
   public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry) {
     return status(jobId, registry, 0);
   }
@@ -1013,14 +1041,20 @@ public final class ControlLoop implements AutoCloseable {
   /**
    * The status reply for one job once it has ended, or after {@code waitMs} (at most
    * {@link #MAX_WAIT_MS}) if it has not: a client following a job hears of its end when it
-   * happens. Without a job, or with no wait, at once.
+   * happens. Without a job, or with no wait, at once. Built on the loop's thread, or, when the
+   * loop has not come to it within {@link #STATUS_PATIENCE_MILLIS} of when it was due, the last
+   * reply the loop built for the same request (its {@code as_of_millis} says when; see
+   * {@link StatusSnapshots}). The first request ever of a kind has no such reply and waits.
    */
   public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry, long waitMs) {
+    statusRegistry = registry;
+    snapshots.asked(jobId, ticker.epochMillis());
     CompletableFuture<StatusReply> out = new CompletableFuture<>();
+    long wait = Math.max(0, Math.min(waitMs, MAX_WAIT_MS));
     Runnable answer = () -> {
       if (!out.isDone()) {
         try {
-          out.complete(StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this));
+          out.complete(buildStatus(jobId, registry));
         } catch (RuntimeException e) {
           out.completeExceptionally(e);
         }
@@ -1028,7 +1062,7 @@ public final class ControlLoop implements AutoCloseable {
     };
     post(() -> {
       MasterJob job = jobId.isEmpty() ? null : jobs.get(jobId);
-      if (waitMs <= 0 || job == null || job.state != null) {
+      if (wait == 0 || job == null || job.state != null) {
         answer.run();
         return;
       }
@@ -1036,7 +1070,13 @@ public final class ControlLoop implements AutoCloseable {
       timer.schedule(() -> post(() -> {
         job.onEnd.remove(answer);
         answer.run();
-      }), Math.min(waitMs, MAX_WAIT_MS), TimeUnit.MILLISECONDS);
+      }), wait, TimeUnit.MILLISECONDS);
+    });
+    CompletableFuture.delayedExecutor(wait + STATUS_PATIENCE_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
+      StatusReply last = out.isDone() ? null : snapshots.latest(jobId);
+      if (last != null) {
+        out.complete(last);
+      }
     });
     if (closed) {
       out.completeExceptionally(new IllegalStateException("the master is stopping"));
@@ -1049,6 +1089,28 @@ public final class ControlLoop implements AutoCloseable {
     List<Runnable> waiting = new ArrayList<>(job.onEnd);
     job.onEnd.clear();
     waiting.forEach(Runnable::run);
+  }
+
+  /** Builds a status reply on the loop's thread and keeps it for requests the loop is too busy to answer. */
+  private StatusReply buildStatus(String jobId, MeterRegistry registry) {
+    long t0 = System.nanoTime();
+    StatusReply r = StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this).toBuilder()
+        .setAsOfMillis(ticker.epochMillis()).build();
+    snapshots.built(jobId, r, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    return r;
+  }
+
+  /** On a tick, while someone watches: builds the status of all jobs again (see {@link StatusSnapshots}). */
+  private void refreshStatus() {
+    MeterRegistry registry = statusRegistry;
+    if (registry == null || !snapshots.allDue(ticker.epochMillis())) {
+      return;
+    }
+    try {
+      buildStatus("", registry);
+    } catch (RuntimeException e) {
+      log.error("control loop: cannot build the status of all jobs: {}", e.toString(), e);
+    }
   }
 
   /**
@@ -1173,32 +1235,32 @@ public final class ControlLoop implements AutoCloseable {
    * recorded as theirs, so the workers, which keep computing, claim them from the next master.
    */
   public void stopping() {
-    if (closed) {
-      return;
-    }
-    try {
-      // the memories changed since the last tick are written with the last pass
-      call(() -> {
-        controller.rememberNow(now());
-        return stopping = true;
-      }).get(5, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-      log.warn("the control loop did not acknowledge the stop: {}", e.toString(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    // set, not asked of the loop: a loop busy for minutes must not hold up the stop; a loss it
+    // takes up after this reads the flag and is not counted
+    stopping = true;
+    // the memories changed since the last tick go with the last pass, if the loop comes to it
+    post(() -> controller.rememberNow(now()));
   }
 
+  /** How long a stop lets the loop finish the events it has queued (acknowledgements, mostly) before it drops them. */
+  static final long CLOSE_PATIENCE_MILLIS = 1_000;
+
+  /**
+   * Stops the loop: what it has queued gets {@link #CLOSE_PATIENCE_MILLIS}, then is dropped (an
+   * acknowledgement not sent is a piece the worker sends again to the next master, which finds it
+   * stored), and a task still running is interrupted and left to end on its own: a stop does not
+   * wait for the loop.
+   */
   @Override
   public void close() {
     timer.shutdownNow();
     closed = true;
     try {
-      thread.join(TimeUnit.SECONDS.toMillis(5));
+      thread.join(CLOSE_PATIENCE_MILLIS);
       if (thread.isAlive()) {
-        log.warn("the control loop did not end within 5 s of the stop; interrupting it");
+        abandon = true;
         thread.interrupt();
-        thread.join(TimeUnit.SECONDS.toMillis(5));
+        thread.join(CLOSE_PATIENCE_MILLIS);
       }
     } catch (InterruptedException e) {
       thread.interrupt();

@@ -130,6 +130,14 @@ final class StatusReport {
   static final int REROUTES_SHOWN_ALL = 20;
   static final int REROUTES_SHOWN_ONE = 200;
 
+  /** A job the control loop has not taken up yet, from what its submit says. */
+  static JobStatus queued(MasterJob j) {
+    return JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName()).setWorkload(j.workload.name())
+        .setUnitsTotal(j.units()).setSubmittedAtMillis(j.submittedAtMillis).setDeadlineMillis(j.spec.getDeadlineMillis())
+        .setStrategy(j.spec.getStrategy()).setState("QUEUED").setExpectedWork(Double.NaN)
+        .setMessage("submitted; the master's control loop has not taken it up yet").build();
+  }
+
   private static JobStatus job(MasterJob j, Controller.JobView v, double now, boolean one, Controller controller,
       long nowMillis) {
     long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : nowMillis;

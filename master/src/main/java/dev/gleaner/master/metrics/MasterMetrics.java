@@ -20,6 +20,7 @@ public final class MasterMetrics {
   public final Counter workerFailures;
   public final Counter workersVacated;
   public final Counter protocolErrors;
+  public final Counter connectionsEvicted;
   public final Counter plans;
   public final Counter splits;
   public final Counter piecesDiscarded;
@@ -64,6 +65,8 @@ public final class MasterMetrics {
     workerFailures = Counter.builder("gleaner.workers.failures").description("workers declared down").register(registry);
     workersVacated = Counter.builder("gleaner.workers.vacated").description("times a worker's owner took it back (it vacated, connected)").register(registry);
     protocolErrors = Counter.builder("gleaner.protocol.errors").description("connections refused for a protocol error").register(registry);
+    connectionsEvicted = Counter.builder("gleaner.connections.evicted")
+        .description("connections in the handshake closed to make room for newer ones").register(registry);
     plans = Counter.builder("gleaner.plans").description("plans and re-plans made").register(registry);
     splits = Counter.builder("gleaner.chunks.split").description("running chunks whose tail went to an idle worker").register(registry);
     piecesDiscarded = Counter.builder("gleaner.pieces.discarded").description("pieces that could not count (cancelled copy, partial overlap)").register(registry);

@@ -63,8 +63,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   private io.netty.util.concurrent.ScheduledFuture<?> keepAlive;
   private boolean saidGoodbye;
   private long lastHeartbeatNanos;
-  /** The peer's address while it counts against the login limits, else null. */
-  private java.net.InetAddress address;
+  /** Its place in the login gate while it is in the handshake, else null. */
+  private LoginGate.Ticket ticket;
   /** Ends a handshake that takes too long; cancelled when it ends. */
   private io.netty.util.concurrent.ScheduledFuture<?> handshakeTimer;
 
@@ -75,9 +75,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     java.net.SocketAddress remote = ctx.channel().remoteAddress();
-    address = remote instanceof java.net.InetSocketAddress a ? a.getAddress() : null;
-    if (address != null && !services.gate().enter(address, ctx.channel())) {
-      address = null;
+    java.net.InetAddress address = remote instanceof java.net.InetSocketAddress a ? a.getAddress() : null;
+    ticket = address == null ? null : services.gate().enter(address, ctx.channel());
+    if (address != null && ticket == null) {
       refuse(ctx, Error.Code.TOO_MANY_CONNECTIONS, "too many connections waiting to log in (at most "
           + LoginGate.PER_ADDRESS + " per address)");
       ctx.fireChannelActive();
@@ -98,9 +98,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       handshakeTimer.cancel(false);
       handshakeTimer = null;
     }
-    if (address != null) {
-      services.gate().leave(address, ctx.channel());
-      address = null;
+    if (ticket != null) {
+      services.gate().leave(ticket);
+      ticket = null;
     }
   }
 
@@ -154,6 +154,13 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello may name at most 1000 workloads and 1000 held chunks");
       return;
     }
+    if (ticket != null && !services.gate().challenged(ticket)) {
+      // closed by the gate to make room meanwhile: the close is on its way
+      phase = Phase.CLOSING;
+      return;
+    }
+    // the answer is a MAC: nothing larger may come until the Welcome
+    Framing.decoder(ctx.pipeline()).limit(LoginGate.ANSWER_FRAME_BYTES);
     hello = h;
     nonce = Auth.newNonce();
     phase = Phase.AWAIT_ANSWER;
@@ -171,7 +178,15 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.AUTH_FAILED, refusal);
       return;
     }
-    String sessionId = UUID.randomUUID().toString();
+    if (ticket != null && !services.gate().login(ticket)) {
+      // closed by the gate to make room meanwhile: it is not welcomed, the close is on its way
+      phase = Phase.CLOSING;
+      return;
+    }
+    ticket = null;
+    // fresh random bytes the handshake already drew: no second draw from the shared SecureRandom
+    java.nio.ByteBuffer n = java.nio.ByteBuffer.wrap(nonce);
+    String sessionId = new UUID(n.getLong(), n.getLong()).toString();
     loggedInOrOut(ctx);
     Framing.decoder(ctx.pipeline()).limit(services.config().maxFrameBytes());
     ctx.writeAndFlush(Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId(sessionId)

@@ -20,7 +20,7 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
 
   public MasterChannelInitializer(MasterConfig config, ControlLoop loop, JobService jobs, MasterMetrics metrics,
       MeterRegistry registry) {
-    LoginGate gate = new LoginGate();
+    LoginGate gate = new LoginGate(metrics.connectionsEvicted::increment);
     metrics.loggingIn(gate::waiting);
     ResultBudget budget = ResultBudget.forHeap(Runtime.getRuntime().maxMemory(), config.maxResultBytes());
     metrics.resultsWaiting(budget::waiting);

@@ -439,8 +439,10 @@ public final class Store implements AutoCloseable {
     if (r != null) {
       r.shutdown();
       try {
-        if (!r.awaitTermination(30, TimeUnit.SECONDS)) {
-          log.warn("a store read did not end within 30 s of the close");
+        // bounded: a stop must not wait for a long read (a merge goes on a restarted master)
+        if (!r.awaitTermination(3, TimeUnit.SECONDS)) {
+          log.warn("a store read did not end within 3 s of the close; the store closes under it");
+          r.shutdownNow();
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
