@@ -5,6 +5,7 @@ import dev.gleaner.protocol.DataFrames;
 import dev.gleaner.protocol.Framing;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.handler.ssl.SslHandler;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -26,7 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How: a stream runs on its channel's event loop. Each slice goes out as a small header
  * ({@link DataFrames}) followed by a {@link FileSlice}, so the bytes go from the page cache to the
- * socket without passing through the heap. Slices are written while the channel is writable
+ * socket without passing through the heap (sendfile). Over TLS the bytes must be encrypted by the
+ * connection's {@link SslHandler}, which takes buffers only: each slice is read from the file into
+ * a pooled direct buffer of {@link #TLS_SLICE_BYTES} at most (small, since a parked TLS stream's
+ * queued slices hold memory, where a file region holds none). Slices are written while the channel is writable
  * (Netty's write-buffer watermarks, which count file regions through the channel's
  * {@link FileRegionSizeEstimator}). The port is held while bytes go into a worker's connection, not
  * while the worker computes: when the channel stops being writable (the worker is not reading,
@@ -41,6 +45,9 @@ final class SendPort {
   interface Listener {
     void streamed(long bytes, double seconds);
   }
+
+  /** Slices of a stream over TLS: read into memory, so kept small. */
+  static final int TLS_SLICE_BYTES = 256 * 1024;
 
   private final int concurrent;
   private final PriorityQueue<Stream> waiting = new PriorityQueue<>((a, b) ->
@@ -244,21 +251,26 @@ final class SendPort {
       if (startNanos == 0) {
         startNanos = System.nanoTime();
       }
+      boolean tls = channel.pipeline().get(SslHandler.class) != null;
+      int most = tls ? TLS_SLICE_BYTES : Framing.DATA_SLICE_BYTES;
       try {
         while (channel.isWritable() && at < to) {
-          int n = (int) Math.min(Framing.DATA_SLICE_BYTES, to - at);
+          int n = (int) Math.min(most, to - at);
           boolean last = at + n == to;
           channel.write(DataFrames.header(channel.alloc(), job, copyId, last, n));
-          ChannelFuture f = channel.write(new FileSlice(input, at, n));
+          ChannelFuture f = channel.write(tls ? read(input, at, n, channel) : new FileSlice(input, at, n));
+          // a slice that cannot be sent breaks the stream: the connection closes, and the chunk goes elsewhere
+          f.addListener(x -> {
+            if (!x.isSuccess() && channel.isActive()) {
+              log.error("a slice of chunk {} of job {} could not be sent to {}; closing the connection: {}", copyId,
+                  job, channel.remoteAddress(), String.valueOf(x.cause()), x.cause());
+              channel.close();
+            }
+          });
           at += n;
           if (last) {
             channel.flush();
             listener.streamed(at - from, (System.nanoTime() - startNanos) / 1e9);
-            f.addListener(x -> {
-              if (!x.isSuccess() && channel.isActive()) {
-                log.debug("a slice of chunk {} of job {} was not sent: {}", copyId, job, String.valueOf(x.cause()));
-              }
-            });
             // everything is queued on the connection: the port serves the next stream
             finish(null);
             return;
@@ -270,10 +282,29 @@ final class SendPort {
         } else {
           park(this);
         }
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | java.io.IOException e) {
         log.error("streaming chunk {} of job {} stopped: {}", copyId, job, e.getMessage(), e);
         channel.close();
         finish(e.getMessage());
+      }
+    }
+
+    /** {@code n} bytes of the input at {@code position}, read into a pooled direct buffer. */
+    private io.netty.buffer.ByteBuf read(FileInputSource input, long position, int n, Channel channel)
+        throws java.io.IOException {
+      io.netty.buffer.ByteBuf buf = channel.alloc().directBuffer(n);
+      try {
+        while (buf.readableBytes() < n) {
+          int got = buf.writeBytes(input.channel(), position + buf.readableBytes(), n - buf.readableBytes());
+          if (got < 0) {
+            throw new java.io.IOException("the input file shrank below byte " + (position + n)
+                + " while it was being sent");
+          }
+        }
+        return buf;
+      } catch (java.io.IOException | RuntimeException e) {
+        buf.release();
+        throw e;
       }
     }
 
