@@ -36,7 +36,7 @@ public final class ClientTls {
     this.trust = trust;
     this.keys = keys;
     try {
-      SslContextBuilder b = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).trustManager(trust);
+      SslContextBuilder b = SslContextBuilder.forClient().sslProvider(TlsEngine.provider()).trustManager(trust);
       if (keys != null) {
         b.keyManager(keys);
       }

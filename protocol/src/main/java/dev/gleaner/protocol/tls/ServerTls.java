@@ -54,7 +54,7 @@ public final class ServerTls {
     }
     try {
       SslContextBuilder b = SslContextBuilder.forServer(key, chain.toArray(X509Certificate[]::new))
-          .sslProvider(SslProvider.JDK);
+          .sslProvider(TlsEngine.provider());
       if (clientCa != null) {
         b.trustManager(Pem.certificates(clientCa, "cluster CA certificate").toArray(X509Certificate[]::new))
             .clientAuth(ClientAuth.REQUIRE);
