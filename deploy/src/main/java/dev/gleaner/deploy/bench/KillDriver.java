@@ -3,6 +3,8 @@ package dev.gleaner.deploy.bench;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +55,8 @@ public final class KillDriver {
         .orElseThrow(() -> new IllegalArgumentException("--kill-pid " + killPid + ": no such process"));
     try (MasterLink link = connector.connect()) {
       JobWaits waits = new JobWaits(link, Duration.ofMillis(5));
-      long n = units > 0 ? units : size(link, waits);
+      List<List<Double>> steps = new ArrayList<>();
+      long n = units > 0 ? units : size(link, waits, steps);
       JobSpec spec = job(n);
       long t0 = System.nanoTime();
       JobStatus reference = JobWaits.requireDone(waits.awaitEnd(link.submit(spec), Duration.ofMinutes(30)));
@@ -93,6 +96,7 @@ public final class KillDriver {
       out.put("killedPid", killPid);
       out.put("result", lossy.getResult());
       out.put("exact", exactChecked);
+      out.put("sizing", steps);
       return out;
     }
   }
@@ -101,13 +105,16 @@ public final class KillDriver {
    * Doubles a job (at most 12 times) until it takes a quarter of the target, then scales it to the
    * target: a job's fixed cost (planning, the first chunks) would fool a shorter probe.
    */
-  private long size(MasterLink link, JobWaits waits) throws Exception {
+  private long size(MasterLink link, JobWaits waits, List<List<Double>> steps) throws Exception {
     long n = 1L << 22;
+    // once untimed: the first job also pays for compiling and for measuring the workers
+    JobWaits.requireDone(waits.awaitEnd(link.submit(job(n)), Duration.ofMinutes(10)));
     double seconds = 0;
     for (int i = 0; i < 12; i++) {
       long t0 = System.nanoTime();
       JobWaits.requireDone(waits.awaitEnd(link.submit(job(n)), Duration.ofMinutes(10)));
       seconds = (System.nanoTime() - t0) / 1e9;
+      steps.add(List.of((double) n, seconds));
       if (seconds >= targetSeconds / 4) {
         break;
       }
