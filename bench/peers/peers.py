@@ -16,7 +16,9 @@ the peers' modules are Debian's and another python3 on the PATH does not see the
 The five workloads, the same on every system, 4 workers unless said:
 
   small chunks  20,000 one-unit tasks. Gleaner: one `primes` job over [0, 20000) in chunks of 1
-                unit, strategy self. Work Queue: 20,000 tasks running ":" (the shell's no-op).
+                unit, strategy self. Work Queue: 20,000 tasks running ":" (the shell's no-op),
+                submitted while q.hungry() (its back-pressure; all queued at once ran 2-3 times
+                slower: the manager sums the resources of every queued task).
                 Dask: client.map of a function returning its argument over 20,000 integers.
                 Figure: tasks per second from the first submit to the last result.
   latency       200 one-chunk jobs in sequence. Gleaner: a `primes` job over [0, 1000) in one
@@ -281,6 +283,16 @@ def iperf3_mib(seconds, workdir):
         PROCS.end(server)
 
 
+def spawn_ms(n):
+    """Median ms to start and reap `/bin/sh -c :`: what a command task pays at least to start."""
+    ms = []
+    for _ in range(n):
+        t0 = time.monotonic()
+        subprocess.run(["/bin/sh", "-c", ":"], check=True, timeout=30)
+        ms.append((time.monotonic() - t0) * 1000)
+    return statistics.median(ms)
+
+
 def plain_copy_mib(path):
     """The file through a loopback socket: read 1 MiB blocks, send; a thread receives and drops."""
     srv = socket.socket()
@@ -477,9 +489,23 @@ class WorkQueue:
         return done
 
     def _batch(self, n):
-        for _ in range(n):
-            self.q.submit(self._task(":"))
-        return self._drain(n, 1800)
+        """n ":" tasks, submitted while the queue says it is hungry (Work Queue's own back-pressure:
+        with thousands queued at once its manager spends its time summing the queued tasks'
+        resources, 2-3 times slower here)."""
+        deadline = time.monotonic() + 1800
+        submitted = done = 0
+        while done < n:
+            while submitted < n and self.q.hungry():
+                self.q.submit(self._task(":"))
+                submitted += 1
+            if time.monotonic() > deadline:
+                raise RuntimeError("%d of %d Work Queue tasks returned within 1800 s" % (done, n))
+            t = self.q.wait(1)
+            if t is None:
+                continue
+            if t.result != self.wq.WORK_QUEUE_RESULT_SUCCESS or t.return_status != 0:
+                raise RuntimeError("task %s failed: result %s, exit %s" % (t.command, t.result_str, t.return_status))
+            done += 1
 
     def small_chunks(self, n):
         self._batch(min(n, 500))
@@ -834,6 +860,11 @@ def limits(args, big, rep_dir):
             out[key] = None
             out[key + "Error"] = str(e)
             log("%s: %s" % (key, e))
+    try:
+        out["spawnMsMedian"] = spawn_ms(50)
+    except (OSError, subprocess.SubprocessError) as e:
+        out["spawnMsMedian"] = None
+        log("spawn: %s" % e)
     if Gleaner.missing() is None:
         cmd = [GLEANER, "bench", "driver", "limits", "--data-dir", os.path.join(rep_dir, "limits"), "--json"]
         res = subprocess.run(cmd, capture_output=True, timeout=300, check=False)
@@ -871,7 +902,8 @@ def rows(cfg):
 LIMIT_ROWS = [("iperf3 single stream, loopback: MiB/s", "iperf3MiBps"),
               ("plain socket copy of the stream's file: MiB/s", "plainCopyMiBps"),
               ("fsync of 4 KiB in the data dir: median ms", "fsyncMsMedian"),
-              ("SQLite commit (WAL, synchronous=FULL): median ms", "sqliteCommitMsMedian")]
+              ("SQLite commit (WAL, synchronous=FULL): median ms", "sqliteCommitMsMedian"),
+              ("start a process (/bin/sh -c :): median ms", "spawnMsMedian")]
 
 
 def median_of(values):
@@ -920,7 +952,8 @@ def table(doc):
         out.append("  ".join(r[0].ljust(widths[0]) if i == 0 else r[i].rjust(widths[i]) for i in range(len(r))).rstrip())
         if r is head:
             out.append("-" * len(out[-1]))
-    out.append("limit: beside a latency, one SQLite commit (a one-chunk job makes several); beside a MiB/s, iperf3.")
+    out.append("limit: beside a latency, one SQLite commit (a one-chunk job makes several; a Work Queue task starts"
+               " a process); beside a MiB/s, iperf3.")
     out.append("G/WQ, G/Dask: Gleaner's figure over the peer's; above 1 is better for Gleaner in a rate, below 1 in"
                " a time or CPU figure.")
     return "\n".join(out)
@@ -990,9 +1023,9 @@ def main():
             lim = limits(args, big, rep_dir)
             lim["rep"] = rep
             doc["limits"].append(lim)
-            log("rep %d: iperf3 %s MiB/s, plain copy %s MiB/s, fsync %s ms, SQLite commit %s ms" % (
-                rep, fmt(lim.get("iperf3MiBps")), fmt(lim.get("plainCopyMiBps")), fmt(lim.get("fsyncMsMedian")),
-                fmt(lim.get("sqliteCommitMsMedian"))))
+            log("rep %d: iperf3 %s MiB/s, plain copy %s MiB/s, fsync %s ms, SQLite commit %s ms, process start %s ms"
+                % (rep, fmt(lim.get("iperf3MiBps")), fmt(lim.get("plainCopyMiBps")), fmt(lim.get("fsyncMsMedian")),
+                   fmt(lim.get("sqliteCommitMsMedian")), fmt(lim.get("spawnMsMedian"))))
             for workload in workloads:
                 for system in order:
                     serve = inputs_dir if workload == "inputs" else big_dir
