@@ -13,9 +13,11 @@ import java.util.concurrent.TimeUnit;
  * Losing a worker: a {@code primes} job of about {@code targetSeconds} on the connected workers,
  * run once whole (the reference, time T), then again with the worker process {@code killPid} (and
  * its descendants) SIGKILLed at T/3 after the submit. The figure is the extra time of the second
- * run, beside its floor: the killed worker's share of the remaining two thirds redone by the
- * others, (2T/3)(n/(n-1) - 1) for n workers. Both runs must give the same answer, and the exact
- * one where the range is small enough to sieve here.
+ * run, beside its floor: the remaining two thirds of the work at the speed of the cores still
+ * busy, (2T/3)(min(n, c)/min(n-1, c) - 1) for n workers on this machine's c cores (the workers
+ * run here, on loopback; with more CPU-bound workers than cores the survivors take the dead one's
+ * core and the floor is 0). Both runs must give the same answer, and the exact one where the
+ * range is small enough to sieve here.
  *
  * <p>The job's size: given, or found by doubling a job until it takes a quarter of the target,
  * then scaled to the target; that doubling also warms the JVMs up.
@@ -90,7 +92,8 @@ public final class KillDriver {
       out.put("referenceSeconds", whole);
       out.put("killSeconds", withLoss);
       out.put("extraSeconds", withLoss - whole);
-      out.put("floorSeconds", whole * 2 / 3 * ((double) workers / (workers - 1) - 1));
+      int cores = Runtime.getRuntime().availableProcessors();
+      out.put("floorSeconds", whole * 2 / 3 * ((double) Math.min(workers, cores) / Math.min(workers - 1, cores) - 1));
       out.put("killedAtSeconds", killedAt);
       out.put("killedWhileRunning", running);
       out.put("killedPid", killPid);
