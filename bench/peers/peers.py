@@ -100,6 +100,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GLEANER = os.path.join(ROOT, "deploy", "bin", "gleaner")
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 import tasks  # noqa: E402  (the peers' task functions, shared with their workers)
 
 MIB = 1 << 20
@@ -634,7 +635,7 @@ class Dask:
     def start(self, workers):
         sfile = os.path.join(self.dir, "scheduler.json")
         slog = os.path.join(self.dir, "scheduler.log")
-        env = dict(os.environ, PYTHONPATH=HERE, DASK_DISTRIBUTED__WORKER__DAEMON="False")
+        env = dict(os.environ, PYTHONPATH=HERE, PYTHONDONTWRITEBYTECODE="1")
         self.scheduler = PROCS.start(["dask-scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                                       "--scheduler-file", sfile], slog, env=env)
         wait_for(lambda: os.path.exists(sfile) and read(sfile).strip().endswith("}"), 120, "dask-scheduler start",
