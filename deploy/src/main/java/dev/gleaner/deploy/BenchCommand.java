@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
  * {@code gleaner bench --hostile [--json]} runs {@link HostileBench} (about 3.5 minutes);
  * {@code gleaner bench --swarm 1000,10000,4000@1e9 [--json]} runs {@link dev.gleaner.deploy.bench.SwarmBench}.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "bench", mixinStandardHelpOptions = true, subcommands = BenchDriverCommand.class,
     header = "Measure the runtime end to end on loopback.",
     description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a",
         "plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
@@ -172,14 +172,16 @@ final class BenchCommand implements Callable<Integer> {
         figures.putAll(stream);
         figures.put("streamingVsPlainCopy", stream.get("streamingMBps") / plain);
       }
+      figures.putAll(dev.gleaner.deploy.bench.PhysicalLimits.measure(dir.resolve("limits"), spec.commandLine().getErr()));
     } finally {
       LocalRuns.deleteTree(dir, "bench");
     }
     if (json) {
       spec.commandLine().getOut().println(StatusView.json(figures));
     } else {
-      figures.forEach((k, v) -> spec.commandLine().getOut().printf(Locale.ROOT, "%-36s %s%n", k,
-          v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : v));
+      figures.forEach((k, v) -> spec.commandLine().getOut().printf(Locale.ROOT, "%-36s %-12s %s%n", k,
+          v instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : v,
+          dev.gleaner.deploy.bench.PhysicalLimits.beside(k, figures)));
     }
     return 0;
   }

@@ -1,0 +1,21 @@
+package dev.gleaner.deploy.bench;
+
+import java.time.Duration;
+
+/**
+ * CPU seconds (user + system) a process has used so far, as the kernel counts them
+ * ({@code /proc/PID/stat} utime + stime on Linux, read through {@link ProcessHandle.Info}).
+ * Read before and after a run, the difference is what that process spent on it.
+ */
+final class CpuClock {
+  private CpuClock() {}
+
+  /** The process's CPU seconds so far; throws if it is gone or the system does not say. */
+  static double seconds(long pid) {
+    ProcessHandle h = ProcessHandle.of(pid)
+        .orElseThrow(() -> new IllegalArgumentException("no process " + pid + " to read the CPU time of"));
+    Duration d = h.info().totalCpuDuration()
+        .orElseThrow(() -> new IllegalStateException("the CPU time of process " + pid + " cannot be read here"));
+    return d.toNanos() / 1e9;
+  }
+}

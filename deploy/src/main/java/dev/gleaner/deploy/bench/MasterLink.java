@@ -1,0 +1,27 @@
+package dev.gleaner.deploy.bench;
+
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.JobStatus;
+import java.io.IOException;
+
+/**
+ * One logged-in client connection to a master, as the drivers see it: submit a job, ask for its
+ * status. The command wraps the CLI's own blocking client in it, so a driver pays what
+ * {@code gleaner submit} pays, without a JVM start per job.
+ */
+public interface MasterLink extends AutoCloseable {
+  /** Submits a job; returns its id. */
+  String submit(JobSpec spec) throws IOException;
+
+  /** The job's status as the master reports it now. */
+  JobStatus status(String jobId) throws IOException;
+
+  @Override
+  void close() throws IOException;
+
+  /** Opens a new connection and logs in (TCP connect, challenge, response, welcome). */
+  @FunctionalInterface
+  interface Connector {
+    MasterLink connect() throws IOException;
+  }
+}

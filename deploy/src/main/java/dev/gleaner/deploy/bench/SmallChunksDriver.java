@@ -1,0 +1,59 @@
+package dev.gleaner.deploy.bench;
+
+import dev.gleaner.protocol.JobSpec;
+import dev.gleaner.protocol.JobStatus;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Small chunks: one {@code primes} job over [0, units) in one-unit chunks, strategy {@code self},
+ * on the workers connected; the figure is chunks per second from submit to DONE seen. A smaller
+ * job of the same shape runs first, untimed, so the JVMs have compiled the hot paths.
+ */
+public final class SmallChunksDriver {
+  private final MasterLink.Connector connector;
+  private final long units;
+  private final int workers;
+  private final boolean warmUp;
+
+  public SmallChunksDriver(MasterLink.Connector connector, long units, int workers, boolean warmUp) {
+    if (units < 1 || units > LocalCounts.MAX_SIEVE) {
+      throw new IllegalArgumentException("--units must be 1.." + LocalCounts.MAX_SIEVE + ", got " + units);
+    }
+    this.connector = connector;
+    this.units = units;
+    this.workers = Math.max(1, workers);
+    this.warmUp = warmUp;
+  }
+
+  public Map<String, Object> run() throws Exception {
+    try (MasterLink link = connector.connect()) {
+      JobWaits waits = new JobWaits(link, Duration.ofMillis(2));
+      if (warmUp) {
+        JobWaits.requireDone(waits.awaitEnd(link.submit(job(Math.min(units, 2_000))), Duration.ofMinutes(5)));
+      }
+      long t0 = System.nanoTime();
+      String id = link.submit(job(units));
+      JobStatus s = JobWaits.requireDone(waits.awaitEnd(id, Duration.ofMinutes(30)));
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      String expected = LocalCounts.primes(0, units) + " primes";
+      if (!s.getResult().equals(expected)) {
+        throw new IllegalStateException("job " + id + " answered '" + s.getResult() + "', expected '" + expected + "'");
+      }
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("workload", "small-chunks");
+      out.put("chunks", units);
+      out.put("seconds", seconds);
+      out.put("chunksPerSecond", units / seconds);
+      out.put("result", s.getResult());
+      out.put("exact", true);
+      return out;
+    }
+  }
+
+  private JobSpec job(long n) {
+    return JobSpec.newBuilder().setName("bench-small-chunks").setWorkload("primes").putParams("from", "0")
+        .putParams("to", Long.toString(n)).setStrategy("self").setChunkUnits(1).setMinWorkers(workers).build();
+  }
+}
