@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
  * <p>A command line that names its subcommand first builds that one alone: picocli reads a command's
  * options by reflection, which loads the types of its fields and runs its static initialisers, so
  * building all of them would load the master, the worker and the logging for a {@code gleaner status}.
- * Anything else ({@code --help}, {@code help}, a name that is no command, completion) builds them all.
+ * {@code --version} alone builds none; anything else ({@code --help}, {@code help}, a name that is no
+ * command, completion) builds them all.
  */
 @Command(name = "gleaner", mixinStandardHelpOptions = true, versionProvider = Gleaner.Version.class,
     description = {"Share a divisible workload across computers that differ and may be taken away at any moment.", ""},
@@ -69,7 +70,7 @@ public final class Gleaner implements Runnable {
     Class<?> named = args.length == 0 ? null : command(args[0]);
     if (named != null) {
       cl.addSubcommand(args[0], named);
-    } else {
+    } else if (args.length != 1 || !(args[0].equals("--version") || args[0].equals("-V"))) {
       for (String name : COMMANDS) {
         cl.addSubcommand(name, command(name));
       }
