@@ -42,7 +42,10 @@ final class AutoscaleCommand implements Callable<Integer> {
   /** Worker jobs ending in a row before their worker reached the master that stop autoscaling. */
   static final int EARLY_ENDS = 3;
 
-  private static final Logger LOG = LoggerFactory.getLogger(AutoscaleCommand.class);
+  /** The log, in a holder: building the command (for {@code gleaner --help}) must not start the logging. */
+  private static final class Log {
+    static final Logger LOG = LoggerFactory.getLogger(AutoscaleCommand.class);
+  }
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -122,7 +125,7 @@ final class AutoscaleCommand implements Callable<Integer> {
       }
       try {
         if (!stopped.await(Slurm.COMMAND_SECONDS + 10, TimeUnit.SECONDS)) {
-          LOG.warn("autoscale did not finish stopping in time; its jobs are named {}", name);
+          Log.LOG.warn("autoscale did not finish stopping in time; its jobs are named {}", name);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -150,7 +153,7 @@ final class AutoscaleCommand implements Callable<Integer> {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {
           // the JVM is already shutting down: the hook is what brought us here
-          LOG.debug("shutting down", e);
+          Log.LOG.debug("shutting down", e);
         }
       }
     }
@@ -222,7 +225,7 @@ final class AutoscaleCommand implements Callable<Integer> {
       } catch (IllegalStateException | java.io.IOException e) {
         if (stop.getCount() == 0) {
           // interrupted by the stop: nothing to report
-          LOG.debug("poll ended by the stop", e);
+          Log.LOG.debug("poll ended by the stop", e);
           break;
         }
         if (e instanceof Slurm.Unavailable || endedUnseen >= EARLY_ENDS
@@ -232,14 +235,14 @@ final class AutoscaleCommand implements Callable<Integer> {
         }
         // the master away (restarting) or Slurm busy: say so, keep the jobs, look again at the next poll
         say(out, "this poll failed, the next will try again: " + e.getMessage());
-        LOG.debug("autoscale poll failed", e);
+        Log.LOG.debug("autoscale poll failed", e);
       }
       try {
         stop.await(Math.max(1, Math.min(pollEvery.toMillis(), (endNanos - System.nanoTime()) / 1_000_000)),
             TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
         // the stop's interrupt: the loop's condition ends it
-        LOG.debug("interrupted by the stop", e);
+        Log.LOG.debug("interrupted by the stop", e);
       }
     }
   }
@@ -293,8 +296,8 @@ final class AutoscaleCommand implements Callable<Integer> {
       // a job whose sbatch the stop cut short may be there without its id: the name (with this run's tag) says it is ours
       Slurm.jobsNamed(name).stream().filter(j -> !j.state().equals("COMPLETING")).forEach(j -> mine.add(j.id()));
     } catch (IllegalStateException e) {
-      LOG.warn("cannot list the jobs named {}: {}", name, e.getMessage());
-      LOG.debug("squeue failed", e);
+      Log.LOG.warn("cannot list the jobs named {}: {}", name, e.getMessage());
+      Log.LOG.debug("squeue failed", e);
     }
     if (mine.isEmpty()) {
       say(out, "stopped; no worker jobs of " + name + " left");
@@ -311,7 +314,7 @@ final class AutoscaleCommand implements Callable<Integer> {
     } catch (IllegalStateException e) {
       say(out, "stopped, but cannot cancel Slurm jobs " + String.join(", ", mine) + ": " + e.getMessage()
           + " (scancel --name=" + name + " ends them)");
-      LOG.warn("cannot cancel the autoscaled jobs", e);
+      Log.LOG.warn("cannot cancel the autoscaled jobs", e);
     }
   }
 

@@ -1,19 +1,56 @@
 package dev.gleaner.deploy;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code gleaner} command: one entry point, one subcommand per task. */
+/**
+ * The {@code gleaner} command: one entry point, one subcommand per task.
+ *
+ * <p>A command line that names its subcommand first builds that one alone: picocli reads a command's
+ * options by reflection, which loads the types of its fields and runs its static initialisers, so
+ * building all of them would load the master, the worker and the logging for a {@code gleaner status}.
+ * {@code --version} alone builds none; anything else ({@code --help}, {@code help}, a name that is no
+ * command, completion) builds them all.
+ */
 @Command(name = "gleaner", mixinStandardHelpOptions = true, versionProvider = Gleaner.Version.class,
     description = {"Share a divisible workload across computers that differ and may be taken away at any moment.", ""},
-    subcommands = {InitCommand.class, TokenCommand.class, MasterCommand.class, WorkerCommand.class, SubmitCommand.class,
-        StatusCommand.class, JobsCommand.class, WaitCommand.class,
-        CancelCommand.class, ResultCommand.class, ForgetCommand.class, DrainCommand.class, DemoCommand.class, BenchCommand.class,
-        ChaosCommand.class, RecoveryCommand.class, PlanCommand.class, SimulateCommand.class, TraceCommand.class,
-        ReplayCommand.class, SlurmCommand.class, ClusterCommand.class,
-        CommandLine.HelpCommand.class, picocli.AutoComplete.GenerateCompletion.class},
     footer = {"", "Start with `gleaner demo`; `gleaner <command> --help` explains each command."})
 public final class Gleaner implements Runnable {
+  /** The subcommands, in the order {@code gleaner --help} lists them. */
+  static final List<String> COMMANDS = List.of("init", "token", "master", "worker", "submit", "status", "jobs",
+      "wait", "cancel", "result", "forget", "drain", "demo", "bench", "chaos", "recovery", "plan", "simulate",
+      "trace", "replay", "slurm", "cluster");
+
+  /** The class of subcommand {@code name}, or null; a switch, so that only the named one is loaded. */
+  static Class<?> command(String name) {
+    return switch (name) {
+      case "init" -> InitCommand.class;
+      case "token" -> TokenCommand.class;
+      case "master" -> MasterCommand.class;
+      case "worker" -> WorkerCommand.class;
+      case "submit" -> SubmitCommand.class;
+      case "status" -> StatusCommand.class;
+      case "jobs" -> JobsCommand.class;
+      case "wait" -> WaitCommand.class;
+      case "cancel" -> CancelCommand.class;
+      case "result" -> ResultCommand.class;
+      case "forget" -> ForgetCommand.class;
+      case "drain" -> DrainCommand.class;
+      case "demo" -> DemoCommand.class;
+      case "bench" -> BenchCommand.class;
+      case "chaos" -> ChaosCommand.class;
+      case "recovery" -> RecoveryCommand.class;
+      case "plan" -> PlanCommand.class;
+      case "simulate" -> SimulateCommand.class;
+      case "trace" -> TraceCommand.class;
+      case "replay" -> ReplayCommand.class;
+      case "slurm" -> SlurmCommand.class;
+      case "cluster" -> ClusterCommand.class;
+      default -> null;
+    };
+  }
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -29,6 +66,17 @@ public final class Gleaner implements Runnable {
   /** Runs the command line with its output and errors going to the given writers. */
   public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Gleaner());
+    // before the settings below: picocli applies them to the subcommands there are at that moment
+    Class<?> named = args.length == 0 ? null : command(args[0]);
+    if (named != null) {
+      cl.addSubcommand(args[0], named);
+    } else if (args.length != 1 || !(args[0].equals("--version") || args[0].equals("-V"))) {
+      for (String name : COMMANDS) {
+        cl.addSubcommand(name, command(name));
+      }
+      cl.addSubcommand(CommandLine.HelpCommand.class);
+      cl.addSubcommand(picocli.AutoComplete.GenerateCompletion.class);
+    }
     cl.setOut(out);
     cl.setErr(err);
     // counts are whole numbers everywhere, in the forms job files take too (2e6)
