@@ -24,8 +24,8 @@ The five workloads, the same on every system, 4 workers unless said:
   latency       200 one-chunk jobs in sequence. Gleaner: a `primes` job over [0, 1000) in one
                 chunk, timed over a connection logged in beforehand (submit -> DONE seen) and
                 over a new connection each (connect, log in, submit, DONE seen); DONE is seen by
-                asking for the job's status every 0.5 ms (--poll-micros: the master pushes
-                nothing to clients). Work Queue: submit one ":" task, wait for it. Dask: submit
+                a status request that waits at the master for the job's end (the reply leaves
+                when the job ends). Work Queue: submit one ":" task, wait for it. Dask: submit
                 one future, take its result. Figure: median and 90th percentile in ms.
   inputs        200 distinct files of 1 MiB. Gleaner: one `wc` job per file, one chunk each
                 (strategy self, chunk size the file's), all submitted at once over one
@@ -108,7 +108,6 @@ WORKLOADS = ["small-chunks", "latency", "inputs", "stream", "kill"]
 SYSTEMS = ["gleaner", "workqueue", "dask"]
 KILL_FROM = 10 ** 9
 KILL_TASKS = 40
-POLL_MICROS = [500]  # Gleaner's latency: the pause between two status questions (--poll-micros)
 
 
 def log(msg):
@@ -399,7 +398,7 @@ class Gleaner:
         return {"tasksPerSecond": d["chunksPerSecond"], "seconds": d["seconds"], "result": d["result"]}
 
     def latency(self, jobs):
-        d = self.driver("latency", "--jobs", jobs, "--poll-micros", POLL_MICROS[0])
+        d = self.driver("latency", "--jobs", jobs)
         return {"medianMs": d["connectedMedianMillis"], "p90Ms": d["connectedP90Millis"],
                 "newConnectionMedianMs": d["newConnectionMedianMillis"], "newConnectionP90Ms": d["newConnectionP90Millis"]}
 
@@ -981,8 +980,6 @@ def main():
     ap.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated subset of " + ",".join(SYSTEMS))
     ap.add_argument("--tasks", type=int, default=20000, help="small chunks: tasks (default 20000)")
     ap.add_argument("--jobs", type=int, default=200, help="latency: jobs in sequence (default 200)")
-    ap.add_argument("--poll-micros", type=int, default=500,
-                    help="latency: Gleaner's pause between two status questions, microseconds (default 500)")
     ap.add_argument("--files", type=int, default=200, help="inputs: files of 1 MiB (default 200)")
     ap.add_argument("--file-kib", type=int, default=1024, help="inputs: size of each file in KiB (default 1024)")
     ap.add_argument("--stream-mib", type=int, default=1024, help="stream: file size in MiB (default 1024)")
@@ -1007,7 +1004,6 @@ def main():
             ap.error("unknown system %r" % s)
     if args.reps < 1 or args.workers < 2:
         ap.error("--reps must be at least 1 and --workers at least 2")
-    POLL_MICROS[0] = args.poll_micros
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
@@ -1026,7 +1022,7 @@ def main():
            "versions": versions(), "skipped": {s: w for s, w in missing.items() if w},
            "config": {"reps": args.reps, "workers": args.workers, "workloads": workloads, "tasks": args.tasks,
                       "jobs": args.jobs, "files": args.files, "fileKiB": args.file_kib, "streamMiB": args.stream_mib,
-                      "chunkMiB": args.chunk_mib, "pollMicros": args.poll_micros, "killSeconds": args.kill_seconds, "killTasks": KILL_TASKS},
+                      "chunkMiB": args.chunk_mib, "killSeconds": args.kill_seconds, "killTasks": KILL_TASKS},
            "runs": [], "limits": []}
     try:
         inputs_dir = os.path.join(work, "inputs")

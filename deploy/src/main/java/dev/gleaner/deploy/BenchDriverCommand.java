@@ -59,10 +59,6 @@ final class BenchDriverCommand implements Callable<Integer> {
   @Option(names = "--jobs", defaultValue = "200", description = "latency: jobs of each kind (default: ${DEFAULT-VALUE}).")
   int jobs;
 
-  @Option(names = "--poll-micros", defaultValue = "500",
-      description = "latency: pause between two status questions, microseconds (default: ${DEFAULT-VALUE}).")
-  long pollMicros;
-
   @Option(names = "--dir", paramLabel = "DIR", description = "inputs: the folder of input files.")
   Path dir;
 
@@ -104,7 +100,7 @@ final class BenchDriverCommand implements Callable<Integer> {
     LocalRuns.quietLogs();
     Map<String, Object> figures = switch (workload) {
       case "small-chunks" -> new SmallChunksDriver(connector(), units == 0 ? 20_000 : units, workers, !noWarmUp).run();
-      case "latency" -> new LatencyDriver(connector(), jobs, Duration.ofNanos(Math.max(0, pollMicros) * 1_000)).run();
+      case "latency" -> new LatencyDriver(connector(), jobs).run();
       case "inputs" -> new InputsDriver(connector(), required(dir, "--dir"), masterPid).run();
       case "stream" -> new StreamDriver(connector(), required(file, "--file"), chunkMib << 20, workers, !noWarmUp).run();
       case "kill" -> new KillDriver(connector(), from, units, targetSeconds, workers, strategy,
@@ -147,7 +143,12 @@ final class BenchDriverCommand implements Callable<Integer> {
 
         @Override
         public JobStatus status(String jobId) throws IOException {
-          var reply = c.status(jobId);
+          return awaitStatus(jobId, 0);
+        }
+
+        @Override
+        public JobStatus awaitStatus(String jobId, long waitMs) throws IOException {
+          var reply = c.status(jobId, waitMs);
           if (reply.getJobsCount() == 0) {
             throw new IOException("the master knows no job '" + jobId + "'");
           }

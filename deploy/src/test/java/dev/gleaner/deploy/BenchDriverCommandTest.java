@@ -43,7 +43,7 @@ class BenchDriverCommandTest {
   @Test
   void latencyTimesEachJobOverOneConnectionAndOverNewOnes() throws Exception {
     try (LocalCluster c = cluster(2)) {
-      JsonNode d = driver(c, "latency", "--jobs", "3", "--poll-micros", "1000");
+      JsonNode d = driver(c, "latency", "--jobs", "3");
       assertEquals(primesBelow(1000) + " primes", d.get("result").asText());
       assertEquals(3, d.get("connectedMillis").size());
       assertEquals(3, d.get("newConnectionMillis").size());

@@ -34,7 +34,7 @@ public final class InputsDriver {
   public Map<String, Object> run() throws Exception {
     List<Path> files = files(dir);
     try (MasterLink link = connector.connect()) {
-      JobWaits waits = new JobWaits(link, Duration.ofMillis(1));
+      JobWaits waits = new JobWaits(link);
       List<String> warm = new ArrayList<>();
       for (Path f : files.subList(0, Math.min(8, files.size()))) {
         warm.add(link.submit(job(f)));

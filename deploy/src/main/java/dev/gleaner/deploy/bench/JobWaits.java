@@ -8,24 +8,30 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Waits for jobs to end by asking for their status, a pause between two questions: the master
- * pushes nothing to clients, so "DONE seen" is the first status reply that says so, and the
- * pause is the resolution of every figure timed this way. Every wait is bounded.
+ * Waits for jobs to end with status requests that wait at the master for the job's end (up to
+ * {@link #ASK_MILLIS} each): "DONE seen" is when the master's reply says so, as soon as the job
+ * has ended, without polling. Every wait is bounded.
  */
 final class JobWaits {
-  private final MasterLink link;
-  private final long pauseNanos;
+  /** The longest one status request waits at the master before it is asked again. */
+  static final long ASK_MILLIS = 5_000;
 
-  JobWaits(MasterLink link, Duration pause) {
+  private final MasterLink link;
+
+  JobWaits(MasterLink link) {
     this.link = link;
-    this.pauseNanos = pause.toNanos();
+  }
+
+  private JobStatus ask(String jobId, long deadline) throws IOException {
+    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+    return link.awaitStatus(jobId, Math.max(0, Math.min(ASK_MILLIS, left)));
   }
 
   /** The job's final status; throws if it has not ended within {@code max}. */
   JobStatus awaitEnd(String jobId, Duration max) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
     while (true) {
-      JobStatus s = link.status(jobId);
+      JobStatus s = ask(jobId, deadline);
       if (ended(s.getState())) {
         return s;
       }
@@ -33,21 +39,20 @@ final class JobWaits {
         throw new IllegalStateException("job " + jobId + " did not end within " + max + " (" + s.getState() + ", "
             + s.getUnitsDone() + " of " + s.getUnitsTotal() + " units)");
       }
-      pause();
     }
   }
 
   /**
-   * The final status of every job, in the order given. Asks about the oldest job not yet seen
-   * ended, and about the next one at once when it has: jobs submitted together end roughly in
-   * order, so this costs about one question per pause, however many jobs there are.
+   * The final status of every job, in the order given. Waits for the oldest job not yet seen
+   * ended, then for the next one: jobs submitted together end roughly in order, so this costs
+   * about one question per job.
    */
   List<JobStatus> awaitAll(List<String> jobIds, Duration max) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
     List<JobStatus> out = new ArrayList<>(jobIds.size());
     int next = 0;
     while (next < jobIds.size()) {
-      JobStatus s = link.status(jobIds.get(next));
+      JobStatus s = ask(jobIds.get(next), deadline);
       if (ended(s.getState())) {
         out.add(s);
         next++;
@@ -57,15 +62,8 @@ final class JobWaits {
         throw new IllegalStateException((jobIds.size() - next) + " of " + jobIds.size() + " jobs did not end within "
             + max + " (" + s.getJobId() + " is " + s.getState() + ")");
       }
-      pause();
     }
     return out;
-  }
-
-  private void pause() throws InterruptedException {
-    if (pauseNanos > 0) {
-      TimeUnit.NANOSECONDS.sleep(pauseNanos);
-    }
   }
 
   static boolean ended(String state) {

@@ -56,7 +56,7 @@ public final class KillDriver {
     ProcessHandle victim = ProcessHandle.of(killPid)
         .orElseThrow(() -> new IllegalArgumentException("--kill-pid " + killPid + ": no such process"));
     try (MasterLink link = connector.connect()) {
-      JobWaits waits = new JobWaits(link, Duration.ofMillis(5));
+      JobWaits waits = new JobWaits(link);
       List<List<Double>> steps = new ArrayList<>();
       long n = units > 0 ? units : size(link, waits, steps);
       JobSpec spec = job(n);

@@ -11,22 +11,21 @@ import java.util.Map;
  * One-chunk latency: {@code jobs} one-chunk {@code primes} jobs, one after the other, timed two
  * ways: (1) a new connection each: connect, log in, submit, DONE seen; (2) over one connection
  * logged in beforehand: submit, DONE seen. Medians and 90th percentiles in milliseconds. "DONE
- * seen" is polled (see {@link JobWaits}), so the poll pause is part of what is measured.
+ * seen" is the master's answer to a status request that waits for the job's end (see
+ * {@link JobWaits}).
  */
 public final class LatencyDriver {
   private static final long JOB_UNITS = 1_000;
 
   private final MasterLink.Connector connector;
   private final int jobs;
-  private final Duration poll;
 
-  public LatencyDriver(MasterLink.Connector connector, int jobs, Duration poll) {
+  public LatencyDriver(MasterLink.Connector connector, int jobs) {
     if (jobs < 1 || jobs > 100_000) {
       throw new IllegalArgumentException("--jobs must be 1..100000, got " + jobs);
     }
     this.connector = connector;
     this.jobs = jobs;
-    this.poll = poll;
   }
 
   public Map<String, Object> run() throws Exception {
@@ -36,7 +35,7 @@ public final class LatencyDriver {
     List<Double> connected = new ArrayList<>();
     List<Double> fresh = new ArrayList<>();
     try (MasterLink link = connector.connect()) {
-      JobWaits waits = new JobWaits(link, poll);
+      JobWaits waits = new JobWaits(link);
       // warm-up, untimed: the same jobs over this connection
       for (int i = 0; i < Math.min(jobs, 20); i++) {
         check(waits, link.submit(spec), expected);
@@ -52,14 +51,13 @@ public final class LatencyDriver {
       long t0 = System.nanoTime();
       try (MasterLink link = connector.connect()) {
         String id = link.submit(spec);
-        check(new JobWaits(link, poll), id, expected);
+        check(new JobWaits(link), id, expected);
         fresh.add((System.nanoTime() - t0) / 1e6);
       }
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("workload", "latency");
     out.put("jobs", jobs);
-    out.put("pollMillis", poll.toNanos() / 1e6);
     out.put("connectedMedianMillis", Samples.median(connected));
     out.put("connectedP90Millis", Samples.percentile(connected, 90));
     out.put("newConnectionMedianMillis", Samples.median(fresh));

@@ -16,6 +16,13 @@ public interface MasterLink extends AutoCloseable {
   /** The job's status as the master reports it now. */
   JobStatus status(String jobId) throws IOException;
 
+  /**
+   * The job's status once it has ended, or after {@code waitMs} if it has not: the master answers
+   * a status request that says it waits when the job ends, so "DONE seen" is when the master said
+   * so, not the next poll.
+   */
+  JobStatus awaitStatus(String jobId, long waitMs) throws IOException;
+
   @Override
   void close() throws IOException;
 

@@ -29,7 +29,7 @@ public final class SmallChunksDriver {
 
   public Map<String, Object> run() throws Exception {
     try (MasterLink link = connector.connect()) {
-      JobWaits waits = new JobWaits(link, Duration.ofMillis(2));
+      JobWaits waits = new JobWaits(link);
       if (warmUp) {
         JobWaits.requireDone(waits.awaitEnd(link.submit(job(Math.min(units, 2_000))), Duration.ofMinutes(5)));
       }

@@ -38,7 +38,7 @@ public final class StreamDriver {
     JobSpec spec = JobSpec.newBuilder().setName("bench-stream").setWorkload("wc").putParams("file", file.toString())
         .setStrategy("self").setChunkUnits(chunkBytes).setMinWorkers(workers).build();
     try (MasterLink link = connector.connect()) {
-      JobWaits waits = new JobWaits(link, Duration.ofMillis(1));
+      JobWaits waits = new JobWaits(link);
       if (warmUp) {
         JobWaits.requireDone(waits.awaitEnd(link.submit(spec), Duration.ofMinutes(10)));
       }
