@@ -106,16 +106,21 @@ final class MasterClient implements AutoCloseable {
   }
 
   StatusReply status(String jobId) throws IOException {
-    return status(jobId, 0);
+    return status(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId));
   }
 
   /**
-   * A job's status once it has ended, or after {@code waitMs} if it has not (a master older than
-   * the wait answers at once: callers that loop must not assume the wait happened).
+   * A job's line once it has ended, or after {@code waitMs} if it has not (a master older than
+   * the wait answers at once: callers that loop must not assume the wait happened). Without the
+   * workers and the meters, which a follower does not need (an older master sends them all the same).
    */
   StatusReply status(String jobId, long waitMs) throws IOException {
-    send(Envelope.newBuilder().setStatusRequest(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId)
-        .setWaitMs((int) Math.max(0, Math.min(waitMs, 20_000)))).build());
+    return status(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId)
+        .setWaitMs((int) Math.max(0, Math.min(waitMs, 20_000))).setJobOnly(true));
+  }
+
+  private StatusReply status(StatusRequest.Builder request) throws IOException {
+    send(Envelope.newBuilder().setStatusRequest(request).build());
     return expect(Envelope.BodyCase.STATUS_REPLY).getStatusReply();
   }
 

@@ -191,7 +191,11 @@ public final class ControlLoop implements AutoCloseable {
   private void commitPass() {
     try {
       endWithLastPieces();
-      store.commitPass();
+      if (store.hasPending()) {
+        long t0 = System.nanoTime();
+        store.commitPass();
+        metrics.storeCommit.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
+      }
     } catch (RuntimeException | java.lang.Error e) {
       log.error("control loop: committing the store's pass failed: {}", e.toString(), e);
     }
@@ -1032,7 +1036,7 @@ public final class ControlLoop implements AutoCloseable {
    * request ever of a kind has no such reply and waits for the loop.
    */
   public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry) {
-    return status(jobId, registry, 0);
+    return status(jobId, registry, 0, false);
   }
 
   /** The longest a status request may wait for its job's end. */
@@ -1046,7 +1050,7 @@ public final class ControlLoop implements AutoCloseable {
    * reply the loop built for the same request (its {@code as_of_millis} says when; see
    * {@link StatusSnapshots}). The first request ever of a kind has no such reply and waits.
    */
-  public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry, long waitMs) {
+  public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry, long waitMs, boolean jobOnly) {
     statusRegistry = registry;
     snapshots.asked(jobId, ticker.epochMillis());
     CompletableFuture<StatusReply> out = new CompletableFuture<>();
@@ -1054,7 +1058,10 @@ public final class ControlLoop implements AutoCloseable {
     Runnable answer = () -> {
       if (!out.isDone()) {
         try {
-          out.complete(buildStatus(jobId, registry));
+          out.complete(jobOnly && !jobId.isEmpty()
+              ? StatusReport.jobOnly(controller, jobs, jobId, now(), this).toBuilder().setAsOfMillis(ticker.epochMillis())
+                  .build()
+              : buildStatus(jobId, registry));
         } catch (RuntimeException e) {
           out.completeExceptionally(e);
         }

@@ -25,6 +25,17 @@ final class StatusReport {
     return build(controller, jobs, links, away, registry, jobId, now, clock, false);
   }
 
+  /** A reply with one job's line only (no workers, meters or recovery lists); no job if it is unknown. */
+  static StatusReply jobOnly(Controller controller, Map<String, MasterJob> jobs, String jobId, double now,
+      ControlLoop clock) {
+    StatusReply.Builder reply = StatusReply.newBuilder();
+    MasterJob j = jobs.get(jobId);
+    if (j != null) {
+      reply.addJobs(job(j, controller.job(j.id), now, true, false, controller, clock.epochMillis()));
+    }
+    return reply.build();
+  }
+
   /**
    * What the web page shows: every job of a status of all jobs, the running ones with their
    * recovery lists (as a status of one job has them), and each running job's planned timeline, its
@@ -63,7 +74,7 @@ final class StatusReport {
     if (!jobId.isEmpty()) {
       MasterJob j = jobs.get(jobId);
       if (j != null) {
-        reply.addJobs(job(j, controller.job(j.id), now, true, controller, clock.epochMillis()));
+        reply.addJobs(job(j, controller.job(j.id), now, true, true, controller, clock.epochMillis()));
       }
     } else {
       // the latest jobs: a master that ran thousands still answers in one bounded frame
@@ -71,7 +82,7 @@ final class StatusReport {
       int i = 0;
       for (MasterJob j : jobs.values()) {
         if (i++ >= skip) {
-          JobStatus js = job(j, controller.job(j.id), now, false, controller, clock.epochMillis());
+          JobStatus js = job(j, controller.job(j.id), now, false, false, controller, clock.epochMillis());
           if (recoveryOfRunning && js.getFinishedAtMillis() == 0) {
             js = withRecovery(js, controller);
           }
@@ -138,8 +149,8 @@ final class StatusReport {
         .setMessage("submitted; the master's control loop has not taken it up yet").build();
   }
 
-  private static JobStatus job(MasterJob j, Controller.JobView v, double now, boolean one, Controller controller,
-      long nowMillis) {
+  private static JobStatus job(MasterJob j, Controller.JobView v, double now, boolean one, boolean recovery,
+      Controller controller, long nowMillis) {
     long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : nowMillis;
     double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
     int shown = one ? RESULT_SHOWN_ONE : RESULT_SHOWN_ALL;
@@ -173,7 +184,7 @@ final class StatusReport {
         .addAllMismatches(v.mismatches());
     v.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
-    if (one) {
+    if (one && recovery) {
       int length = controller.recoveryLength(j.id);
       controller.recovery(j.id, RECOVERY_SHOWN).forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder().setWorkerId(w)
           .addAllList(l).setLength(length)));

@@ -29,6 +29,8 @@ public final class MasterMetrics {
   public final Counter checkMismatches;
   public final Timer heartbeatLag;
   public final Timer pieceCommit;
+  /** One pass of the control loop's writes: its transaction and its fsync. */
+  public final Timer storeCommit;
 
   /** Workers labelled in the per-worker series at most (a label value per worker: bounded). */
   public static final int MAX_LABELLED_WORKERS = 1000;
@@ -75,6 +77,7 @@ public final class MasterMetrics {
     checkMismatches = Counter.builder("gleaner.checks.mismatched").description("checks whose result differed from the one compared with").register(registry);
     heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("time between heartbeats of a worker").register(registry);
     pieceCommit = Timer.builder("gleaner.piece.commit").description("time from receiving a piece to its durable commit").register(registry);
+    storeCommit = Timer.builder("gleaner.store.commit").description("time to write and commit one pass of the control loop's writes (one fsync)").register(registry);
     workerUnits = MultiGauge.builder("gleaner.worker.units.committed")
         .description("units of the worker's pieces committed since the master started").register(registry);
     workerSpeed = MultiGauge.builder("gleaner.worker.speed").baseUnit("units.per.second")

@@ -104,6 +104,9 @@ public final class Store implements AutoCloseable {
   private volatile Thread owner;
   private volatile java.util.concurrent.Executor ownerExecutor;
   private volatile boolean closing;
+  /** Copies the WAL into the database once a second, on its own thread and connection (see {@link #attach}). */
+  private java.util.concurrent.ScheduledExecutorService checkpointer;
+  private Connection checkpointConnection;
   /** The reader: its own connection on its own thread, opened at the first {@link #read}. */
   private java.util.concurrent.ExecutorService reader;
   private Connection readConnection;
@@ -196,8 +199,78 @@ public final class Store implements AutoCloseable {
    */
   public void attach(Thread thread, java.util.concurrent.Executor executor) {
     synchronized (this) {
+      // the WAL is copied into the database by a thread of its own: a checkpoint fsyncs the database
+      // file, and run inside a pass's commit (SQLite's default, every 1000 pages) it held that pass,
+      // and every reply waiting on it, for tens of milliseconds
+      try (Statement st = connection.createStatement()) {
+        st.execute("PRAGMA wal_autocheckpoint=0");
+        connection.commit();
+      } catch (SQLException e) {
+        log.warn("the store checkpoints in its commits: cannot turn that off: {}", e.getMessage(), e);
+      }
+      checkpointer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(t -> {
+        Thread th = new Thread(t, "gleaner-store-checkpoint");
+        th.setDaemon(true);
+        return th;
+      });
+      checkpointer.scheduleWithFixedDelay(this::checkpoint, CHECKPOINT_MILLIS, CHECKPOINT_MILLIS, TimeUnit.MILLISECONDS);
       this.ownerExecutor = executor;
       this.owner = thread;
+    }
+  }
+
+  /** How often the WAL is copied into the database. */
+  static final long CHECKPOINT_MILLIS = 1000;
+
+  /**
+   * Copies what the WAL holds into the database, without holding up the writer (a passive
+   * checkpoint: it copies what no reader still needs, and the WAL starts over once all of it is in).
+   */
+  private void checkpoint() {
+    try {
+      if (checkpointConnection == null) {
+        org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
+        config.setBusyTimeout(5000);
+        config.setGetGeneratedKeys(false);
+        checkpointConnection = config.createConnection("jdbc:sqlite:" + file);
+      }
+      try (Statement st = checkpointConnection.createStatement();
+           ResultSet r = st.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+        if (r.next() && r.getInt(1) != 0) {
+          log.debug("a checkpoint of the store was busy; the next one tries again");
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      if (!closing && checkpoints.allow()) {
+        log.warn("copying the store's WAL into its database failed (tried again each second): {}", e.getMessage(), e);
+      }
+      closeQuietly(checkpointConnection);
+      checkpointConnection = null;
+    }
+  }
+
+  /** Failed checkpoints logged at most 3 per minute: a full disk must not flood the log. */
+  private final RateLimit checkpoints = new RateLimit(3, 60_000);
+
+  /** At most {@code n} events per {@code millis}. */
+  private static final class RateLimit {
+    private final int n;
+    private final long millis;
+    private long windowStart;
+    private int inWindow;
+
+    RateLimit(int n, long millis) {
+      this.n = n;
+      this.millis = millis;
+    }
+
+    synchronized boolean allow() {
+      long now = System.currentTimeMillis();
+      if (now - windowStart >= millis) {
+        windowStart = now;
+        inWindow = 0;
+      }
+      return ++inWindow <= n;
     }
   }
 
@@ -429,12 +502,25 @@ public final class Store implements AutoCloseable {
   @Override
   public void close() {
     java.util.concurrent.ExecutorService r;
+    java.util.concurrent.ScheduledExecutorService c;
     synchronized (this) {
       if (closing) {
         return;
       }
       closing = true;
       r = reader;
+      c = checkpointer;
+    }
+    if (c != null) {
+      c.shutdown();
+      try {
+        if (!c.awaitTermination(3, TimeUnit.SECONDS)) {
+          log.warn("a checkpoint of the store did not end within 3 s of the close");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      closeQuietly(checkpointConnection);
     }
     if (r != null) {
       r.shutdown();
