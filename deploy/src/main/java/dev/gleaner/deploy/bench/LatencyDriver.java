@@ -16,6 +16,8 @@ import java.util.Map;
  */
 public final class LatencyDriver {
   private static final long JOB_UNITS = 1_000;
+  /** Untimed jobs first (fewer for a small --jobs, as in the tests). */
+  static final int WARMUP_JOBS = 2_000;
 
   private final MasterLink.Connector connector;
   private final int jobs;
@@ -36,8 +38,9 @@ public final class LatencyDriver {
     List<Double> fresh = new ArrayList<>();
     try (MasterLink link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
-      // warm-up, untimed: the same jobs over this connection
-      for (int i = 0; i < Math.min(jobs, 20); i++) {
+      // warm-up, untimed: the same jobs over this connection, enough for the JVMs to compile the path a
+      // job takes (the figure is the steady state of a master that runs for days)
+      for (int i = 0; i < Math.min(jobs * 5, WARMUP_JOBS); i++) {
         check(waits, link.submit(spec), expected);
       }
       for (int i = 0; i < jobs; i++) {

@@ -31,7 +31,11 @@ public final class SmallChunksDriver {
     try (MasterLink link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
       if (warmUp) {
-        JobWaits.requireDone(waits.awaitEnd(link.submit(job(Math.min(units, 2_000))), Duration.ofMinutes(5)));
+        // the same job, untimed, twice: the JVMs compile their hot paths over the first tens of thousands
+        // of chunks (the figure is the steady state of a master and workers that run for days)
+        for (int i = 0; i < 2; i++) {
+          JobWaits.requireDone(waits.awaitEnd(link.submit(job(units)), Duration.ofMinutes(30)));
+        }
       }
       long t0 = System.nanoTime();
       String id = link.submit(job(units));
