@@ -49,10 +49,14 @@ class ClosedLoopRuntimeTest {
   void aWorkerBackFromABlipWorksAgainAndNobodyCarriesItsShareAlone() throws Exception {
     // regression: a 10-second blip moved a worker's whole share to the back of one successor's queue
     try (LocalCluster c = new LocalCluster(dir)) {
-      c.worker("a", 1, Set.of(), w -> w.withSlowdown(3));
-      c.worker("b", 1, Set.of(), w -> w.withSlowdown(3));
-      c.worker("c", 1, Set.of(), w -> w.withSlowdown(3));
-      c.worker("blip", 1, Set.of(), w -> w.withSlowdown(3)
+      // the pace is capped, not slowed by a factor: a quiet machine once ran the job out before the blip
+      // was over (nothing was left to give the returning worker), and a capped pace is the same on any
+      // machine faster than the cap: about 22 s of work for four, the blip 5 s of it
+      long pace = 100_000_000L;
+      c.worker("a", 1, Set.of(), w -> w.withMaxSpeed(pace));
+      c.worker("b", 1, Set.of(), w -> w.withMaxSpeed(pace));
+      c.worker("c", 1, Set.of(), w -> w.withMaxSpeed(pace));
+      c.worker("blip", 1, Set.of(), w -> w.withMaxSpeed(pace)
           .withInterruptions(FailureSchedule.trace("4 9", "a blip from 4 s to 9 s"), 0));
       String id = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("from", "1000000000")
           .putParams("to", "10000000000").setStrategy("equal").setMinWorkers(4).build());
