@@ -8,7 +8,6 @@ import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -65,7 +64,7 @@ public final class Controller {
   /** Work appeared (or time moved) since the last pass: the waiting workers look again. */
   boolean workChanged = true;
   /** Workers whose copies (or speed) changed since the indexes of copies were last brought up to date. */
-  private final Set<Member> touched = new LinkedHashSet<>();
+  private final List<Member> touched = new ArrayList<>();
   /** Up workers by workload they accept (see {@link #accepting}). */
   private final Map<String, Integer> upByWorkload = new java.util.HashMap<>();
   /** Copies reserved for workers that have not come back yet (see {@link Copy#reservedUntil}). */
@@ -878,11 +877,12 @@ public final class Controller {
         continue;
       }
       Copy c = m.copies.get(0);
-      if (Double.isNaN(c.progressAt) || c.job.phase.ended() || c.job.phase == JobPhase.ENDING) {
+      double silent = now - c.progressAt;
+      // no lease is shorter than the floor: most workers are not looked up at all
+      if (!(silent > config.leaseFloor()) || c.job.phase.ended() || c.job.phase == JobPhase.ENDING) {
         continue;
       }
       double lease = lease(m, c);
-      double silent = now - c.progressAt;
       if (silent > lease) {
         String why = String.format(Locale.ROOT, "no piece of chunk %s for %.0f s (its lease: %.0f s)", c, silent,
             lease);
@@ -1009,7 +1009,11 @@ public final class Controller {
 
   /** The worker's copies, or its speed, changed: its place in the indexes of copies is out of date. */
   void touch(Member m) {
-    touched.add(m);
+    // a flag, not a set: several touches per event, on the hand-out's hot path
+    if (!m.touched) {
+      m.touched = true;
+      touched.add(m);
+    }
   }
 
   /** Files every touched worker again in each running job's indexes of copies (see {@link Finishes}, {@link Surplus}). */
@@ -1025,6 +1029,9 @@ public final class Controller {
         j.finishes.refile(m, handout.speed(m, j));
         j.surplus.refile(m, config.window());
       }
+    }
+    for (Member m : touched) {
+      m.touched = false;
     }
     touched.clear();
   }
@@ -1252,11 +1259,12 @@ public final class Controller {
     if (j == null || j.scheme == null) {
       return out;
     }
+    int length = j.scheme.n() - 1;
     for (int i = 0; i < j.members.size(); i++) {
-      int[] list = j.scheme.list(i);
-      List<String> ids = new ArrayList<>(Math.min(entries, list.length));
-      for (int k = 0; k < list.length && k < entries; k++) {
-        ids.add(j.members.get(list[k]));
+      // entry by entry: whole lists of 10,000 workers are 10^8 entries
+      List<String> ids = new ArrayList<>(Math.min(entries, length));
+      for (int k = 0; k < length && k < entries; k++) {
+        ids.add(j.members.get(j.scheme.at(i, k)));
       }
       out.put(j.members.get(i), ids);
     }
@@ -1266,7 +1274,7 @@ public final class Controller {
   /** The length of every recovery list of the job (the number of its planned workers but one). */
   public int recoveryLength(String job) {
     JobLedger j = jobs.get(job);
-    return j == null || j.scheme == null ? 0 : j.scheme.list(0).length;
+    return j == null || j.scheme == null ? 0 : j.scheme.n() - 1;
   }
 
   /** Units queued that nobody has started or saved. */

@@ -1,11 +1,11 @@
 package dev.gleaner.common.control;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
@@ -23,7 +23,12 @@ final class Queues {
 
   private final Map<String, WorkQueue> byWorker = new HashMap<>();
   private final TreeSet<WorkQueue> byBacklog = new TreeSet<>(LONGEST_FIRST);
-  private final Set<WorkQueue> marked = new HashSet<>();
+  /**
+   * Queues to sort again, each once (see {@link WorkQueue#marked}): a list, since a hash set keeps
+   * the table it grew to, and clearing or walking an empty one after a plan of 100,000 queues
+   * costs the whole table on every question.
+   */
+  private final List<WorkQueue> marked = new ArrayList<>();
   private final ToDoubleFunction<String> speed;
   /** Pieces in all queues together. */
   private long pieces;
@@ -48,7 +53,7 @@ final class Queues {
     WorkQueue q = byWorker.remove(worker);
     if (q != null) {
       unsort(q);
-      marked.remove(q);
+      // a marked queue stays in the list, detached: sortMarked passes over it
       pieces -= q.size();
       q.detach();
     }
@@ -61,6 +66,9 @@ final class Queues {
     }
     byWorker.clear();
     byBacklog.clear();
+    for (WorkQueue q : marked) {
+      q.marked = false;
+    }
     marked.clear();
     pieces = 0;
   }
@@ -89,14 +97,21 @@ final class Queues {
   void speedChanged(String worker) {
     WorkQueue q = byWorker.get(worker);
     if (q != null) {
-      marked.add(q);
+      mark(q);
     }
   }
 
   /** Called by a queue of this job when its pieces changed. */
   void changed(WorkQueue q, int piecesAdded) {
     pieces += piecesAdded;
-    marked.add(q);
+    mark(q);
+  }
+
+  private void mark(WorkQueue q) {
+    if (!q.marked) {
+      q.marked = true;
+      marked.add(q);
+    }
   }
 
   /** The backlog a queue is sorted by: seconds of its units at its worker's speed (1 unit/s if unknown). */
@@ -106,7 +121,14 @@ final class Queues {
   }
 
   private void sortMarked() {
+    if (marked.isEmpty()) {
+      return;
+    }
     for (WorkQueue q : marked) {
+      q.marked = false;
+      if (!q.attached()) {
+        continue;
+      }
       unsort(q);
       double key = backlog(q);
       if (key > 0) {

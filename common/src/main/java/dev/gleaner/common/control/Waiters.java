@@ -60,9 +60,7 @@ final class Waiters {
 
   /** The worker takes nothing any more (down, draining). */
   void forget(Member m) {
-    idle.remove(m);
-    below.remove(m);
-    extra.remove(m);
+    forgetLines(m);
     fresh.remove(m);
   }
 
@@ -133,6 +131,7 @@ final class Waiters {
       Iterator<Member> it = line.iterator();
       Member m = it.next();
       it.remove();
+      m.line = null;
       if (!m.up() || !handout.wantsMore(m, now)) {
         place(m, false, now);
         continue;
@@ -164,22 +163,26 @@ final class Waiters {
       return;
     }
     int held = m.copies.size();
+    LinkedHashSet<Member> line;
     if (held == 0) {
-      idle.add(m);
+      line = idle;
       lookIdle |= gotOne;
     } else if (held < ctl.config.window()) {
-      below.add(m);
+      line = below;
       lookBelow |= gotOne;
     } else {
-      extra.add(m);
+      line = extra;
       lookExtra |= gotOne;
     }
+    line.add(m);
+    m.line = line;
   }
 
   private void forgetLines(Member m) {
-    idle.remove(m);
-    below.remove(m);
-    extra.remove(m);
+    if (m.line != null) {
+      m.line.remove(m);
+      m.line = null;
+    }
   }
 
   /**

@@ -20,6 +20,8 @@ final class WorkQueue implements Iterable<ChunkPlan> {
   private long units;
   /** The backlog under which {@link Queues} has it sorted; NaN while it is not sorted. */
   double sortedAt = Double.NaN;
+  /** Whether {@link Queues} is to sort it again. */
+  boolean marked;
 
   WorkQueue(String owner, Queues queues) {
     this.owner = owner;
@@ -29,6 +31,10 @@ final class WorkQueue implements Iterable<ChunkPlan> {
   /** It no longer belongs to its job's queues (it was taken away whole). */
   void detach() {
     queues = null;
+  }
+
+  boolean attached() {
+    return queues != null;
   }
 
   long units() {
