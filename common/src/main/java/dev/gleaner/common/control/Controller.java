@@ -7,9 +7,7 @@ import dev.gleaner.common.plan.Plan;
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,14 +35,18 @@ import java.util.Set;
  *       declared end is cut to what fits. A worker with nothing in hand takes the back of the
  *       longest other queue, and failing that the tail of the running copy that would finish last
  *       (paper 000's B1: the holder is told to stop where the tail starts); when that holder is
- *       likely to be interrupted first, its copy is replicated instead, from the holder's next piece.
+ *       likely to be interrupted first, its copy is replicated instead, from the holder's next piece;
+ *       failing that, a copy not started by the worker holding most beyond its window. Waiting
+ *       workers are served one copy at a time, those with nothing in hand first ({@link Waiters});
+ *       each choice is a look-up in an index, not a scan of every queue or copy.
  *   <li><b>Commit.</b> A piece counts once: the first commit of a range wins, a range already
  *       saved is a duplicate, and a piece that overlaps saved units only in part is discarded (its
  *       unsaved units go back to the queues). A copy whose rest is all saved by others is cancelled.
  *   <li><b>Lose.</b> A lost worker's unsaved units that nobody else holds go to the first live
  *       worker on their home's recovery list (Klonowska's static lists, fixed at the first plan);
  *       then the job is re-planned. Joins, returns, drains and estimates that drift past
- *       {@code drift} re-plan too, at most once per {@code replanInterval}.
+ *       {@code drift} re-plan too, at most once per {@code replanInterval}, and while workers keep
+ *       joining in a burst at most once per {@link #BURST_REPLANS} intervals.
  *   <li><b>End.</b> When every unit is committed the job is DONE; at its deadline the copies are
  *       cancelled, pieces already received are made durable, and it ends DONE_PARTIAL with the
  *       units not done listed.
@@ -59,21 +61,26 @@ public final class Controller {
   final Map<String, Member> members = new LinkedHashMap<>();
   final Map<String, JobLedger> jobs = new LinkedHashMap<>();
   final List<Action> out = new ArrayList<>();
-  /** Up workers with a free slot. */
-  final Set<Member> hungry = new LinkedHashSet<>();
-  /** Workers that got a free slot since the last pass. */
-  final Set<Member> fresh = new LinkedHashSet<>();
-  /** Work appeared (or time moved) since the last pass: every hungry worker looks again. */
+  /** Work appeared (or time moved) since the last pass: the waiting workers look again. */
   boolean workChanged = true;
+  /** Workers whose copies (or speed) changed since the indexes of copies were last brought up to date. */
+  private final List<Member> touched = new ArrayList<>();
+  /** Up workers by workload they accept (see {@link #accepting}). */
+  private final Map<String, Integer> upByWorkload = new java.util.HashMap<>();
   /** Copies reserved for workers that have not come back yet (see {@link Copy#reservedUntil}). */
   int reserved;
+  /** When the last worker joined, and since when workers have been joining in a burst (NaN: not now). */
+  private double lastJoinAt = Double.NEGATIVE_INFINITY;
+  private double burstSince = Double.NaN;
   /** After the store failed, nothing is handed out before this time (no busy loop on a full disk). */
   double storeHoldUntil = Double.NEGATIVE_INFINITY;
   final Handout handout = new Handout(this);
+  final Waiters waiters = new Waiters(this, handout);
   final Planner planner = new Planner(this);
 
   public Controller(ControlConfig config) {
     this.config = config;
+    estimator.listen(this::estimateChanged);
   }
 
   public Controller() {
@@ -169,7 +176,10 @@ public final class Controller {
     if (jobs.containsKey(def.id())) {
       throw new IllegalArgumentException("job " + def.id() + " is already known");
     }
-    JobLedger j = new JobLedger(def);
+    JobLedger j = new JobLedger(def, id -> {
+      Member w = members.get(id);
+      return w == null ? Double.NaN : handout.speed(w, def.workload());
+    });
     JobMemory.restore(j, planMemory, checksMemory);
     // what was given back is already stored
     j.planMemory = JobMemory.planVersion(j);
@@ -198,6 +208,7 @@ public final class Controller {
       j.copies.put(c.id, c);
       m.copies.add(c);
       m.copies.sort(BY_ID);
+      touch(m);
       j.unplanned.remove(c.cursor, c.end);
       taken.add(c.cursor, c.end);
       reserved++;
@@ -230,6 +241,7 @@ public final class Controller {
         if (c != null && c.worker == m && !c.reserved()) {
           c.reservedUntil = now;
           reserved++;
+          touch(m);
         }
       }
       workerLost(info.id(), "replaced by a new session", false, now);
@@ -246,13 +258,15 @@ public final class Controller {
     } else {
       m.update(info, now);
     }
+    counted(m, 1);
+    joined(now);
     takeUp(m, claims, now);
     estimator.up(m.id, now, info.availableUntil());
     for (Map.Entry<String, Double> e : info.calibrated().entrySet()) {
       estimator.calibrated(m.id, e.getKey(), e.getValue());
     }
-    hungry.add(m);
-    fresh.add(m);
+    touch(m);
+    waiters.wake(m);
     for (JobLedger j : jobs.values()) {
       if (j.active() && j.takes(m)) {
         replanLater(j, "worker " + m.id + (m.sessions > 1 ? " returned" : " joined"));
@@ -267,13 +281,13 @@ public final class Controller {
     if (m == null || m.state != Member.State.UP) {
       return;
     }
+    counted(m, -1);
     m.state = Member.State.DRAINING;
-    hungry.remove(m);
-    fresh.remove(m);
+    waiters.forget(m);
     for (JobLedger j : jobs.values()) {
-      Deque<ChunkPlan> q = j.queues.remove(id);
+      WorkQueue q = j.queues.remove(id);
       if (q != null && !j.phase.ended()) {
-        reroute(j, id, orphansOf(j, List.copyOf(q), id), now);
+        reroute(j, id, orphansOf(j, q.toList(), id), now);
         replanLater(j, "worker " + id + " is draining");
       }
     }
@@ -291,9 +305,11 @@ public final class Controller {
     if (m == null || m.state == Member.State.DOWN) {
       return;
     }
+    if (m.up()) {
+      counted(m, -1);
+    }
     m.state = Member.State.DOWN;
-    hungry.remove(m);
-    fresh.remove(m);
+    waiters.forget(m);
     estimator.down(id, now, interrupted);
     for (JobLedger j : jobs.values()) {
       List<ChunkPlan> lost = withdraw(m, j, null, now);
@@ -330,9 +346,9 @@ public final class Controller {
       }
       parts.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
     }
-    Deque<ChunkPlan> q = j.queues.remove(m.id);
+    WorkQueue q = j.queues.remove(m.id);
     if (q != null) {
-      parts.addAll(q);
+      parts.addAll(q.toList());
     }
     return parts;
   }
@@ -388,6 +404,7 @@ public final class Controller {
     if (!m.copies.isEmpty()) {
       m.copies.get(0).started(now);
     }
+    touch(m);
   }
 
   /** A reserved copy's units go to the others: its worker did not claim it in time. */
@@ -423,8 +440,7 @@ public final class Controller {
           release(c, "worker " + c.worker.id + " did not come back for its copy " + c.id, now);
         } else if (now - c.progressAt >= IDLE_RESERVED_SECONDS) {
           if (!idleKnown) {
-            idle = j.active() && unstarted(j) == 0
-                && hungry.stream().anyMatch(m -> j.takes(m) && m.copies.size() < config.window());
+            idle = j.active() && unstarted(j) == 0 && waiters.anyBelowWindow(j);
             idleKnown = true;
           }
           if (idle) {
@@ -507,6 +523,7 @@ public final class Controller {
     Copy c = j == null ? null : j.copies.get(copyId);
     if (c != null && c.worker.id.equals(worker) && !Double.isNaN(c.progressAt)) {
       c.progressAt = Math.max(c.progressAt, now);
+      touch(c.worker);
     }
   }
 
@@ -539,6 +556,7 @@ public final class Controller {
     c.started(now);
     c.cursor = end;
     c.progressAt = now;
+    touch(c.worker);
     Verdict v;
     if (j.committed.containsAll(start, end)) {
       v = Verdict.DUPLICATE;
@@ -737,7 +755,7 @@ public final class Controller {
     removeCopy(c, now);
     List<ChunkPlan> rest = new ArrayList<>();
     rest.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
-    boolean othersLeft = members.values().stream().anyMatch(m -> m != c.worker && m.up() && j.takes(m));
+    boolean othersLeft = accepting(j) - (c.worker.up() && j.takes(c.worker) ? 1 : 0) > 0;
     // the last worker that takes the job is never set aside: its failures count toward maxAttempts
     if (j.failuresOf(worker) >= 2 && othersLeft && j.setAside.add(worker)) {
       // its other copies and its queue of this job go to others too
@@ -852,7 +870,7 @@ public final class Controller {
     expireLeases(now);
     settleStuckChecks(now);
     for (JobLedger j : jobs.values()) {
-      if (j.active() && !j.setAside.isEmpty() && members.values().stream().noneMatch(m -> m.up() && j.takes(m))) {
+      if (j.active() && !j.setAside.isEmpty() && accepting(j) == 0) {
         // only set-aside workers are left: they take the job again rather than let it stall
         j.setAside.clear();
         workChanged = true;
@@ -883,11 +901,12 @@ public final class Controller {
         continue;
       }
       Copy c = m.copies.get(0);
-      if (Double.isNaN(c.progressAt) || c.job.phase.ended() || c.job.phase == JobPhase.ENDING) {
+      double silent = now - c.progressAt;
+      // no lease is shorter than the floor: most workers are not looked up at all
+      if (!(silent > config.leaseFloor()) || c.job.phase.ended() || c.job.phase == JobPhase.ENDING) {
         continue;
       }
       double lease = lease(m, c);
-      double silent = now - c.progressAt;
       if (silent > lease) {
         String why = String.format(Locale.ROOT, "no piece of chunk %s for %.0f s (its lease: %.0f s)", c, silent,
             lease);
@@ -914,23 +933,25 @@ public final class Controller {
   // ---------------------------------------------------------------- deciding
 
   private void pump(double now) {
+    boolean holdBack = joining(now);
+    boolean planned = false;
     for (JobLedger j : jobs.values()) {
       if (j.phase == JobPhase.WAITING) {
         start(j, now);
-      } else if (j.active() && j.replanDue && now - j.lastPlanAt >= config.replanInterval()) {
+      } else if (j.active() && j.replanDue && now - j.lastPlanAt >= config.replanInterval() && !holdBack) {
         planner.replan(j, now);
+        planned = true;
       }
     }
-    if (hungry.isEmpty() || now < storeHoldUntil) {
-      fresh.clear();
-      return;
+    if (planned && !Double.isNaN(burstSince)) {
+      // a burst still going on waits as long again for its next re-plan
+      burstSince = now;
     }
-    List<Member> look = new ArrayList<>(workChanged ? hungry : fresh);
-    workChanged = false;
-    fresh.clear();
-    for (Member m : look) {
-      handout.fill(m, now);
+    if (workChanged) {
+      waiters.workAppeared();
+      workChanged = false;
     }
+    waiters.serve(now);
   }
 
   private void start(JobLedger j, double now) {
@@ -955,6 +976,34 @@ public final class Controller {
     planner.replan(j, now);
   }
 
+  /** A worker joined now: notes whether workers are joining in a burst (see {@link #joining}). */
+  private void joined(double now) {
+    if (now - lastJoinAt < config.replanInterval()) {
+      if (Double.isNaN(burstSince)) {
+        burstSince = lastJoinAt;
+      }
+    } else {
+      burstSince = Double.NaN;
+    }
+    lastJoinAt = now;
+  }
+
+  /**
+   * Whether workers are joining in a burst (each less than {@code replanInterval} after the one
+   * before): re-plans then wait until one {@code replanInterval} passes without a join, but no
+   * longer than {@link #BURST_REPLANS} intervals since the burst began or last re-planned. 10,000 workers connecting
+   * within a minute make a handful of re-plans instead of one per interval (or, with the plan of
+   * 10,000 workers taking longer than the interval on a master's clock, one per join). The workers
+   * that join get work meanwhile: the pool, other queues, tails of running copies.
+   */
+  private boolean joining(double now) {
+    return !Double.isNaN(burstSince) && now - lastJoinAt < config.replanInterval()
+        && now - burstSince < BURST_REPLANS * config.replanInterval();
+  }
+
+  /** Re-plan intervals a burst of joins may hold back its re-plan (see {@link #joining}). */
+  static final double BURST_REPLANS = 10;
+
   void replanLater(JobLedger j, String why) {
     if (!j.replanDue) {
       j.replanDue = true;
@@ -978,10 +1027,67 @@ public final class Controller {
     if (!m.copies.isEmpty()) {
       m.copies.get(0).started(now);
     }
-    if (m.up()) {
-      hungry.add(m);
-      fresh.add(m);
+    touch(m);
+    waiters.wake(m);
+  }
+
+  /** The worker's copies, or its speed, changed: its place in the indexes of copies is out of date. */
+  void touch(Member m) {
+    // a flag, not a set: several touches per event, on the hand-out's hot path
+    if (!m.touched) {
+      m.touched = true;
+      touched.add(m);
     }
+  }
+
+  /** Files every touched worker again in each running job's indexes of copies (see {@link Finishes}, {@link Surplus}). */
+  void refile() {
+    if (touched.isEmpty()) {
+      return;
+    }
+    for (JobLedger j : jobs.values()) {
+      if (j.phase.ended()) {
+        continue;
+      }
+      for (Member m : touched) {
+        j.finishes.refile(m, handout.speed(m, j));
+        j.surplus.refile(m, config.window());
+      }
+    }
+    for (Member m : touched) {
+      m.touched = false;
+    }
+    touched.clear();
+  }
+
+  /** The estimator's figures of a worker changed (its speed, its bandwidth). */
+  private void estimateChanged(String worker) {
+    Member m = members.get(worker);
+    if (m != null) {
+      touch(m);
+    }
+    for (JobLedger j : jobs.values()) {
+      j.queues.speedChanged(worker);
+    }
+  }
+
+  /** Counts a worker in (or out of) the up workers of each workload it accepts. */
+  private void counted(Member m, int delta) {
+    for (String w : m.workloads) {
+      upByWorkload.merge(w, delta, Integer::sum);
+    }
+  }
+
+  /** Up workers that may take the job: those that accept its workload, less those set aside. */
+  int accepting(JobLedger j) {
+    int n = upByWorkload.getOrDefault(j.def.workload(), 0);
+    for (String id : j.setAside) {
+      Member m = members.get(id);
+      if (m != null && m.up() && m.accepts(j.def.workload())) {
+        n--;
+      }
+    }
+    return n;
   }
 
   /** Cancels every live copy whose units still to come are all saved by another copy. */
@@ -1022,20 +1128,17 @@ public final class Controller {
     List<ChunkPlan> toPool = new ArrayList<>();
     for (ChunkPlan c : orphans) {
       for (Homes.Part p : j.homes.parts(c.start(), c.end(), from)) {
-        String to = null;
-        for (String candidate : j.recoveryList(p.home())) {
+        String to = j.firstOnList(p.home(), candidate -> {
           Member w = members.get(candidate);
-          if (w != null && w.up() && !candidate.equals(from) && j.takes(w)) {
-            to = candidate;
-            break;
-          }
-        }
+          return w != null && w.up() && !candidate.equals(from) && j.takes(w);
+        });
         ChunkPlan part = JobLedger.part(p.from(), p.to(), c.checkpoints());
         j.homes.assign(p.from(), p.to(), p.home());
         if (to == null) {
           toPool.add(part);
         } else {
           j.queue(to).addLast(part);
+          waiters.wake(members.get(to));
         }
         long[] n = moved.computeIfAbsent(List.of(p.home(), to == null ? "" : to), k -> new long[2]);
         n[0] += part.units();
@@ -1090,6 +1193,8 @@ public final class Controller {
     j.pool.clear();
     j.unplanned.clear();
     j.checks.clear();
+    j.finishes.clear();
+    j.surplus.clear();
     j.replanDue = false;
     // nothing planned remains to be drawn
     j.timeline = Timeline.EMPTY;
@@ -1131,6 +1236,22 @@ public final class Controller {
     return j == null ? null : view(j);
   }
 
+  /**
+   * A job's progress, read in constant time (a {@link JobView} gathers its queues and copies): for
+   * a body that looks after every event, as the simulator does.
+   *
+   * @param handedOut copies handed out so far (assignments, split tails, replicas, moved copies)
+   * @param replans plans made after the first
+   */
+  public record Progress(JobPhase phase, long units, long committed, long handedOut, int replans) {}
+
+  /** The job's progress, or null for no such job. */
+  public Progress progress(String id) {
+    JobLedger j = jobs.get(id);
+    return j == null ? null : new Progress(j.phase, j.units(), j.committed.size(), j.nextCopyId - j.def.firstCopyId(),
+        Math.max(0, j.replans));
+  }
+
   public List<JobView> jobs() {
     List<JobView> out = new ArrayList<>();
     for (JobLedger j : jobs.values()) {
@@ -1162,11 +1283,12 @@ public final class Controller {
     if (j == null || j.scheme == null) {
       return out;
     }
+    int length = j.scheme.n() - 1;
     for (int i = 0; i < j.members.size(); i++) {
-      int[] list = j.scheme.list(i);
-      List<String> ids = new ArrayList<>(Math.min(entries, list.length));
-      for (int k = 0; k < list.length && k < entries; k++) {
-        ids.add(j.members.get(list[k]));
+      // entry by entry: whole lists of 10,000 workers are 10^8 entries
+      List<String> ids = new ArrayList<>(Math.min(entries, length));
+      for (int k = 0; k < length && k < entries; k++) {
+        ids.add(j.members.get(j.scheme.at(i, k)));
       }
       out.put(j.members.get(i), ids);
     }
@@ -1176,7 +1298,7 @@ public final class Controller {
   /** The length of every recovery list of the job (the number of its planned workers but one). */
   public int recoveryLength(String job) {
     JobLedger j = jobs.get(job);
-    return j == null || j.scheme == null ? 0 : j.scheme.list(0).length;
+    return j == null || j.scheme == null ? 0 : j.scheme.n() - 1;
   }
 
   /** Units queued that nobody has started or saved. */

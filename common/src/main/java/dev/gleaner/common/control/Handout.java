@@ -3,32 +3,22 @@ package dev.gleaner.common.control;
 import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.ChunkPlan;
-import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The controller's hand-out: which copy a worker with a free slot gets next. Its own queue, else the
  * pool (capped: guided self-scheduling), each piece cut to what fits before the job's deadline or
  * the worker's declared end; a worker with nothing in hand steals the back of the longest queue,
- * then a copy another worker has not started, then the tail of the copy that would finish last
- * (truncating it), or a replica of it when its holder is likely lost first.
+ * then the tail of the copy that would finish last (truncating it), or a replica of it when its
+ * holder is likely lost first, then a copy not started yet by a worker that holds more than the
+ * window. Each of those is found in O(log n) through the job's {@link Queues}, {@link Finishes} and
+ * {@link Surplus}; {@link Waiters} decides who looks when.
  */
 final class Handout {
   private final Controller ctl;
 
   Handout(Controller ctl) {
     this.ctl = ctl;
-  }
-
-  /** Gives the worker copies until its window is full or nothing is left for it. */
-  void fill(Member m, double now) {
-    while (m.up() && wantsMore(m, now) && take(m, now)) {
-      // one more copy handed out
-    }
-    if (!m.up() || !wantsMore(m, now)) {
-      ctl.hungry.remove(m);
-    }
   }
 
   /** Below its window, or below the most it may hold while what it holds is done within the lead time. */
@@ -40,14 +30,20 @@ final class Handout {
   }
 
   boolean knownSpeed(Member m) {
+    JobLedger last = null;
     for (Copy c : m.copies) {
-      if (!(speed(m, c.job) > 0)) {
-        return false;
+      // a worker's copies are mostly of one job: one look-up per run of them
+      if (c.job != last) {
+        last = c.job;
+        if (!(speed(m, last) > 0)) {
+          return false;
+        }
       }
     }
     return true;
   }
 
+  /** Gives the worker one copy if there is one for it; false if none. */
   boolean take(Member m, double now) {
     for (JobLedger j : ctl.jobs.values()) {
       if (!j.active() || !j.takes(m)) {
@@ -79,6 +75,11 @@ final class Handout {
     }
     for (JobLedger j : ctl.jobs.values()) {
       if (j.active() && j.takes(m) && split(j, m, now)) {
+        return true;
+      }
+    }
+    for (JobLedger j : ctl.jobs.values()) {
+      if (j.active() && j.takes(m) && unload(j, m, now)) {
         return true;
       }
     }
@@ -130,7 +131,7 @@ final class Handout {
    * The head of a queue, minus what is already saved, at most {@code cap} units, cut to what fits
    * the worker; null if none.
    */
-  ChunkPlan fromQueue(JobLedger j, Deque<ChunkPlan> q, Member m, double now, long cap) {
+  ChunkPlan fromQueue(JobLedger j, WorkQueue q, Member m, double now, long cap) {
     while (q != null && !q.isEmpty()) {
       ChunkPlan c = q.peekFirst();
       if (j.savedAny(c.start(), c.end())) {
@@ -189,13 +190,7 @@ final class Handout {
   }
 
   int accepting(JobLedger j) {
-    int n = 0;
-    for (Member m : ctl.members.values()) {
-      if (m.up() && j.takes(m)) {
-        n++;
-      }
-    }
-    return n;
+    return ctl.accepting(j);
   }
 
   long probeUnits(JobLedger j, int workers) {
@@ -219,28 +214,12 @@ final class Handout {
 
   /** True if it took something, false if there is nothing to take, null to try again. */
   Boolean stealOnce(JobLedger j, Member m, double now) {
-    Member victim = null;
-    double worst = 0;
-    for (Map.Entry<String, Deque<ChunkPlan>> e : j.queues.entrySet()) {
-      if (e.getKey().equals(m.id) || e.getValue().isEmpty()) {
-        continue;
-      }
-      Member v = ctl.members.get(e.getKey());
-      double s = speed(v, j);
-      long units = 0;
-      for (ChunkPlan c : e.getValue()) {
-        units += c.units();
-      }
-      double backlog = units / (s > 0 ? s : 1);
-      if (backlog > worst) {
-        worst = backlog;
-        victim = v;
-      }
-    }
-    if (victim == null) {
+    WorkQueue longest = j.queues.longest(m.id);
+    if (longest == null) {
       return Boolean.FALSE;
     }
-    Deque<ChunkPlan> q = j.queues.get(victim.id);
+    Member victim = ctl.members.get(longest.owner);
+    WorkQueue q = longest;
     ChunkPlan last = q.pollLast();
     ChunkPlan taken = last;
     if (q.isEmpty() && last.units() > 1) {
@@ -259,7 +238,7 @@ final class Handout {
         taken = JobLedger.part(cut, last.end(), last.checkpoints());
       }
     }
-    Deque<ChunkPlan> mine = j.queue(m.id);
+    WorkQueue mine = j.queue(m.id);
     mine.addFirst(taken);
     ChunkPlan c = fromQueue(j, mine, m, now, poolCap(j, m, now));
     if (c == null) {
@@ -275,26 +254,16 @@ final class Handout {
    * worker (B1); replicates it instead when the holder is likely to be lost before finishing.
    */
   boolean split(JobLedger j, Member m, double now) {
-    Copy best = null;
-    double latest = ctl.config.splitSeconds();
-    for (Copy c : j.copies.values()) {
-      if (c.worker == m || c.replica || c.check != null) {
-        continue;
-      }
-      double finish = finishSeconds(c, now);
-      if (finish > latest) {
-        latest = finish;
-        best = c;
-      }
-    }
-    if (best == null) {
+    Copy c = splitCandidate(j, now);
+    if (c == null || c.worker == m) {
+      // (a worker with nothing in hand holds no copy: the second cannot happen)
       return false;
     }
-    Copy c = best;
+    double latest = finishSeconds(c, now);
     double sh = speed(c.worker, j);
     double sm = speed(m, j);
     double thief = sm > 0 ? sm : sh;
-    boolean waiting = Double.isNaN(c.startedAt);
+    boolean waiting = !computing(c);
     // the holder does [from, x) after `ahead` seconds, the thief [x, end): both finish together
     double from = waiting ? c.cursor : c.position(now, sh);
     double ahead = waiting ? finishSeconds(c, now) - (c.end - c.cursor) / sh : 0;
@@ -321,6 +290,7 @@ final class Handout {
       // the same units from where the holder's next piece starts, cut at the same checkpoints: the
       // two copies report identical pieces, and the first commit of each wins
       c.replica = true;
+      ctl.touch(c.worker);
       j.replicated = true;
       assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, true);
       return true;
@@ -331,10 +301,70 @@ final class Handout {
       ctl.removeCopy(c, now);
     } else {
       c.end = x;
+      ctl.touch(c.worker);
       ctl.out.add(new Action.Truncate(c.worker.id, j.def.id(), c.id, x));
     }
     assign(j, m, JobLedger.part(x, oldEnd, c.checkpoints), now, false);
     return true;
+  }
+
+  /** The running copy of the job that would finish last, if later than {@code splitSeconds} from now; else null. */
+  Copy splitCandidate(JobLedger j, double now) {
+    ctl.refile();
+    return j.finishes.latest(now, ctl.config.splitSeconds());
+  }
+
+  /** Whether an idle worker could split a copy of the job now. */
+  boolean hasSplit(JobLedger j, double now) {
+    return splitCandidate(j, now) != null;
+  }
+
+  /** Whether an idle worker could take a copy not started from a worker holding more than the window. */
+  boolean hasSurplus(JobLedger j) {
+    ctl.refile();
+    return j.surplus.most(null) != null;
+  }
+
+  /**
+   * Takes the copy the worker holding most beyond the window would start last: a worker that came
+   * after the pool ran dry gets work that would otherwise wait behind another worker's window. The
+   * holder is told to drop it (it has not started it; if it has, what it reports is discarded).
+   */
+  boolean unload(JobLedger j, Member m, double now) {
+    ctl.refile();
+    Copy c = j.surplus.most(m);
+    if (c == null) {
+      return false;
+    }
+    ctl.out.add(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));
+    ctl.removeCopy(c, now);
+    assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, false);
+    return true;
+  }
+
+  /** Whether the copy is its holder's first and has started: the only one that progresses with time. */
+  static boolean computing(Copy c) {
+    return !Double.isNaN(c.startedAt) && !c.worker.copies.isEmpty() && c.worker.copies.get(0) == c;
+  }
+
+  /** Whether an idle worker may take the tail of the copy, or a replica of it. */
+  static boolean splittable(Copy c) {
+    return !c.replica && c.check == null;
+  }
+
+  /** Whether the copy may move whole to another worker: not started, not a replica or check, not kept for a returning worker. */
+  static boolean movable(Copy c) {
+    return splittable(c) && !c.reserved() && !computing(c);
+  }
+
+  /**
+   * Seconds the holder still needs for its {@code i}-th copy at {@code s} units/s: a worker computes
+   * its copies in order, so only its first one, once started, moves on with the clock.
+   */
+  static double secondsLeft(Member m, int i, double now, double s) {
+    Copy k = m.copies.get(i);
+    double at = i == 0 && !Double.isNaN(k.startedAt) ? k.position(now, s) : k.cursor;
+    return (k.end - at) / s;
   }
 
   /** Seconds from now until the holder finishes this copy (its copies ahead of it first). */
@@ -344,9 +374,10 @@ final class Handout {
       return 0;
     }
     double t = 0;
-    for (Copy k : c.worker.copies) {
-      t += (k.end - k.position(now, s)) / s;
-      if (k == c) {
+    List<Copy> held = c.worker.copies;
+    for (int i = 0; i < held.size(); i++) {
+      t += secondsLeft(c.worker, i, now, s);
+      if (held.get(i) == c) {
         break;
       }
     }
@@ -356,17 +387,28 @@ final class Handout {
   /** Seconds until the worker is through everything it holds. */
   double busySeconds(Member m, double now) {
     double t = 0;
-    for (Copy k : m.copies) {
-      double s = speed(m, k.job);
+    JobLedger last = null;
+    double s = Double.NaN;
+    for (int i = 0; i < m.copies.size(); i++) {
+      JobLedger j = m.copies.get(i).job;
+      if (j != last) {
+        last = j;
+        s = speed(m, j);
+      }
       if (s > 0) {
-        t += (k.end - k.position(now, s)) / s;
+        t += secondsLeft(m, i, now, s);
       }
     }
     return t;
   }
 
   double speed(Member m, JobLedger j) {
-    Estimate e = ctl.estimator.speed(m.id, j.def.workload());
+    return speed(m, j.def.workload());
+  }
+
+  /** The worker's estimated speed for the workload, units/s; NaN while unknown. */
+  double speed(Member m, String workload) {
+    Estimate e = ctl.estimator.speed(m.id, workload);
     return e.known() ? e.value() : Double.NaN;
   }
 
@@ -377,6 +419,7 @@ final class Handout {
       if (!k.excluded().contains(m.id)) {
         it.remove();
         assign(j, m, new ChunkPlan(k.start(), k.end(), new long[0]), now, false).check = k;
+        ctl.touch(m);
         return true;
       }
     }
@@ -391,6 +434,7 @@ final class Handout {
     if (m.copies.size() == 1) {
       copy.started(now);
     }
+    ctl.touch(m);
     long bytes = j.def.hasInput() ? (long) Math.ceil(c.units() * j.def.bytesPerUnit()) : 0;
     ctl.out.add(new Action.Assign(m.id, j.def.id(), copy.id, c.start(), c.end(), c.checkpoints(), bytes,
         ctl.lease(m, copy)));

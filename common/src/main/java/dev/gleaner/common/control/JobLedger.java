@@ -31,8 +31,14 @@ final class JobLedger {
   final Map<Long, Copy> copies = new LinkedHashMap<>();
   /** Copies that ended, by id, with their worker: a late piece of one is discarded, not refused. */
   final Map<Long, String> ended = new HashMap<>();
-  final Map<String, Deque<ChunkPlan>> queues = new HashMap<>();
-  final Deque<ChunkPlan> pool = new ArrayDeque<>();
+  /** Each worker's planned pieces, sorted by backlog. */
+  final Queues queues;
+  /** Pieces for whoever is free. */
+  final WorkQueue pool = new WorkQueue(null, null);
+  /** Its running copies by when their holders would finish them (see {@link Controller#refile}). */
+  final Finishes finishes = new Finishes(this);
+  /** Its holders of more copies than the window (see {@link Controller#refile}). */
+  final Surplus surplus = new Surplus(this);
   final Homes homes = new Homes();
   final Map<String, Long> unitsByWorker = new LinkedHashMap<>();
   final List<Action.Rerouted> reroutes = new ArrayList<>();
@@ -105,10 +111,15 @@ final class JobLedger {
 
   // the recovery scheme, fixed at the first plan
   List<String> members = List.of();
+  /** Each member's place in {@link #members} (rebuilt when they change). */
+  private final Map<String, Integer> memberIndex = new HashMap<>();
+  private List<String> indexed;
   RecoveryScheme scheme;
 
-  JobLedger(JobDef def) {
+  /** @param speed a worker's speed for the job's workload (units/s), NaN when unknown */
+  JobLedger(JobDef def, java.util.function.ToDoubleFunction<String> speed) {
     this.def = def;
+    this.queues = new Queues(speed);
     this.committed = RangeSet.of(def.start(), def.end());
     committed.removeAll(def.remaining());
     this.unplanned = def.remaining().copy();
@@ -143,8 +154,13 @@ final class JobLedger {
     return failures.stream().filter(f -> f.worker().equals(worker)).count();
   }
 
-  Deque<ChunkPlan> queue(String worker) {
-    return queues.computeIfAbsent(worker, k -> new ArrayDeque<>());
+  WorkQueue queue(String worker) {
+    return queues.of(worker);
+  }
+
+  /** Whether any unit waits in a queue, the pool, or unplanned (what {@link #queued()} holds, without building it). */
+  boolean anyQueued() {
+    return !unplanned.isEmpty() || !pool.isEmpty() || queues.anyQueued();
   }
 
   /** Whether every unit of {@code [from, to)} is committed or on its way to it. */
@@ -194,16 +210,12 @@ final class JobLedger {
         s.add(c.cursor, c.end);
       }
     }
-    for (Map.Entry<String, Deque<ChunkPlan>> q : queues.entrySet()) {
-      if (!q.getKey().equals(exceptQueue)) {
-        for (ChunkPlan p : q.getValue()) {
-          s.add(p.start(), p.end());
-        }
+    for (WorkQueue q : queues.all()) {
+      if (!q.owner.equals(exceptQueue)) {
+        addRuns(s, q);
       }
     }
-    for (ChunkPlan p : pool) {
-      s.add(p.start(), p.end());
-    }
+    addRuns(s, pool);
     return s;
   }
 
@@ -234,28 +246,62 @@ final class JobLedger {
   /** Units in queues, the pool, or not planned yet. */
   RangeSet queued() {
     RangeSet s = unplanned.copy();
-    for (Deque<ChunkPlan> q : queues.values()) {
-      for (ChunkPlan p : q) {
-        s.add(p.start(), p.end());
-      }
+    for (WorkQueue q : queues.all()) {
+      addRuns(s, q);
     }
-    for (ChunkPlan p : pool) {
-      s.add(p.start(), p.end());
-    }
+    addRuns(s, pool);
     return s;
   }
 
-  /** The recovery list of a worker of the scheme, as worker ids; empty for others. */
-  List<String> recoveryList(String worker) {
-    int i = members.indexOf(worker);
-    if (i < 0 || scheme == null) {
-      return List.of();
+  /**
+   * Adds the pieces to the set a run at a time: a queue holds its plan's pieces in order, end to
+   * end, so 100,000 pieces are a few thousand runs, and as many updates of the set.
+   */
+  private static void addRuns(RangeSet s, WorkQueue q) {
+    long from = 0;
+    long to = 0;
+    boolean open = false;
+    for (ChunkPlan p : q) {
+      if (open && p.start() == to) {
+        to = p.end();
+        continue;
+      }
+      if (open) {
+        s.add(from, to);
+      }
+      from = p.start();
+      to = p.end();
+      open = true;
     }
-    List<String> out = new ArrayList<>();
-    for (int c : scheme.list(i)) {
-      out.add(members.get(c));
+    if (open) {
+      s.add(from, to);
     }
-    return out;
+  }
+
+  /**
+   * The first worker on the recovery list of {@code worker} that {@code ok} accepts, read one entry
+   * at a time (a list names every other member: 10,000 of them); null if none, or if
+   * {@code worker} is not a member of the scheme.
+   */
+  String firstOnList(String worker, java.util.function.Predicate<String> ok) {
+    if (indexed != members) {
+      indexed = members;
+      memberIndex.clear();
+      for (int k = 0; k < members.size(); k++) {
+        memberIndex.putIfAbsent(members.get(k), k);
+      }
+    }
+    Integer i = memberIndex.get(worker);
+    if (i == null || scheme == null) {
+      return null;
+    }
+    for (int k = 0; k < scheme.n() - 1; k++) {
+      String candidate = members.get(scheme.at(i, k));
+      if (ok.test(candidate)) {
+        return candidate;
+      }
+    }
+    return null;
   }
 
   /** A chunk over {@code [from, to)} keeping the checkpoints of {@code source} that fall inside. */

@@ -29,6 +29,10 @@ final class Member {
   int sessions;
   /** Known only from a restarted master's store, as the holder of reserved copies; not seen yet. */
   boolean unseen;
+  /** Whether its place in the indexes of copies waits to be brought up to date (see {@link Controller#touch}). */
+  boolean touched;
+  /** The line of {@link Waiters} it waits in, or null. */
+  Set<Member> line;
 
   Member(WorkerInfo info, double now) {
     this.id = info.id();

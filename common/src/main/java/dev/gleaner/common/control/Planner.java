@@ -12,7 +12,6 @@ import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.recovery.RecoveryPlans;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -102,7 +101,10 @@ final class Planner {
     j.unplanned.clear();
     Map<String, Integer> rank = new HashMap<>();
     for (Assignment a : plan.order()) {
-      Deque<ChunkPlan> q = j.queue(a.workerId());
+      WorkQueue q = j.queue(a.workerId());
+      if (!a.chunks().isEmpty()) {
+        ctl.waiters.wake(ctl.members.get(a.workerId()));
+      }
       for (ChunkPlan c : a.chunks()) {
         for (ChunkPlan r : v.toReal(c)) {
           // the plan's pieces (checkpoint to checkpoint) go out one by one: a worker computes and saves
@@ -141,16 +143,12 @@ final class Planner {
     j.expectedWork = j.committed.size() + j.pending.size() + held.size() + plan.expectedWork();
     j.message = "";
     if (first) {
-      List<String> ids = new ArrayList<>();
+      java.util.LinkedHashSet<String> ids = new java.util.LinkedHashSet<>();
       for (Assignment a : plan.order()) {
-        if (!ids.contains(a.workerId())) {
-          ids.add(a.workerId());
-        }
+        ids.add(a.workerId());
       }
       for (Member m : accepting) {
-        if (!ids.contains(m.id)) {
-          ids.add(m.id);
-        }
+        ids.add(m.id);
       }
       j.members = List.copyOf(ids);
       j.scheme = ids.size() < 2 ? null : RecoveryPlans.forWorkers(ids.size());
@@ -178,7 +176,7 @@ final class Planner {
 
   /** A worker's estimate moved past the drift threshold against the plan's figures, or null. */
   String drift(JobLedger j, double now) {
-    if (j.queued().isEmpty()) {
+    if (!j.anyQueued()) {
       return null;
     }
     for (Member m : ctl.members.values()) {

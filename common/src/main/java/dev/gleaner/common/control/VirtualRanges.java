@@ -65,9 +65,16 @@ final class VirtualRanges {
     while (at < c.end()) {
       int i = segment(at);
       long segEnd = Math.min(c.end(), virtualStart[i + 1]);
-      long from = at;
-      long[] inside = Arrays.stream(cps).filter(x -> x > from && x < segEnd).map(x -> toReal(x)).toArray();
-      out.add(new ChunkPlan(toReal(at), toReal(at) + (segEnd - at), inside));
+      // a loop, not a stream: a plan maps 10,000 chunks back at every re-plan
+      long[] inside = new long[cps.length];
+      int n = 0;
+      for (long x : cps) {
+        if (x > at && x < segEnd) {
+          inside[n++] = toReal(x);
+        }
+      }
+      long realAt = toReal(at);
+      out.add(new ChunkPlan(realAt, realAt + (segEnd - at), n == cps.length ? inside : Arrays.copyOf(inside, n)));
       at = segEnd;
     }
     return out;

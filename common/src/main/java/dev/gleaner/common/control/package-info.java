@@ -10,6 +10,11 @@
  * disk here. The master runs it on one thread behind Netty and SQLite; {@code common.sim} runs the
  * very same class on a simulated clock, so what the simulator predicts is what the master does.
  *
+ * <p>Its decisions are look-ups in indexes kept up to date as events change the state (each job's
+ * queues by backlog, running copies by when their holders finish them, holders by copies held,
+ * workers up by workload), so one costs O(log n) in the number of workers, and a pump looks at a
+ * bounded number of waiting workers however many wait.
+ *
  * <p>The controller owns each job's ledger: every unit is committed (durable), pending (received,
  * being made durable), held (in a copy some worker is computing), queued (planned for a worker or in
  * the shared pool), or, once a deadline has passed, not done.

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Turns observations into the figures the planner uses, per worker and workload.
@@ -48,6 +49,9 @@ public final class Estimator {
   public static final double RISK_HORIZON = 8 * 3600;
 
   private final Map<String, Figures> workers = new HashMap<>();
+  private final List<Consumer<String>> listeners = new ArrayList<>();
+  /** The median of the measured bandwidths, NaN until computed again after a change (see {@link #plannedBandwidth}). */
+  private double medianBandwidth = Double.NaN;
   /** Epoch seconds at controller time 0, and the zone of the hours of the week; null: no wall clock. */
   private double epochAtZero;
   private java.time.ZoneId zone;
@@ -108,19 +112,38 @@ public final class Estimator {
     }
   }
 
+  /**
+   * Tells {@code listener} the id of every worker whose speed or bandwidth estimate changes from
+   * now on (its calibration, a piece computed, bytes transferred): a controller keeps what it
+   * sorted by these estimates up to date without reading them all again.
+   */
+  public void listen(Consumer<String> listener) {
+    listeners.add(listener);
+  }
+
+  private void changed(String worker) {
+    for (Consumer<String> l : listeners) {
+      l.accept(worker);
+    }
+  }
+
   /** The worker's own calibration for a workload: a prior only. */
   public void calibrated(String worker, String workload, double unitsPerSecond) {
     figures(worker).speed(workload).prior(unitsPerSecond, PRIOR_SECONDS);
+    changed(worker);
   }
 
   /** The worker computed {@code units} of a workload in {@code seconds}. */
   public void computed(String worker, String workload, long units, double seconds) {
     figures(worker).speed(workload).observe(units, seconds);
+    changed(worker);
   }
 
   /** {@code bytes} went to the worker in {@code seconds} on the wire. */
   public void transferred(String worker, long bytes, double seconds) {
     figures(worker).bandwidth.observe(bytes, seconds);
+    medianBandwidth = Double.NaN;
+    changed(worker);
   }
 
   /**
@@ -193,6 +216,14 @@ public final class Estimator {
     if (own.known()) {
       return own.value();
     }
+    // every worker without a measure of its own asks this: the median is kept until a bandwidth changes
+    if (Double.isNaN(medianBandwidth)) {
+      medianBandwidth = medianOfMeasured();
+    }
+    return medianBandwidth;
+  }
+
+  private double medianOfMeasured() {
     List<Double> known = new ArrayList<>();
     for (Figures f : workers.values()) {
       Estimate e = f.bandwidth.estimate();
@@ -236,12 +267,17 @@ public final class Estimator {
     return fleetRate(0);
   }
 
+  /**
+   * Interruptions per second up over the whole fleet. A fleet seen up for less than a second
+   * counts as seen for one: a worker interrupted the instant it joined made this infinite, and
+   * every worker's risk with it, which no plan can take.
+   */
   private double fleetRate(double extraExposure) {
     double t = fleetExposure + extraExposure;
     if (fleetInterruptions == 0) {
       return 0;
     }
-    return t > 0 ? fleetInterruptions / t : Double.POSITIVE_INFINITY;
+    return fleetInterruptions / Math.max(1, t);
   }
 
   /** Measured eps in seconds, or unknown. */

@@ -1,7 +1,5 @@
 package dev.gleaner.common.plan;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -110,19 +108,52 @@ public final class Checkpointing {
       return new Chunks(new double[] {Math.max(0, w)}, expected(new double[] {Math.max(0, w)}, x, eps));
     }
     int limit = eps > 0 ? Math.min(maxChunks, mostChunks(x, eps, 1)) : maxChunks;
-    Chunks best = null;
+    // each count m is weighed in O(1) (see scheduleValue), the best one laid out once: a platform
+    // of 10,000 workers with eps known may allow thousands of chunks each
+    int bestM = -1;
+    double bestValue = 0;
     for (int m = 1; m <= limit; m++) {
-      Chunks c = eps > 0 ? charged(w, x, eps, m) : theorem2(w, x, m);
-      double[] sizes = withTail(c.sizes(), w);
-      if (sizes == null) {
-        continue;
-      }
-      double e = expected(sizes, x, eps);
-      if (best == null || e > best.expected()) {
-        best = new Chunks(sizes, e);
+      double v = scheduleValue(w, x, eps, m);
+      if (!Double.isNaN(v) && (bestM < 0 || v > bestValue)) {
+        bestM = m;
+        bestValue = v;
       }
     }
-    return best != null ? best : new Chunks(new double[] {w}, expected(new double[] {w}, x, eps));
+    if (bestM < 0) {
+      return new Chunks(new double[] {w}, expected(new double[] {w}, x, eps));
+    }
+    Chunks c = eps > 0 ? charged(w, x, eps, bestM) : theorem2(w, x, bestM);
+    double[] sizes = withTail(c.sizes(), w);
+    return new Chunks(sizes, expected(sizes, x, eps));
+  }
+
+  /**
+   * The expectation of Theorem 2's (eps = 0) or 3's m-chunk schedule for Z of the w units, then
+   * what is left as one more chunk, in closed form; NaN when some chunk would not be positive.
+   * With sizes {@code c_i = a - i eps} ({@code a = Z/m + (m - 1) eps / 2}) the work done after
+   * chunk i is {@code (i + 1)(a + eps) - eps i (i + 1) / 2}, so the sum of {@code c_i} times it
+   * is a polynomial in m. No chunk of the m ends past x for the m this is asked for
+   * ({@code m (m + 1) eps / 2 < x}), so only the last chunk's factor is clipped at 0.
+   */
+  static double scheduleValue(double w, double x, double eps, int m) {
+    double z = eps > 0 ? Math.max(0, Math.min(w, m * x / (m + 1) - m * eps / 2)) : Math.min(w, m * x / (m + 1));
+    double a = eps > 0 ? z / m + (m - 1) * eps / 2 : z / m;
+    double last = eps > 0 ? a - (m - 1) * eps : a;
+    if (!(last > 0)) {
+      return Double.NaN;
+    }
+    double b = a + eps;
+    double mm = m;
+    double s1 = mm * (mm + 1) / 2;
+    double s2 = (mm - 1) * mm * (mm + 1) / 3;
+    double s3 = Math.pow((mm - 1) * mm / 2, 2) + (mm - 1) * mm * (2 * mm - 1) / 6;
+    double weighted = a * b * s1 - a * eps / 2 * s2 - eps * b * s2 + eps * eps / 2 * s3;
+    double e = z - weighted / x;
+    double tail = w - z;
+    if (tail > 1e-9 * w) {
+      e += tail * Math.max(0, 1 - (w + (m + 1) * eps) / x);
+    }
+    return e;
   }
 
   /** Positive sizes, with the remainder to w appended; null if some size is not positive. */
@@ -147,7 +178,8 @@ public final class Checkpointing {
    * to about end - start), each moved to a legal cut; checkpoints that collapse are dropped.
    */
   static ChunkPlan chunk(long start, long end, double[] sizes, LongUnaryOperator align) {
-    List<Long> cps = new ArrayList<>();
+    long[] cps = new long[Math.max(0, sizes.length - 1)];
+    int n = 0;
     double at = start;
     long previous = start;
     for (int i = 0; i < sizes.length - 1; i++) {
@@ -158,10 +190,10 @@ public final class Checkpointing {
       }
       cut = Math.min(end, align.applyAsLong(cut));
       if (cut > previous && cut < end) {
-        cps.add(cut);
+        cps[n++] = cut;
         previous = cut;
       }
     }
-    return new ChunkPlan(start, end, cps.stream().mapToLong(Long::longValue).toArray());
+    return new ChunkPlan(start, end, n == cps.length ? cps : java.util.Arrays.copyOf(cps, n));
   }
 }

@@ -16,6 +16,9 @@ import java.util.Locale;
  * never interrupted in the model, so they take all the work, shared in proportion to speed.
  */
 final class DistribStrategy implements PlanStrategy {
+  /** The most pieces a plan cuts its chunks into when eps decides their number (the checkpoints per chunk). */
+  static final int PIECES = 100_000;
+
   @Override
   public String name() {
     return "distrib";
@@ -26,7 +29,10 @@ final class DistribStrategy implements PlanStrategy {
     List<Worker> workers = request.platform().workers();
     int p = workers.size();
     int checkpoints = request.checkpoints() > 0 ? request.checkpoints() : EqualSplitStrategy.DEFAULT_CHECKPOINTS;
-    int maxChunks = request.checkpoints() > 0 || request.eps() == 0 ? checkpoints + 1 : Checkpointing.MAX_CHUNKS;
+    // as many pieces as paper 000 says pay, but no more than PIECES in all: each piece is a message
+    // and a durable write, and 10,000 workers of low risk would each get thousands
+    int maxChunks = request.checkpoints() > 0 || request.eps() == 0 ? checkpoints + 1
+        : Math.max(checkpoints + 1, Math.min(Checkpointing.MAX_CHUNKS, PIECES / p));
     List<Worker> safe = workers.stream().filter(w -> w.risk() == 0).toList();
     if (!safe.isEmpty()) {
       double total = safe.stream().mapToDouble(Worker::speed).sum();
@@ -136,16 +142,19 @@ final class DistribStrategy implements PlanStrategy {
       frac[i] = share - out[i];
       given += out[i];
     }
-    while (given < total) {
-      int best = 0;
-      for (int i = 1; i < frac.length; i++) {
-        if (frac[i] > frac[best]) {
-          best = i;
-        }
+    // the units left over go one each to the largest remainders, ties to the earlier worker (a sort,
+    // not a scan per unit: a platform of 10,000 workers may leave 9,999 of them)
+    if (given < total) {
+      Integer[] byRemainder = new Integer[amounts.length];
+      for (int i = 0; i < byRemainder.length; i++) {
+        byRemainder[i] = i;
       }
-      out[best]++;
-      frac[best] = -1;
-      given++;
+      java.util.Arrays.sort(byRemainder, (a, b) -> frac[a] != frac[b] ? Double.compare(frac[b], frac[a])
+          : Integer.compare(a, b));
+      for (int k = 0; given < total; k++, given++) {
+        // past every worker once (rounding can leave as many units as workers), the first takes the rest
+        out[k < byRemainder.length ? byRemainder[k] : 0]++;
+      }
     }
     return out;
   }

@@ -16,7 +16,14 @@ public final class RecoveryScheme {
   private final String name;
   private final int n;
   private final int processes;
-  private final int[][] lists;
+  /**
+   * Every list, one per process; for a regular one-process scheme only made when asked for
+   * ({@link #rawLists}): n lists of n - 1 computers are 400 MB for 10,000 computers, and each is
+   * computer 0's list shifted.
+   */
+  private int[][] lists;
+  /** Computer 0's list. */
+  private final int[] r0;
   private final boolean regular;
 
   private RecoveryScheme(String name, int n, int processes, int[][] lists) {
@@ -24,7 +31,18 @@ public final class RecoveryScheme {
     this.n = n;
     this.processes = processes;
     this.lists = lists;
+    this.r0 = lists[0];
     this.regular = shiftInvariant(n, processes, lists);
+  }
+
+  /** A regular one-process scheme from computer 0's complete list; the others are shifts of it. */
+  private RecoveryScheme(String name, int n, int[] r0) {
+    this.name = name;
+    this.n = n;
+    this.processes = 1;
+    this.lists = null;
+    this.r0 = r0;
+    this.regular = true;
   }
 
   /**
@@ -35,16 +53,7 @@ public final class RecoveryScheme {
    */
   public static RecoveryScheme regular(String name, int n, int[] head) {
     requireN(n);
-    int[] r0 = fill(n, head, 0, "the list of computer 0");
-    int[][] lists = new int[n][];
-    for (int i = 0; i < n; i++) {
-      int[] l = new int[n - 1];
-      for (int k = 0; k < n - 1; k++) {
-        l[k] = (r0[k] + i) % n;
-      }
-      lists[i] = l;
-    }
-    return new RecoveryScheme(name, n, 1, lists);
+    return new RecoveryScheme(name, n, fill(n, head, 0, "the list of computer 0"));
   }
 
   /**
@@ -85,7 +94,6 @@ public final class RecoveryScheme {
       throw new IllegalArgumentException("only a regular one-process scheme has a p-process variant");
     }
     int shift = n / p;
-    int[] r0 = lists[0];
     int[][] out = new int[n * p][];
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < p; j++) {
@@ -126,7 +134,19 @@ public final class RecoveryScheme {
 
   /** The recovery list of process j of computer i (a copy). */
   public int[] list(int computer, int process) {
+    if (lists == null) {
+      int[] l = new int[n - 1];
+      for (int k = 0; k < n - 1; k++) {
+        l[k] = (r0[k] + computer) % n;
+      }
+      return l;
+    }
     return lists[computer * processes + process].clone();
+  }
+
+  /** The k-th computer (from 0) on the list of computer i's (only or first) process, in O(1). */
+  public int at(int computer, int k) {
+    return lists == null ? (r0[k] + computer) % n : lists[computer * processes][k];
   }
 
   /** The recovery list of computer i's (only or first) process (a copy). */
@@ -139,6 +159,15 @@ public final class RecoveryScheme {
     if (!down.get(computer)) {
       return computer;
     }
+    if (lists == null) {
+      for (int k = 0; k < n - 1; k++) {
+        int c = (r0[k] + computer) % n;
+        if (!down.get(c)) {
+          return c;
+        }
+      }
+      return -1;
+    }
     for (int c : lists[computer * processes + process]) {
       if (!down.get(c)) {
         return c;
@@ -150,11 +179,18 @@ public final class RecoveryScheme {
   /** Computer 0's list as the sequence R = (0, R_1, ..., R_{n-1}) of Paper VI. */
   public int[] sequence() {
     int[] r = new int[n];
-    System.arraycopy(lists[0], 0, r, 1, n - 1);
+    System.arraycopy(r0, 0, r, 1, n - 1);
     return r;
   }
 
   int[][] rawLists() {
+    if (lists == null) {
+      int[][] all = new int[n][];
+      for (int i = 0; i < n; i++) {
+        all[i] = list(i, 0);
+      }
+      lists = all;
+    }
     return lists;
   }
 
@@ -224,6 +260,6 @@ public final class RecoveryScheme {
 
   @Override
   public String toString() {
-    return name + "(n=" + n + (processes > 1 ? ", p=" + processes : "") + ", R0=" + Arrays.toString(lists[0]) + ")";
+    return name + "(n=" + n + (processes > 1 ? ", p=" + processes : "") + ", R0=" + Arrays.toString(r0) + ")";
   }
 }

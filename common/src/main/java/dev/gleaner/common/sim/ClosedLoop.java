@@ -231,11 +231,12 @@ public final class ClosedLoop {
       now = e.at;
       e.run.run();
       apply();
-      if (controller.job(job.id()) != null) {
+      // the progress, not the job's view: a view gathers every queue and copy, too much after each event
+      Controller.Progress p = controller.progress(job.id());
+      if (p != null) {
         observer.after(controller, now);
       }
-      Controller.JobView v = controller.job(job.id());
-      if (v != null && v.phase().ended() || up == 0 && joinsToCome == 0 && now > 0) {
+      if (p != null && p.phase().ended() || up == 0 && joinsToCome == 0 && now > 0) {
         break;
       }
     }

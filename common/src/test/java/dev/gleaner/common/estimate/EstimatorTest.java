@@ -99,4 +99,17 @@ class EstimatorTest {
     assertEquals(0.005, e.eps().value(), 0.0005);
     assertTrue(e.eps().observations() == 100);
   }
+
+  /** Regression: a worker interrupted the instant it joined gave the fleet, and every worker, an infinite risk. */
+  @Test
+  void anInterruptionBeforeAnyTimeUpLeavesEveryRiskFinite() {
+    Estimator e = new Estimator();
+    e.up("a", 5, Double.POSITIVE_INFINITY);
+    e.down("a", 5, true);
+    e.calibrated("b", "w", 10);
+    e.up("b", 5, Double.POSITIVE_INFINITY);
+    Worker b = e.worker("b", "w", false, 0, RiskModel.LINEAR, 5);
+    assertTrue(b.risk() > 0 && Double.isFinite(b.risk()), "risk " + b.risk());
+    assertTrue(Double.isFinite(e.risk("a", 5).rate()));
+  }
 }

@@ -145,4 +145,64 @@ class CheckpointingTest {
       assertTrue(c.expected() >= Checkpointing.expected(new double[] {w}, x, eps) - 1e-12, "never worse than one chunk");
     }
   }
+
+  /**
+   * Each chunk count is weighed in closed form (the m-chunk schedule and the tail): the value
+   * equals the expectation of the schedule laid out and summed chunk by chunk.
+   */
+  @Test
+  void theClosedFormValueOfAScheduleIsItsExpectation() {
+    Random rnd = new Random(5);
+    for (int i = 0; i < INSTANCES; i++) {
+      double x = 1 + 9999 * rnd.nextDouble();
+      double eps = rnd.nextBoolean() ? 0 : x * Math.pow(10, -1 - 4 * rnd.nextDouble());
+      double w = x * 2 * rnd.nextDouble();
+      int limit = eps > 0 ? Math.min(2000, Checkpointing.mostChunks(x, eps, 1)) : 50;
+      for (int m = 1; m <= limit; m += 1 + m / 10) {
+        Checkpointing.Chunks c = eps > 0 ? Checkpointing.charged(w, x, eps, m) : Checkpointing.theorem2(w, x, m);
+        double[] sizes = c.sizes();
+        boolean positive = java.util.Arrays.stream(sizes).allMatch(v -> v > 0);
+        double value = Checkpointing.scheduleValue(w, x, eps, m);
+        if (!positive) {
+          assertTrue(Double.isNaN(value), "instance " + i + ", m " + m + ": a chunk is not positive");
+          continue;
+        }
+        double sum = java.util.Arrays.stream(sizes).sum();
+        double[] laid = w - sum > 1e-9 * w ? java.util.Arrays.copyOf(sizes, sizes.length + 1) : sizes;
+        if (laid != sizes) {
+          laid[sizes.length] = w - sum;
+        }
+        double expected = Checkpointing.expected(laid, x, eps);
+        assertEquals(expected, value, 1e-9 * Math.max(1, x), "instance " + i + ", m " + m);
+      }
+    }
+  }
+
+  /** With thousands of chunk counts allowed, the best schedule is as good as the best one summed chunk by chunk. */
+  @Test
+  void aFixedAllocationWithManyChunksAllowedGetsTheBestCount() {
+    Random rnd = new Random(6);
+    for (int i = 0; i < 40; i++) {
+      double x = 100 + 9900 * rnd.nextDouble();
+      double eps = 1e-3 + 1e-2 * rnd.nextDouble();
+      double w = x * 1.5 * rnd.nextDouble();
+      Checkpointing.Chunks c = Checkpointing.forAllocation(w, x, eps, Checkpointing.MAX_CHUNKS);
+      assertEquals(w, c.total(), 1e-9 * w);
+      assertEquals(Checkpointing.expected(c.sizes(), x, eps), c.expected(), 1e-12 * x);
+      double best = Double.NEGATIVE_INFINITY;
+      for (int m = 1; m <= Math.min(Checkpointing.MAX_CHUNKS, Checkpointing.mostChunks(x, eps, 1)); m++) {
+        double[] sizes = Checkpointing.charged(w, x, eps, m).sizes();
+        if (sizes[sizes.length - 1] <= 0) {
+          continue;
+        }
+        double sum = java.util.Arrays.stream(sizes).sum();
+        double[] laid = java.util.Arrays.copyOf(sizes, sizes.length + (w - sum > 1e-9 * w ? 1 : 0));
+        if (laid.length > sizes.length) {
+          laid[sizes.length] = w - sum;
+        }
+        best = Math.max(best, Checkpointing.expected(laid, x, eps));
+      }
+      assertTrue(c.expected() >= best - 1e-9 * x, "instance " + i + ": " + c.expected() + " < " + best);
+    }
+  }
 }

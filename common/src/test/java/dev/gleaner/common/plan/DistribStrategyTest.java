@@ -60,4 +60,46 @@ class DistribStrategyTest {
     assertEquals(300, plan.order().get(0).units());
     assertEquals(100, plan.order().get(1).units());
   }
+
+  /** The old way to share out the units rounding left over: one at a time to the largest remainder left. */
+  private static long[] roundOneByOne(double[] amounts, long total) {
+    double sum = java.util.Arrays.stream(amounts).sum();
+    long[] out = new long[amounts.length];
+    double[] frac = new double[amounts.length];
+    long given = 0;
+    for (int i = 0; i < amounts.length; i++) {
+      double share = sum > 0 ? amounts[i] * total / sum : 0;
+      out[i] = (long) Math.floor(share);
+      frac[i] = share - out[i];
+      given += out[i];
+    }
+    while (given < total) {
+      int best = 0;
+      for (int i = 1; i < frac.length; i++) {
+        if (frac[i] > frac[best]) {
+          best = i;
+        }
+      }
+      out[best]++;
+      frac[best] = -1;
+      given++;
+    }
+    return out;
+  }
+
+  @Test
+  void roundingGivesTheUnitsLeftOverAsOneAtATimeToTheLargestRemainderWould() {
+    java.util.Random rnd = new java.util.Random(3);
+    for (int i = 0; i < 200; i++) {
+      int n = 1 + rnd.nextInt(i < 190 ? 40 : 5000);
+      double[] amounts = new double[n];
+      for (int k = 0; k < n; k++) {
+        // some equal remainders, to check ties go to the earlier worker
+        amounts[k] = rnd.nextInt(4) == 0 ? 2.5 : 1000 * rnd.nextDouble();
+      }
+      long total = (long) (java.util.Arrays.stream(amounts).sum() * (0.5 + rnd.nextDouble()));
+      assertEquals(java.util.Arrays.toString(roundOneByOne(amounts, total)),
+          java.util.Arrays.toString(DistribStrategy.round(amounts, total)), "instance " + i);
+    }
+  }
 }

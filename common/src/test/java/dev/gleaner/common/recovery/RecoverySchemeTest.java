@@ -70,4 +70,45 @@ class RecoverySchemeTest {
     // Paper IV, Appendix A, Theorem 2: optimal while R_0(i) < floor(n/p), here for 1 crash (R_0(1) = 1 < 5)
     assertTrue(WorstCaseLoad.of(s).optimalUpTo() >= 1);
   }
+
+  /** A regular scheme keeps computer 0's list only: every list, entry and placement is its shift. */
+  @Test
+  void aRegularSchemeAnswersFromComputerZerosListAlone() {
+    int n = 23;
+    RecoveryScheme s = Schemes.build("trapezium", n);
+    int[] r0 = s.list(0);
+    BitSet down = new BitSet();
+    java.util.Random rnd = new java.util.Random(1);
+    for (int i = 0; i < n; i++) {
+      int[] li = s.list(i);
+      for (int k = 0; k < n - 1; k++) {
+        assertEquals((r0[k] + i) % n, li[k]);
+        assertEquals(li[k], s.at(i, k));
+        assertArrayEquals(li, s.rawLists()[i]);
+      }
+      down.clear();
+      for (int c = 0; c < n; c++) {
+        if (rnd.nextInt(3) == 0) {
+          down.set(c);
+        }
+      }
+      int expected = !down.get(i) ? i : -1;
+      for (int k = 0; expected < 0 && k < n - 1; k++) {
+        expected = down.get(li[k]) ? -1 : li[k];
+      }
+      assertEquals(expected, s.placement(i, 0, down));
+    }
+  }
+
+  /**
+   * Regression: the scheme of a job on 100,000 workers was n lists of n - 1 computers (40 GB);
+   * it is computer 0's list, and any entry of any list is one addition away.
+   */
+  @Test
+  void theSchemeOfAHundredThousandWorkersIsOneList() {
+    RecoveryScheme s = RecoveryPlans.forWorkers(100_000);
+    assertEquals(100_000, s.n());
+    assertEquals((s.at(0, 5) + 77_777) % 100_000, s.at(77_777, 5));
+    assertEquals(99_999, s.list(99_999).length);
+  }
 }

@@ -2,6 +2,7 @@ package dev.gleaner.common.plan.distrib;
 
 import dev.gleaner.common.util.Permutations;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Optimal single-round allocations for workers that differ in speed, bandwidth and risk all at
@@ -36,6 +37,12 @@ public final class DistribSolver {
   public static final int ORDERS_UP_TO = 7;
   /** Up to this many workers the conjectured order is refined by adjacent swaps. */
   public static final int LOCAL_SEARCH_UP_TO = 64;
+  /**
+   * Above this many workers the allocation is searched in bulk ({@link Search#BULK}): the walk
+   * from two starts costs one O(p) solve per worker it adds or drops and one O(p^2) scan per
+   * exchange, seconds for a few thousand workers.
+   */
+  public static final int BULK_ABOVE = 512;
 
   private static final double TOL = 1e-12;
 
@@ -115,7 +122,7 @@ public final class DistribSolver {
         }
       }
     }
-    return new Result(best.order(), best.amounts(), best.quadratic(), false, best.valid());
+    return new Result(best.order(), best.amounts(), best.quadratic(), p > BULK_ABOVE && best.exact(), best.valid());
   }
 
   /** The best allocation for a given service order (worker indices). */
@@ -127,6 +134,26 @@ public final class DistribSolver {
   /** With {@code everyFace} false, the active-set walk whatever the size (for tests). */
   static Result forOrder(double[] speed, double[] bandwidth, double[] risk, int[] order, double work,
       Deploy mode, boolean everyFace) {
+    return forOrder(speed, bandwidth, risk, order, work, mode, everyFace ? Search.EVERY_FACE
+        : order.length > BULK_ABOVE ? Search.BULK : Search.WALK);
+  }
+
+  /** How {@link #forOrder} looks for the maximum. */
+  enum Search {
+    /** Every face: exact, for a dozen workers. */
+    EVERY_FACE,
+    /** The active-set walk from two starts, exchanges, and the vertices. */
+    WALK,
+    /**
+     * For many workers: without communication costs the closed form; otherwise the walk from one
+     * start found in bulk, with exchanges among the workers of highest and lowest gradient.
+     */
+    BULK
+  }
+
+  static Result forOrder(double[] speed, double[] bandwidth, double[] risk, int[] order, double work,
+      Deploy mode, Search search) {
+    boolean everyFace = search == Search.EVERY_FACE;
     int p = check(speed, bandwidth, risk, work);
     if (order.length != p) {
       throw new IllegalArgumentException("the order names " + order.length + " workers, expected " + p);
@@ -170,13 +197,21 @@ public final class DistribSolver {
           }
         }
       }
+    } else if (search == Search.BULK && free(c)) {
+      // no communication: E = sum w (1 - kappa d w) is concave and separable, its maximum in closed form
+      best = face.separable();
+      bestValue = SingleRound.quadratic(s, bw, k, best);
+      exact = true;
     } else {
       // local search from several starts: where E is not concave it has several local maxima
       double[] equal = new double[p];
       Arrays.fill(equal, work / p);
-      for (double[] start : Arrays.asList(null, equal)) {
+      boolean bulk = search == Search.BULK;
+      double[] found = bulk ? face.bulkStart() : null;
+      List<double[]> starts = bulk && found != null ? List.of(found) : Arrays.asList(null, equal);
+      for (double[] start : starts) {
         double[] w = face.activeSet(start);
-        for (int round = 0; w != null && round < 30 && face.exchange(w); round++) {
+        for (int round = 0; w != null && round < 30 && face.exchange(w, bulk); round++) {
           w = face.activeSet(w);
         }
         if (w != null) {
@@ -188,18 +223,36 @@ public final class DistribSolver {
         }
       }
       // the vertices: one worker alone, which the walk from the full face may miss when E is not concave
+      int vertex = -1;
+      double amount = 0;
       for (int i = 0; i < p; i++) {
-        double[] one = new double[p];
         double rate = k[i] * (c[i] + d[i]);
-        one[i] = mode == Deploy.ALL ? work : Math.min(work, 1 / (2 * rate));
-        double v = SingleRound.quadratic(s, bw, k, one);
+        double x = mode == Deploy.ALL ? work : Math.min(work, 1 / (2 * rate));
+        // SingleRound.quadratic of x units on worker i alone, in the same operations
+        double v = x * (1 - k[i] * (x / bw[i] + x / s[i]));
         if (v > bestValue) {
           bestValue = v;
-          best = one;
+          vertex = i;
+          amount = x;
         }
       }
+      if (vertex >= 0) {
+        best = new double[p];
+        best[vertex] = amount;
+      }
     }
-    return new Result(order.clone(), best, bestValue, exact && p <= ORDERS_UP_TO, SingleRound.valid(s, bw, k, best));
+    boolean proven = search == Search.BULK ? exact : exact && p <= ORDERS_UP_TO;
+    return new Result(order.clone(), best, bestValue, proven, SingleRound.valid(s, bw, k, best));
+  }
+
+  /** Whether no worker costs communication time (every bandwidth infinite). */
+  private static boolean free(double[] c) {
+    for (double x : c) {
+      if (x != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int check(double[] speed, double[] bandwidth, double[] risk, double work) {
@@ -436,20 +489,101 @@ public final class DistribSolver {
     }
 
     /**
+     * The maximum without communication costs (every c = 0): E = sum w (1 - kappa d w) is separable
+     * and concave, so {@code w_m = (1 - lambda) / (2 kappa_m d_m)} for every worker, with lambda = 0
+     * unless the budget binds (always, for ALL).
+     */
+    double[] separable() {
+      double[] w = new double[p];
+      double total = 0;
+      for (int m = 0; m < p; m++) {
+        w[m] = 1 / (2 * k[m] * d[m]);
+        total += w[m];
+      }
+      return mode == Deploy.ALL || total > work ? scaleTo(w, work) : w;
+    }
+
+    /**
+     * A start for the walk on a large instance, found in bulk: solve the face, drop every worker
+     * the solution gives less than nothing, take in every worker whose gradient says it should
+     * have work, and again, a few rounds (a primal-dual active set). The walk one worker at a time
+     * from nothing needs one O(p) solve per worker; this needs a handful. Null if a face is
+     * singular before a feasible point is found.
+     */
+    double[] bulkStart() {
+      boolean[] in = new boolean[p];
+      Arrays.fill(in, true);
+      boolean binding = mode == Deploy.ALL;
+      double[] feasible = null;
+      double[] g = new double[p];
+      for (int round = 0; round < 60; round++) {
+        double[] t = solve(in, binding);
+        if (t == null) {
+          return feasible;
+        }
+        if (!binding && sum(t) > work) {
+          binding = true;
+          continue;
+        }
+        boolean changed = false;
+        for (int m = 0; m < p; m++) {
+          if (in[m] && t[m] < 0) {
+            in[m] = false;
+            changed = true;
+          }
+        }
+        if (changed) {
+          continue;
+        }
+        feasible = t;
+        double multiplier = binding ? lambda : 0;
+        if (binding && mode == Deploy.BEST && multiplier < -TOL) {
+          binding = false;
+          continue;
+        }
+        gradient(t, g);
+        for (int m = 0; m < p; m++) {
+          if (!in[m] && g[m] - multiplier > TOL) {
+            in[m] = true;
+            changed = true;
+          }
+        }
+        if (!changed) {
+          break;
+        }
+      }
+      if (feasible != null && mode == Deploy.ALL) {
+        scaleTo(feasible, work);
+      }
+      return feasible;
+    }
+
+    /** Workers whose pair moves a large exchange weighs: those of highest and of lowest gradient. */
+    private static final int EXCHANGE_CANDIDATES = 24;
+    /** Moves a large exchange makes at most (each costs a gradient, O(p)). */
+    private static final int EXCHANGE_MOVES = 256;
+
+    /**
      * Moves work between two workers (or, for BEST, between a worker and the undeployed rest), each
      * move the exact best on its segment, while one gains. Where E is not concave this leaves the
-     * saddle points an active-set walk can stop at. Returns whether anything was gained.
+     * saddle points an active-set walk can stop at. Returns whether anything was gained. With
+     * {@code large}, a move is chosen among the pairs of the workers of highest and lowest
+     * gradient only (the pairs with most slope), and at most {@value #EXCHANGE_MOVES} are made.
      */
-    boolean exchange(double[] w) {
+    boolean exchange(double[] w, boolean large) {
       double[] g = new double[p];
       gradient(w, g);
       boolean gainedAny = false;
-      for (int moves = 0; moves < 10 * p; moves++) {
+      int[] candidates = new int[0];
+      for (int moves = 0; moves < (large ? EXCHANGE_MOVES : 10 * p); moves++) {
         double bestGain = 1e-15 * work;
         int bi = -1;
         int bj = -1;
         double bt = 0;
         double rest = work - sum(w);
+        if (large) {
+          candidates = extremes(g);
+        }
         for (int i = 0; i < p; i++) {
           double mii = k[i] * (c[i] + d[i]);
           if (mode == Deploy.BEST) {
@@ -462,9 +596,28 @@ public final class DistribSolver {
               bt = t;
             }
           }
+          if (large) {
+            continue;
+          }
           for (int j = i + 1; j < p; j++) {
             double mjj = k[j] * (c[j] + d[j]);
             double q = mii + mjj - k[j] * c[i];
+            double slope = g[i] - g[j];
+            double t = clampedStep(slope, q, -w[i], w[j]);
+            double gain = t * slope - t * t * q;
+            if (gain > bestGain) {
+              bestGain = gain;
+              bi = i;
+              bj = j;
+              bt = t;
+            }
+          }
+        }
+        for (int x = 0; large && x < candidates.length; x++) {
+          for (int y = x + 1; y < candidates.length; y++) {
+            int i = Math.min(candidates[x], candidates[y]);
+            int j = Math.max(candidates[x], candidates[y]);
+            double q = k[i] * (c[i] + d[i]) + k[j] * (c[j] + d[j]) - k[j] * c[i];
             double slope = g[i] - g[j];
             double t = clampedStep(slope, q, -w[i], w[j]);
             double gain = t * slope - t * t * q;
@@ -487,6 +640,39 @@ public final class DistribSolver {
         gainedAny = true;
       }
       return gainedAny;
+    }
+
+    /**
+     * The indices of the {@value #EXCHANGE_CANDIDATES} highest gradients and of as many of the
+     * lowest, without repeats, in no particular order.
+     */
+    private int[] extremes(double[] g) {
+      int half = Math.min(EXCHANGE_CANDIDATES, p / 2);
+      int[] top = new int[half];
+      int[] bottom = new int[half];
+      int n = 0;
+      for (int m = 0; m < p; m++) {
+        if (n < half) {
+          top[n] = m;
+          bottom[n] = m;
+          n++;
+          continue;
+        }
+        // replace the weakest kept one (half is small: a scan beats a heap)
+        int lo = 0;
+        int hi = 0;
+        for (int x = 1; x < half; x++) {
+          lo = g[top[x]] < g[top[lo]] ? x : lo;
+          hi = g[bottom[x]] > g[bottom[hi]] ? x : hi;
+        }
+        if (g[m] > g[top[lo]]) {
+          top[lo] = m;
+        }
+        if (g[m] < g[bottom[hi]]) {
+          bottom[hi] = m;
+        }
+      }
+      return java.util.stream.IntStream.concat(Arrays.stream(top), Arrays.stream(bottom)).distinct().toArray();
     }
 
     /** The t in [lo, hi] that maximises t slope - t^2 curve. */

@@ -29,13 +29,13 @@ public final class Fifo {
     for (int k = 0; k + 1 < n; k++) {
       int i = order[k];
       int j = order[k + 1];
-      ratio[k + 1] = ratio[k] * (m.v(i) + m.rho()[i] - m.pi0() - m.tau()) / (m.v(j) + m.rho()[j] - td);
+      ratio[k + 1] = ratio[k] * (m.v(i) + m.rho(i) - m.pi0() - m.tau()) / (m.v(j) + m.rho(j) - td);
     }
     double rest = 0;
     for (int k = 1; k < n; k++) {
       rest += ratio[k];
     }
-    double w1 = budget / (m.v(order[0]) + m.rho()[order[0]] + td * rest);
+    double w1 = budget / (m.v(order[0]) + m.rho(order[0]) + td * rest);
     double[] w = new double[n];
     for (int k = 0; k < n; k++) {
       w[k] = Math.max(0, w1 * ratio[k]);
@@ -51,7 +51,7 @@ public final class Fifo {
     double sum = 0;
     double prod = 1;
     for (int i : order) {
-      double d = m.v(i) + m.rho()[i] - td;
+      double d = m.v(i) + m.rho(i) - td;
       sum += prod / d;
       prod *= 1 - (m.pi0() + m.tau() - td) / d;
     }

@@ -51,6 +51,16 @@ public record HiHCoHP(double sigma, double lambda, double tau, double pi0, doubl
     return rho.clone();
   }
 
+  /** rho of computer i, without copying the array (a loop over 100,000 computers reads each). */
+  public double rho(int i) {
+    return rho[i];
+  }
+
+  /** pi of computer i, without copying the array. */
+  public double pi(int i) {
+    return pi[i];
+  }
+
   @Override
   public double[] pi() {
     return pi.clone();
