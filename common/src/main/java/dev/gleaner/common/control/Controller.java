@@ -59,7 +59,16 @@ public final class Controller {
   final ControlConfig config;
   final Estimator estimator = new Estimator();
   final Map<String, Member> members = new LinkedHashMap<>();
+  /** Every job known, ended ones too (their status is read until they are forgotten). */
   final Map<String, JobLedger> jobs = new LinkedHashMap<>();
+  /**
+   * The jobs that have not ended, in the order they came: what every pass, pump and hand-out looks
+   * at, so a master that has run thousands of jobs costs what its running ones do. Replaced, never
+   * changed, when a job comes or ends, so a loop over it may start or end jobs.
+   */
+  private List<JobLedger> live = List.of();
+  private final List<JobLedger> arrived = new ArrayList<>();
+  private boolean liveStale;
   final List<Action> out = new ArrayList<>();
   /** Work appeared (or time moved) since the last pass: the waiting workers look again. */
   boolean workChanged = true;
@@ -111,7 +120,7 @@ public final class Controller {
   }
 
   private void remember(double now, boolean whenever) {
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if (j.phase.ended() || !whenever && now - j.rememberedAt < MEMORY_INTERVAL) {
         continue;
       }
@@ -185,6 +194,8 @@ public final class Controller {
     j.planMemory = JobMemory.planVersion(j);
     j.checksMemory = JobMemory.checksVersion(j);
     jobs.put(def.id(), j);
+    arrived.add(j);
+    liveStale = true;
     List<Held> newestFirst = new ArrayList<>(handedOut);
     newestFirst.sort((a, b) -> Long.compare(b.copyId(), a.copyId()));
     RangeSet taken = new RangeSet();
@@ -267,7 +278,7 @@ public final class Controller {
     }
     touch(m);
     waiters.wake(m);
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if (j.active() && j.takes(m)) {
         replanLater(j, "worker " + m.id + (m.sessions > 1 ? " returned" : " joined"));
       }
@@ -284,7 +295,7 @@ public final class Controller {
     counted(m, -1);
     m.state = Member.State.DRAINING;
     waiters.forget(m);
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       WorkQueue q = j.queues.remove(id);
       if (q != null && !j.phase.ended()) {
         reroute(j, id, orphansOf(j, q.toList(), id), now);
@@ -311,13 +322,13 @@ public final class Controller {
     m.state = Member.State.DOWN;
     waiters.forget(m);
     estimator.down(id, now, interrupted);
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       List<ChunkPlan> lost = withdraw(m, j, null, now);
       if (!lost.isEmpty() && !j.phase.ended() && j.phase != JobPhase.ENDING) {
         reroute(j, id, orphansOf(j, lost, id), now);
       }
     }
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if (j.active()) {
         replanLater(j, "worker " + id + " lost: " + why);
       }
@@ -429,7 +440,7 @@ public final class Controller {
     if (reserved == 0) {
       return;
     }
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       boolean idle = false;
       boolean idleKnown = false;
       for (Copy c : List.copyOf(j.copies.values())) {
@@ -460,7 +471,7 @@ public final class Controller {
    * saying so, instead of waiting forever.
    */
   private void settleStuckChecks(double now) {
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if (!j.active() || j.checks.isEmpty() || !j.checking.isEmpty() || j.committed.size() < j.units()
           || j.copies.values().stream().anyMatch(c -> c.check != null)) {
         j.checksStuckSince = Double.NaN;
@@ -860,7 +871,26 @@ public final class Controller {
     JobLedger j = jobs.get(job);
     if (j != null && j.phase.ended()) {
       jobs.remove(job);
+      liveStale = true;
     }
+  }
+
+  /** The jobs that have not ended (see {@link #live}); the list is never changed once returned. */
+  List<JobLedger> live() {
+    if (liveStale) {
+      List<JobLedger> next = new ArrayList<>(live.size() + arrived.size());
+      for (List<JobLedger> from : List.of(live, arrived)) {
+        for (JobLedger j : from) {
+          if (!j.phase.ended() && jobs.get(j.def.id()) == j) {
+            next.add(j);
+          }
+        }
+      }
+      arrived.clear();
+      live = next;
+      liveStale = false;
+    }
+    return live;
   }
 
   /** Time passed: deadlines, drifting estimates, due re-plans, tails worth splitting. */
@@ -869,14 +899,14 @@ public final class Controller {
     expireReserved(now);
     expireLeases(now);
     settleStuckChecks(now);
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if (j.active() && !j.setAside.isEmpty() && accepting(j) == 0) {
         // only set-aside workers are left: they take the job again rather than let it stall
         j.setAside.clear();
         workChanged = true;
       }
     }
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if ((j.phase == JobPhase.RUNNING || j.phase == JobPhase.WAITING) && j.def.deadline() <= now) {
         endAtDeadline(j, now);
       } else if (j.active() && !j.replanDue) {
@@ -935,7 +965,7 @@ public final class Controller {
   private void pump(double now) {
     boolean holdBack = joining(now);
     boolean planned = false;
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if (j.phase == JobPhase.WAITING) {
         start(j, now);
       } else if (j.active() && j.replanDue && now - j.lastPlanAt >= config.replanInterval() && !holdBack) {
@@ -1045,7 +1075,7 @@ public final class Controller {
     if (touched.isEmpty()) {
       return;
     }
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       if (j.phase.ended()) {
         continue;
       }
@@ -1066,7 +1096,7 @@ public final class Controller {
     if (m != null) {
       touch(m);
     }
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : live()) {
       j.queues.speedChanged(worker);
     }
   }
@@ -1174,6 +1204,7 @@ public final class Controller {
         notDone.size(), notDone.rangeCount());
     j.phase = phase;
     j.message = message;
+    liveStale = true;
     out.add(new Action.Finished(j.def.id(), phase, notDone, message));
   }
 
@@ -1181,6 +1212,7 @@ public final class Controller {
     cancelAll(j, phase == JobPhase.DONE ? "the job is done" : "the job failed", now);
     j.phase = phase;
     j.message = message;
+    liveStale = true;
     out.add(new Action.Finished(j.def.id(), phase, new RangeSet(), message));
   }
 
@@ -1254,7 +1286,7 @@ public final class Controller {
 
   public List<JobView> jobs() {
     List<JobView> out = new ArrayList<>();
-    for (JobLedger j : jobs.values()) {
+    for (JobLedger j : jobs.values()) { // ended ones too
       out.add(view(j));
     }
     return out;

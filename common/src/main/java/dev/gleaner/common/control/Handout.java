@@ -45,7 +45,7 @@ final class Handout {
 
   /** Gives the worker one copy if there is one for it; false if none. */
   boolean take(Member m, double now) {
-    for (JobLedger j : ctl.jobs.values()) {
+    for (JobLedger j : ctl.live()) {
       if (!j.active() || !j.takes(m)) {
         continue;
       }
@@ -59,7 +59,7 @@ final class Handout {
       }
     }
     // committed pieces to compute again for comparison, by a worker that has not done them
-    for (JobLedger j : ctl.jobs.values()) {
+    for (JobLedger j : ctl.live()) {
       if (j.active() && j.takes(m) && check(j, m, now)) {
         return true;
       }
@@ -68,17 +68,17 @@ final class Handout {
       return false;
     }
     // nothing planned for it and nothing in its hands: no idle worker while work remains
-    for (JobLedger j : ctl.jobs.values()) {
+    for (JobLedger j : ctl.live()) {
       if (j.active() && j.takes(m) && steal(j, m, now)) {
         return true;
       }
     }
-    for (JobLedger j : ctl.jobs.values()) {
+    for (JobLedger j : ctl.live()) {
       if (j.active() && j.takes(m) && split(j, m, now)) {
         return true;
       }
     }
-    for (JobLedger j : ctl.jobs.values()) {
+    for (JobLedger j : ctl.live()) {
       if (j.active() && j.takes(m) && unload(j, m, now)) {
         return true;
       }

@@ -192,7 +192,7 @@ final class Waiters {
    * by a holder of more than the window.
    */
   private boolean dry(Line kind, double now) {
-    for (JobLedger j : ctl.jobs.values()) {
+    for (JobLedger j : ctl.live()) {
       if (!j.active()) {
         continue;
       }
