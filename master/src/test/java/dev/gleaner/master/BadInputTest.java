@@ -276,8 +276,8 @@ class BadInputTest {
   void idleConnectionsFromManyAddressesCannotShutOutARealClient() throws Exception {
     List<java.net.Socket> idle = new java.util.ArrayList<>();
     try {
-      // 16 addresses, 16 idle connections each: the gate is full
-      for (int a = 1; a <= 16; a++) {
+      // 17 addresses, 16 idle connections each: past the gate's bound of 256
+      for (int a = 1; a <= 17; a++) {
         for (int i = 0; i < 16; i++) {
           java.net.Socket s = new java.net.Socket();
           s.bind(new java.net.InetSocketAddress("127.0.3." + a, 0));
@@ -287,12 +287,12 @@ class BadInputTest {
       }
       var waiting = master.server.registry().get("gleaner.connections.logging.in").gauge();
       org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> waiting.value() >= 256);
-      // a real client still logs in: the longest-waiting idle connection makes room
+      // a real client still logs in: the master stops accepting while no idle connection has waited
+      // out the grace, then closes those waiting longest to make room
       try (RawPeer client = RawPeer.client(master.port, SECRET)) {
         client.send(Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build());
         assertTrue(client.read().hasStatusReply());
       }
-      // one of the idle connections (the one waiting longest) was closed to make room
       org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> {
         for (java.net.Socket s : idle) {
           s.setSoTimeout(1);

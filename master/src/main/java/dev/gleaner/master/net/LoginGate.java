@@ -4,8 +4,11 @@ import io.netty.channel.Channel;
 import java.net.InetAddress;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Bounds what peers that have not logged in can cost the master. At most {@link #PER_ADDRESS}
@@ -14,15 +17,19 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <ul>
  *   <li><b>hello</b>: connected, no Hello read yet; at most {@link #HELLOS}, each able to hold a
- *       frame of {@link #FRAME_BYTES}. When it is full, the connection that has waited longest is
- *       closed to make room, so idle connections from many addresses cannot shut out a real client,
- *       whose Hello is read within milliseconds of its connect.
+ *       frame of {@link #FRAME_BYTES}.
  *   <li><b>answer</b>: Hello taken, challenge sent, its answer awaited; at most {@link #ANSWERS},
  *       each limited to frames of {@link #ANSWER_FRAME_BYTES} (an answer is 40 bytes), so the pool
- *       can be large: a burst of thousands of real workers, whose answers come one round trip after
- *       their challenge, is not evicted by its own newcomers. When it is full, the longest waiting
- *       is closed to make room, as in the hello pool.
+ *       can be large.
  * </ul>
+ *
+ * <p>A pool past its bound closes its longest waiting connection, but only one that has waited
+ * {@link #GRACE_MILLIS} in it: idle connections from many addresses cannot shut out a real client,
+ * whose Hello and answer come within milliseconds. While a pool is past its bound and its longest
+ * waiting is younger than that, the master stops accepting connections (they wait in the kernel's
+ * backlog) until the pool drains or its oldest ages. A burst of thousands of real workers is so
+ * let in at the pace the master reads them, not closed by its own newcomers (which made a burst of
+ * 4,000 connect 21,000 times).
  *
  * <p>Each connection holds a {@link Ticket} whose state both the login and an eviction change by
  * compare-and-set: a connection evicted (by another connection's thread) can no longer log in, and a
@@ -37,13 +44,13 @@ final class LoginGate {
   static final int HELLOS = 256;
   /** Connections awaiting the answer to their challenge, at most. */
   static final int ANSWERS = 4096;
-  /** Both pools together: the most handshakes there may be at once. */
-  static final int TOTAL = HELLOS + ANSWERS;
   /** Largest frame before the Hello is read: a Hello is a few hundred bytes, a few KiB with held chunks. */
   static final int FRAME_BYTES = 64 * 1024;
   /** Largest frame between the challenge and the Welcome: the answer is a 32-byte MAC in its envelope. */
   static final int ANSWER_FRAME_BYTES = 1024;
   static final int HANDSHAKE_SECONDS = 30;
+  /** How long a connection waits in a pool before a newcomer may close it to make room. */
+  static final long GRACE_MILLIS = 2000;
 
   /** Where a connection's handshake is; only compare-and-set moves it. */
   private static final int HELLO = 0;
@@ -57,30 +64,59 @@ final class LoginGate {
     final Channel channel;
     final InetAddress address;
     private final AtomicInteger state = new AtomicInteger(HELLO);
+    /** When it entered the pool it is in, nanoseconds of the gate's clock. */
+    private volatile long since;
 
-    private Ticket(Channel channel, InetAddress address) {
+    private Ticket(Channel channel, InetAddress address, long since) {
       this.channel = channel;
       this.address = address;
+      this.since = since;
+    }
+  }
+
+  /** One pool: its tickets, the longest waiting first, how many, and how many of them are being closed. */
+  private static final class Pool {
+    final int state;
+    final int bound;
+    final ConcurrentLinkedDeque<Ticket> tickets = new ConcurrentLinkedDeque<>();
+    final AtomicInteger count = new AtomicInteger();
+    final AtomicInteger closing = new AtomicInteger();
+
+    Pool(int state, int bound) {
+      this.state = state;
+      this.bound = bound;
+    }
+
+    boolean over() {
+      return count.get() - closing.get() > bound;
     }
   }
 
   /** Connections in the handshake per address; an address is counted and released inside one atomic compute. */
   private final ConcurrentHashMap<InetAddress, Integer> byAddress = new ConcurrentHashMap<>();
-  /** Each pool's tickets, the longest waiting first, and its size. */
-  private final ConcurrentLinkedDeque<Ticket> hellos = new ConcurrentLinkedDeque<>();
-  private final ConcurrentLinkedDeque<Ticket> answers = new ConcurrentLinkedDeque<>();
-  private final AtomicInteger helloCount = new AtomicInteger();
-  private final AtomicInteger answerCount = new AtomicInteger();
+  private final Pool hellos = new Pool(HELLO, HELLOS);
+  private final Pool answers = new Pool(ANSWER, ANSWERS);
   private final AtomicLong evicted = new AtomicLong();
   /** Told of each eviction (the master's meter). */
   private final Runnable onEviction;
+  private final LongSupplier nanos;
+  /** The listening channel the connections came from (null until one came through one). */
+  private volatile Channel acceptor;
+  private final AtomicBoolean paused = new AtomicBoolean();
+  private final AtomicBoolean recheckScheduled = new AtomicBoolean();
 
   LoginGate() {
     this(() -> { });
   }
 
   LoginGate(Runnable onEviction) {
+    this(onEviction, System::nanoTime);
+  }
+
+  /** A gate reading time from {@code nanos} (tests move it by hand). */
+  LoginGate(Runnable onEviction, LongSupplier nanos) {
     this.onEviction = onEviction;
+    this.nanos = nanos;
   }
   /** Refusals before a login, logged at most 20 per 10 s: a flood must not fill the disk. */
   private final RateLimitedLog refusals = new RateLimitedLog(
@@ -93,8 +129,8 @@ final class LoginGate {
 
   /**
    * A connection from {@code address} starts its handshake: its ticket, or null when its address
-   * already has {@link #PER_ADDRESS} waiting (it is refused). A full hello pool closes its longest
-   * waiting connection instead of refusing this one. The ticket ends with {@link #login} or
+   * already has {@link #PER_ADDRESS} waiting (it is refused). A full hello pool makes room (see
+   * the class comment) instead of refusing this one. The ticket ends with {@link #login} or
    * {@link #leave}.
    */
   Ticket enter(InetAddress address, Channel channel) {
@@ -110,10 +146,14 @@ final class LoginGate {
     if (!admitted[0]) {
       return null;
     }
-    Ticket t = new Ticket(channel, address);
-    hellos.addLast(t);
-    if (helloCount.incrementAndGet() > HELLOS) {
-      evictOldest(hellos, helloCount, HELLO);
+    if (acceptor == null && channel.parent() != null) {
+      acceptor = channel.parent();
+    }
+    Ticket t = new Ticket(channel, address, nanos.getAsLong());
+    hellos.tickets.addLast(t);
+    hellos.count.incrementAndGet();
+    if (hellos.over()) {
+      rebalance();
     }
     return t;
   }
@@ -126,11 +166,13 @@ final class LoginGate {
     if (!t.state.compareAndSet(HELLO, ANSWER)) {
       return false;
     }
-    hellos.remove(t);
-    helloCount.decrementAndGet();
-    answers.addLast(t);
-    if (answerCount.incrementAndGet() > ANSWERS) {
-      evictOldest(answers, answerCount, ANSWER);
+    hellos.tickets.remove(t);
+    hellos.count.decrementAndGet();
+    t.since = nanos.getAsLong();
+    answers.tickets.addLast(t);
+    answers.count.incrementAndGet();
+    if (answers.over() || paused.get()) {
+      rebalance();
     }
     return t.state.get() == ANSWER;
   }
@@ -143,9 +185,12 @@ final class LoginGate {
     if (!t.state.compareAndSet(ANSWER, LOGGED_IN)) {
       return false;
     }
-    answers.remove(t);
-    answerCount.decrementAndGet();
+    answers.tickets.remove(t);
+    answers.count.decrementAndGet();
     releaseAddress(t.address);
+    if (paused.get()) {
+      rebalance();
+    }
     return true;
   }
 
@@ -154,43 +199,103 @@ final class LoginGate {
     int was = t.state.getAndSet(LEFT);
     switch (was) {
       case HELLO -> {
-        hellos.remove(t);
-        helloCount.decrementAndGet();
+        hellos.tickets.remove(t);
+        hellos.count.decrementAndGet();
         releaseAddress(t.address);
       }
       case ANSWER -> {
-        answers.remove(t);
-        answerCount.decrementAndGet();
+        answers.tickets.remove(t);
+        answers.count.decrementAndGet();
         releaseAddress(t.address);
       }
       // its pool place went with the eviction; its address place goes with its close
       case EVICTED -> releaseAddress(t.address);
       default -> { }
     }
+    if (paused.get()) {
+      rebalance();
+    }
   }
 
   /**
-   * Closes the longest-waiting connection still in {@code state}, which holds the pool's place of
-   * the one that pushed the pool past its bound. The choice is made on that connection's own event
-   * loop, after what it has read meanwhile: under a burst a real client's Hello may be waiting there
-   * to be read, and a connection that moved on (challenged, logged in, closed) is passed over for
-   * the next longest waiting. The pool may stay over its bound by the evictions in flight.
+   * Brings each pool back within its bound: closes its longest waiting connections that have
+   * waited out the grace; while one is still past its bound, stops accepting and looks again when
+   * its longest waiting has. Any thread may call it; decisions made at once on several threads
+   * settle, since every change calls it again.
    */
-  private void evictOldest(ConcurrentLinkedDeque<Ticket> pool, AtomicInteger count, int state) {
-    Ticket oldest = pool.pollFirst();
-    if (oldest == null) {
+  private void rebalance() {
+    long wait = Long.MAX_VALUE;
+    for (Pool p : new Pool[] {hellos, answers}) {
+      while (p.over()) {
+        Ticket oldest = p.tickets.peekFirst();
+        if (oldest == null) {
+          break;
+        }
+        long age = nanos.getAsLong() - oldest.since;
+        if (age < TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS)) {
+          wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS) - age);
+          break;
+        }
+        if (p.tickets.remove(oldest)) {
+          evict(p, oldest);
+        }
+      }
+    }
+    if (wait == Long.MAX_VALUE) {
+      resumeAccepting();
+    } else {
+      pauseAccepting(wait);
+    }
+  }
+
+  /**
+   * Closes {@code t}, taken from its pool to make room, on its own event loop, after what that
+   * loop has read meanwhile: a connection that moved on by then (challenged, logged in, closed) is
+   * passed over, and the pool looked at again.
+   */
+  private void evict(Pool p, Ticket t) {
+    p.closing.incrementAndGet();
+    t.channel.eventLoop().execute(() -> {
+      try {
+        if (t.state.compareAndSet(p.state, EVICTED)) {
+          p.count.decrementAndGet();
+          evicted.incrementAndGet();
+          onEviction.run();
+          t.channel.close();
+        }
+      } finally {
+        p.closing.decrementAndGet();
+      }
+      rebalance();
+    });
+  }
+
+  private void pauseAccepting(long waitNanos) {
+    Channel a = acceptor;
+    if (a == null) {
       return;
     }
-    oldest.channel.eventLoop().execute(() -> {
-      if (oldest.state.compareAndSet(state, EVICTED)) {
-        count.decrementAndGet();
-        evicted.incrementAndGet();
-        onEviction.run();
-        oldest.channel.close();
-      } else if (count.get() > (state == HELLO ? HELLOS : ANSWERS)) {
-        evictOldest(pool, count, state);
-      }
-    });
+    if (paused.compareAndSet(false, true)) {
+      a.config().setAutoRead(false);
+    }
+    if (recheckScheduled.compareAndSet(false, true)) {
+      a.eventLoop().schedule(() -> {
+        recheckScheduled.set(false);
+        rebalance();
+      }, Math.max(waitNanos, TimeUnit.MILLISECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  private void resumeAccepting() {
+    Channel a = acceptor;
+    if (a != null && paused.compareAndSet(true, false)) {
+      a.config().setAutoRead(true);
+    }
+  }
+
+  /** Whether the master has stopped accepting connections until a pool drains or ages. */
+  boolean pausing() {
+    return paused.get();
   }
 
   private void releaseAddress(InetAddress address) {
@@ -204,6 +309,6 @@ final class LoginGate {
 
   /** Connections in the handshake now. */
   int waiting() {
-    return helloCount.get() + answerCount.get();
+    return hellos.count.get() + answers.count.get();
   }
 }

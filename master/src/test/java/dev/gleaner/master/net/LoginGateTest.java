@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.channel.DefaultChannelId;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -24,6 +25,17 @@ import org.junit.jupiter.api.Test;
  * is produced on purpose.
  */
 class LoginGateTest {
+  /** The gates' clock, nanoseconds, moved by hand. */
+  private final java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong(1_000_000_000L);
+
+  private LoginGate gate() {
+    return new LoginGate(() -> { }, clock::get);
+  }
+
+  /** Time passes beyond the grace: whoever waits now may be closed to make room. */
+  private void graceOver() {
+    clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(LoginGate.GRACE_MILLIS) + 1);
+  }
   private static InetAddress address(int i) {
     try {
       return InetAddress.getByAddress(new byte[] {127, 9, (byte) (i >> 8), (byte) i});
@@ -60,11 +72,12 @@ class LoginGateTest {
 
   @Test
   void aLoginCompletingWhileTheGateIsFullIsNotClosedByTheEvictionThatFollows() {
-    LoginGate gate = new LoginGate();
+    LoginGate gate = gate();
     List<Peer> waiting = challenged(gate, 0, LoginGate.ANSWERS);
     Peer oldest = waiting.get(0);
     // the oldest proves itself on its thread just as a newcomer fills the pool on another
     assertTrue(gate.login(oldest.ticket()));
+    graceOver();
     Peer newcomer = enter(gate, LoginGate.ANSWERS);
     assertTrue(gate.challenged(newcomer.ticket()));
     Peer another = enter(gate, LoginGate.ANSWERS + 1);
@@ -77,8 +90,9 @@ class LoginGateTest {
 
   @Test
   void aConnectionEvictedBeforeItsLoginCompletesIsNotWelcomed() {
-    LoginGate gate = new LoginGate();
+    LoginGate gate = gate();
     List<Peer> waiting = challenged(gate, 0, LoginGate.ANSWERS);
+    graceOver();
     Peer newcomer = enter(gate, LoginGate.ANSWERS);
     // the newcomer's challenge evicts the oldest, on the oldest's loop, before its answer is read
     assertTrue(gate.challenged(newcomer.ticket()));
@@ -92,8 +106,9 @@ class LoginGateTest {
 
   @Test
   void aConnectionWhoseAnswerWasReadBeforeItsEvictionRanLogsInAndNobodyElseIsClosed() {
-    LoginGate gate = new LoginGate();
+    LoginGate gate = gate();
     List<Peer> waiting = challenged(gate, 0, LoginGate.ANSWERS);
+    graceOver();
     Peer newcomer = enter(gate, LoginGate.ANSWERS);
     assertTrue(gate.challenged(newcomer.ticket()));
     // its loop read its answer before it came to the eviction: the login wins
@@ -107,13 +122,14 @@ class LoginGateTest {
 
   @Test
   void aFullHelloPoolClosesItsLongestWaitingIdleConnectionButNotOnesAwaitingTheirAnswer() {
-    LoginGate gate = new LoginGate();
+    LoginGate gate = gate();
     List<Peer> answering = challenged(gate, 0, 100);
     List<Peer> idle = new ArrayList<>();
     for (int i = 0; i < LoginGate.HELLOS; i++) {
       idle.add(enter(gate, 1000 + i));
     }
     assertEquals(100 + LoginGate.HELLOS, gate.waiting());
+    graceOver();
     Peer client = enter(gate, 5000);
     assertFalse(idle.get(0).open(), "the idle connection that waited longest made room");
     for (int i = 1; i < idle.size(); i++) {
@@ -130,7 +146,7 @@ class LoginGateTest {
 
   @Test
   void aBurstOfHandshakesThatProgressIsNotEvictedByItsOwnNewcomers() {
-    LoginGate gate = new LoginGate();
+    LoginGate gate = gate();
     // thousands arrive at once; each is challenged and later answers, in arrival order
     int n = 3 * LoginGate.ANSWERS / 4;
     List<Peer> burst = new ArrayList<>();
@@ -154,8 +170,75 @@ class LoginGateTest {
   }
 
   @Test
+  void aNewcomerDoesNotCloseAConnectionThatHasWaitedLessThanTheGrace() {
+    LoginGate gate = gate();
+    List<Peer> idle = new ArrayList<>();
+    for (int i = 0; i < LoginGate.HELLOS; i++) {
+      idle.add(enter(gate, i));
+    }
+    clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(LoginGate.GRACE_MILLIS / 2));
+    // a burst's newcomer: those before it may well have sent their Hello, not yet read
+    Peer newcomer = enter(gate, LoginGate.HELLOS);
+    for (Peer p : idle) {
+      assertTrue(p.open(), "nobody younger than the grace is closed");
+    }
+    assertEquals(LoginGate.HELLOS + 1, gate.waiting(), "the pool stays past its bound until its oldest ages");
+    assertEquals(0, gate.evicted());
+    clock.addAndGet(TimeUnit.MILLISECONDS.toNanos(LoginGate.GRACE_MILLIS / 2) + 1);
+    Peer another = enter(gate, LoginGate.HELLOS + 1);
+    // two past the bound: the two that waited longest, now past the grace, make room
+    assertFalse(idle.get(0).open());
+    assertFalse(idle.get(1).open());
+    for (Peer p : idle.subList(2, idle.size())) {
+      assertTrue(p.open());
+    }
+    assertTrue(newcomer.open());
+    assertTrue(another.open());
+    assertEquals(2, gate.evicted());
+  }
+
+  @Test
+  void whileNobodyPastTheBoundHasWaitedOutTheGraceTheMasterStopsAcceptingAndLooksAgainWhenTheyHave() {
+    EmbeddedChannel listener = new EmbeddedChannel();
+    listener.freezeTime();
+    LoginGate gate = gate();
+    List<Peer> idle = new ArrayList<>();
+    for (int i = 0; i <= LoginGate.HELLOS; i++) {
+      EmbeddedChannel c = new EmbeddedChannel(listener, DefaultChannelId.newInstance(), true, false);
+      idle.add(new Peer(c, gate.enter(address(i), c)));
+    }
+    assertFalse(listener.config().isAutoRead(), "past the bound, nobody old enough to close: no more accepts");
+    graceOver();
+    listener.advanceTimeBy(LoginGate.GRACE_MILLIS + 1, TimeUnit.MILLISECONDS);
+    listener.runScheduledPendingTasks();
+    assertFalse(idle.get(0).open(), "the longest waiting, now past the grace, made room");
+    assertTrue(idle.get(1).open());
+    assertTrue(listener.config().isAutoRead(), "back within the bound: accepting again");
+    assertEquals(1, gate.evicted());
+  }
+
+  @Test
+  void aPoolThatDrainsBelowItsBoundLetsTheMasterAcceptAgainAtOnce() {
+    EmbeddedChannel listener = new EmbeddedChannel();
+    LoginGate gate = gate();
+    List<Peer> burst = new ArrayList<>();
+    for (int i = 0; i <= LoginGate.HELLOS; i++) {
+      EmbeddedChannel c = new EmbeddedChannel(listener, DefaultChannelId.newInstance(), true, false);
+      burst.add(new Peer(c, gate.enter(address(i), c)));
+    }
+    assertFalse(listener.config().isAutoRead());
+    // the master reads one Hello of the burst: the pool is back within its bound
+    assertTrue(gate.challenged(burst.get(LoginGate.HELLOS).ticket()));
+    assertTrue(listener.config().isAutoRead());
+    for (Peer p : burst) {
+      assertTrue(p.open(), "a burst is let in at the pace it is read, not closed");
+    }
+    assertEquals(0, gate.evicted());
+  }
+
+  @Test
   void perAddressBoundRefusesTheSeventeenthAndFreesAPlaceWhenOneLeaves() {
-    LoginGate gate = new LoginGate();
+    LoginGate gate = gate();
     InetAddress a = address(7);
     List<LoginGate.Ticket> held = new ArrayList<>();
     for (int i = 0; i < LoginGate.PER_ADDRESS; i++) {
@@ -179,8 +262,9 @@ class LoginGateTest {
     ExecutorService threads = Executors.newFixedThreadPool(2);
     try {
       for (int round = 0; round < 20; round++) {
-        LoginGate gate = new LoginGate();
+        LoginGate gate = gate();
         List<Peer> waiting = challenged(gate, 0, LoginGate.ANSWERS);
+        graceOver();
         CountDownLatch go = new CountDownLatch(1);
         Future<boolean[]> logins = threads.submit(() -> {
           go.await();
