@@ -8,8 +8,9 @@ import java.util.Map;
 
 /**
  * Small chunks: one {@code primes} job over [0, units) in one-unit chunks, strategy {@code self},
- * on the workers connected; the figure is chunks per second from submit to DONE seen. A smaller
- * job of the same shape runs first, untimed, so the JVMs have compiled the hot paths.
+ * on the workers connected; the figure is chunks per second from submit to DONE seen. The same
+ * job runs twice first, untimed, so the JVMs have compiled the hot paths (the second untimed run
+ * took a third of the first's time): the figure is a long-running master's.
  */
 public final class SmallChunksDriver {
   private final MasterLink.Connector connector;
