@@ -106,7 +106,12 @@ final class MasterClient implements AutoCloseable {
   }
 
   StatusReply status(String jobId) throws IOException {
-    return status(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId));
+    return status(jobId, false);
+  }
+
+  /** Jobs (all, or this one) and the workers: the first 200 and counts of the rest, or every one. */
+  StatusReply status(String jobId, boolean allWorkers) throws IOException {
+    return status(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId).setAllWorkers(allWorkers));
   }
 
   /**

@@ -22,10 +22,14 @@ final class StatusCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print one JSON document on stdout.")
   boolean json;
 
+  @Option(names = "--all-workers", description = "List every worker; without it, the first 200 to have joined are "
+      + "listed and the others counted by state.")
+  boolean allWorkers;
+
   @Override
   public Integer call() throws Exception {
     try (MasterClient c = client.connect("`gleaner status`")) {
-      StatusReply reply = c.status(job);
+      StatusReply reply = c.status(job, allWorkers);
       if (job != null && reply.getJobsCount() == 0) {
         throw new IllegalArgumentException("the master knows no job '" + job + "'");
       }

@@ -36,6 +36,8 @@ final class StatusView {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("jobs", jobs);
     m.put("workers", workers);
+    m.put("workersOmitted", reply.getWorkersOmitted());
+    m.put("workersByState", new java.util.TreeMap<>(reply.getWorkersByStateMap()));
     m.put("eps", estimate(reply.getEps()));
     m.put("metrics", new java.util.TreeMap<>(reply.getMetricsMap()));
     m.put("asOfMillis", reply.getAsOfMillis());
@@ -113,6 +115,12 @@ final class StatusView {
     out.println("WORKERS");
     if (reply.getWorkersCount() == 0) {
       out.println("  (none)");
+    }
+    if (reply.getWorkersOmitted() > 0) {
+      out.printf(Locale.ROOT, "  %d workers: %s; the first %d to have joined below (gleaner status --all-workers lists "
+          + "every one)%n", reply.getWorkersByStateMap().values().stream().mapToInt(Integer::intValue).sum(),
+          reply.getWorkersByStateMap().entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+              .collect(java.util.stream.Collectors.joining(", ")), reply.getWorkersCount());
     }
     if (reply.getWorkersCount() > 0) {
       out.printf(Locale.ROOT, "  %-16s %-9s %-16s %5s %-22s %-14s %-22s %12s  %s%n", "id", "state", "host", "cores",

@@ -127,9 +127,9 @@ public final class MasterServer implements AutoCloseable {
     return registry;
   }
 
-  /** Jobs (all, or the one with this id) and workers, as {@code gleaner status} shows them. */
+  /** Jobs (all, or the one with this id) and every worker, as {@code gleaner status --all-workers} shows them. */
   public StatusReply status(String jobId) {
-    return loop.status(jobId == null ? "" : jobId, registry).join();
+    return loop.status(jobId == null ? "" : jobId, registry, 0, false, true).join();
   }
 
   /** Ids of the connected workers. */

@@ -465,6 +465,11 @@ class DispatchTest {
           assertTrue(one.getSerializedSize() < 1024 * 1024, "a status of one job: " + one.getSerializedSize() + " bytes");
           client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.getDefaultInstance())
               .build());
+          Envelope some = client.read();
+          assertEquals(200, some.getStatusReply().getWorkersCount(), "the first 200 listed");
+          assertEquals(n - 200, some.getStatusReply().getWorkersOmitted(), "the others counted");
+          client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.newBuilder()
+              .setAllWorkers(true)).build());
           Envelope all = client.read();
           assertEquals(n, all.getStatusReply().getWorkersCount());
           assertEquals(0, all.getStatusReply().getJobs(0).getRecoveryCount(), "no lists in a status of all jobs");

@@ -1349,6 +1349,30 @@ public final class Controller {
     return out;
   }
 
+  /** The first {@code max} workers, in the order they first joined (see {@link #workers(double)}). */
+  public List<WorkerView> workers(double now, int max) {
+    List<WorkerView> out = new ArrayList<>(Math.min(max, members.size()));
+    for (Member m : members.values()) {
+      if (out.size() >= max) {
+        break;
+      }
+      out.add(workerView(m, now));
+    }
+    return out;
+  }
+
+  /** Whether the worker has ever joined (since this controller started). */
+  public boolean knowsWorker(String id) {
+    return members.containsKey(id);
+  }
+
+  /** Each worker's id and state ({@code UP}, {@code DRAINING}, {@code DOWN}), cheaply: for counts. */
+  public void forEachWorkerState(java.util.function.BiConsumer<String, String> each) {
+    for (Member m : members.values()) {
+      each.accept(m.id, m.state.name());
+    }
+  }
+
   public WorkerView worker(String id, double now) {
     Member m = members.get(id);
     return m == null ? null : workerView(m, now);

@@ -63,6 +63,12 @@ public final class ControlLoop implements AutoCloseable {
   private final long originNanos;
   /** The loop's tasks, run in passes on {@link #thread}. */
   private final java.util.concurrent.LinkedBlockingQueue<Runnable> tasks = new java.util.concurrent.LinkedBlockingQueue<>();
+  /**
+   * Tasks that go before those queued: status requests, which read and change nothing, so a person
+   * or a script asking is answered after the task running now, not after thousands of queued events.
+   */
+  private final java.util.concurrent.ConcurrentLinkedQueue<Runnable> urgent =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final Thread thread;
   /** Posts the controller's ticks (one waiting at most: a busy loop does not pile them up). */
   private final ScheduledExecutorService timer;
@@ -143,6 +149,9 @@ public final class ControlLoop implements AutoCloseable {
       }
       int n = 0;
       for (Runnable task = first; task != null; task = ++n < PASS_TASKS ? tasks.poll() : null) {
+        for (Runnable u = urgent.poll(); u != null; u = urgent.poll()) {
+          runGuarded(u);
+        }
         if (abandon) {
           int dropped = 1 + tasks.size();
           tasks.clear();
@@ -301,6 +310,15 @@ public final class ControlLoop implements AutoCloseable {
       log.debug("control loop stopped; an event is dropped: {}", e.getMessage());
     }
   }
+
+  /** Posts a task that only reads (see {@link #urgent}): it runs before the tasks queued. */
+  private void postUrgent(Runnable task) {
+    urgent.add(() -> run(task));
+    // wakes an idle loop; a busy one finds the task before its next one
+    post(NOTHING);
+  }
+
+  private static final Runnable NOTHING = () -> { };
 
   private void run(Runnable task) {
     try {
@@ -1036,7 +1054,7 @@ public final class ControlLoop implements AutoCloseable {
    * request ever of a kind has no such reply and waits for the loop.
    */
   public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry) {
-    return status(jobId, registry, 0, false);
+    return status(jobId, registry, 0, false, false);
   }
 
   /** The longest a status request may wait for its job's end. */
@@ -1050,9 +1068,12 @@ public final class ControlLoop implements AutoCloseable {
    * reply the loop built for the same request (its {@code as_of_millis} says when; see
    * {@link StatusSnapshots}). The first request ever of a kind has no such reply and waits.
    */
-  public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry, long waitMs, boolean jobOnly) {
+  public CompletableFuture<StatusReply> status(String jobId, MeterRegistry registry, long waitMs, boolean jobOnly,
+      boolean allWorkers) {
     statusRegistry = registry;
-    snapshots.asked(jobId, ticker.epochMillis());
+    if (!allWorkers) {
+      snapshots.asked(jobId, ticker.epochMillis());
+    }
     CompletableFuture<StatusReply> out = new CompletableFuture<>();
     long wait = Math.max(0, Math.min(waitMs, MAX_WAIT_MS));
     Runnable answer = () -> {
@@ -1061,13 +1082,13 @@ public final class ControlLoop implements AutoCloseable {
           out.complete(jobOnly && !jobId.isEmpty()
               ? StatusReport.jobOnly(controller, jobs, jobId, now(), this).toBuilder().setAsOfMillis(ticker.epochMillis())
                   .build()
-              : buildStatus(jobId, registry));
+              : buildStatus(jobId, registry, allWorkers));
         } catch (RuntimeException e) {
           out.completeExceptionally(e);
         }
       }
     };
-    post(() -> {
+    postUrgent(() -> {
       MasterJob job = jobId.isEmpty() ? null : jobs.get(jobId);
       if (wait == 0 || job == null || job.state != null) {
         answer.run();
@@ -1080,7 +1101,8 @@ public final class ControlLoop implements AutoCloseable {
       }), wait, TimeUnit.MILLISECONDS);
     });
     CompletableFuture.delayedExecutor(wait + STATUS_PATIENCE_MILLIS, TimeUnit.MILLISECONDS).execute(() -> {
-      StatusReply last = out.isDone() ? null : snapshots.latest(jobId);
+      // a reply of every worker is never kept: it waits for the loop
+      StatusReply last = out.isDone() || allWorkers ? null : snapshots.latest(jobId);
       if (last != null) {
         out.complete(last);
       }
@@ -1099,11 +1121,13 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /** Builds a status reply on the loop's thread and keeps it for requests the loop is too busy to answer. */
-  private StatusReply buildStatus(String jobId, MeterRegistry registry) {
+  private StatusReply buildStatus(String jobId, MeterRegistry registry, boolean allWorkers) {
     long t0 = System.nanoTime();
-    StatusReply r = StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this).toBuilder()
-        .setAsOfMillis(ticker.epochMillis()).build();
-    snapshots.built(jobId, r, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    StatusReply r = StatusReport.build(controller, jobs, links, away, registry, jobId, now(), this, allWorkers)
+        .toBuilder().setAsOfMillis(ticker.epochMillis()).build();
+    if (!allWorkers) {
+      snapshots.built(jobId, r, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+    }
     return r;
   }
 
@@ -1114,7 +1138,7 @@ public final class ControlLoop implements AutoCloseable {
       return;
     }
     try {
-      buildStatus("", registry);
+      buildStatus("", registry, false);
     } catch (RuntimeException e) {
       log.error("control loop: cannot build the status of all jobs: {}", e.toString(), e);
     }

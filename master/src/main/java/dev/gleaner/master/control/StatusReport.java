@@ -21,8 +21,9 @@ final class StatusReport {
   private StatusReport() {}
 
   static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
-      Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock) {
-    return build(controller, jobs, links, away, registry, jobId, now, clock, false);
+      Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock,
+      boolean allWorkers) {
+    return build(controller, jobs, links, away, registry, jobId, now, clock, false, allWorkers);
   }
 
   /** A reply with one job's line only (no workers, meters or recovery lists); no job if it is unknown. */
@@ -43,7 +44,7 @@ final class StatusReport {
    */
   static WebStatus web(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
       Map<String, ControlLoop.Away> away, MeterRegistry registry, double now, ControlLoop clock) {
-    StatusReply reply = build(controller, jobs, links, away, registry, "", now, clock, true);
+    StatusReply reply = build(controller, jobs, links, away, registry, "", now, clock, true, true);
     Map<String, WebStatus.Plan> plans = new java.util.LinkedHashMap<>();
     for (dev.gleaner.protocol.JobStatus j : reply.getJobsList()) {
       Controller.PlannedTimeline t = controller.plannedTimeline(j.getJobId());
@@ -56,7 +57,7 @@ final class StatusReport {
 
   private static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
       Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock,
-      boolean recoveryOfRunning) {
+      boolean recoveryOfRunning, boolean allWorkers) {
     StatusReply.Builder reply = StatusReply.newBuilder();
     for (Meter m : registry.getMeters()) {
       String name = m.getId().getName();
@@ -92,12 +93,18 @@ final class StatusReport {
       reply.setJobsOmitted(skip);
     }
     java.util.Set<String> listed = new java.util.HashSet<>();
-    for (Controller.WorkerView w : controller.workers(now)) {
+    Map<String, Integer> byState = new java.util.TreeMap<>();
+    int[] known = new int[1];
+    controller.forEachWorkerState((id, state) -> {
+      known[0]++;
+      byState.merge(shownState(id, state, links, away), 1, Integer::sum);
+    });
+    for (Controller.WorkerView w : allWorkers ? controller.workers(now) : controller.workers(now, WORKERS_SHOWN)) {
       WorkerLink link = links.get(w.id());
       ControlLoop.Away a = link == null ? null : away.get(w.id());
       listed.add(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
-          .setState(link == null ? "GONE" : a != null ? "AWAY" : w.state().equals("UP") ? "READY" : w.state())
+          .setState(shownState(w.id(), w.state(), links, away))
           .setUnitsDone(w.unitsDone()).setInterruptions((int) clock.seenInterruptions(w))
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
@@ -118,17 +125,30 @@ final class StatusReport {
       }
       reply.addWorkers(b);
     }
+    reply.setWorkersOmitted(known[0] - listed.size());
     // connected since before this master knew them, and away all along: no figures yet
     for (Map.Entry<String, ControlLoop.Away> e : away.entrySet()) {
       WorkerLink link = links.get(e.getKey());
-      if (!listed.contains(e.getKey()) && link != null) {
+      if (link != null && !controller.knowsWorker(e.getKey())) {
+        byState.merge("AWAY", 1, Integer::sum);
         reply.addWorkers(WorkerStatus.newBuilder().setWorkerId(e.getKey()).setState("AWAY").setHost(link.host())
             .setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis()).setAwayReason(e.getValue().reason())
             .setBackAtMillis(e.getValue().backAtMillis()));
       }
     }
+    reply.putAllWorkersByState(byState);
     return reply.build();
   }
+
+  /** A worker's state as a status shows it: GONE without a session, AWAY while its owner has it, READY when up. */
+  private static String shownState(String id, String state, Map<String, WorkerLink> links,
+      Map<String, ControlLoop.Away> away) {
+    WorkerLink link = links.get(id);
+    return link == null ? "GONE" : away.containsKey(id) ? "AWAY" : state.equals("UP") ? "READY" : state;
+  }
+
+  /** Workers in a status that does not ask for all: the first ones to have joined. */
+  static final int WORKERS_SHOWN = 200;
 
   /** Jobs in a status of all jobs: the latest ones. */
   static final int JOBS_SHOWN = 200;

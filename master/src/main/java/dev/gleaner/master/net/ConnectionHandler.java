@@ -355,7 +355,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         }
       }
       case STATUS_REQUEST -> services.loop().status(msg.getStatusRequest().getJobId(), services.registry(),
-              msg.getStatusRequest().getWaitMs(), msg.getStatusRequest().getJobOnly())
+              msg.getStatusRequest().getWaitMs(), msg.getStatusRequest().getJobOnly(),
+              msg.getStatusRequest().getAllWorkers())
           .whenComplete((reply, err) -> {
             if (err != null) {
               log.error("cannot build a status reply: {}", err.toString(), err);
