@@ -488,6 +488,7 @@ final class ChaosRun {
               + " at %d at %.1f s, but the store %s", a.workerId(), a.chunkId(), a.jobId(), a.end(),
               (a.atMillis() - t0) / 1000.0, at == null ? "has no such piece" : "committed it only at "
                   + String.format(Locale.ROOT, "%.1f s", (at - t0) / 1000.0)));
+          problems.add(evidence(a, start, reported, acks, byJob.getOrDefault(a.jobId(), List.of()), masterLog));
         }
       }
     }
@@ -495,6 +496,39 @@ final class ChaosRun {
       problems.add((bad - 1) + " more acknowledged piece(s) with nothing durable behind them");
     }
     return bad;
+  }
+
+  /**
+   * What lies behind an acknowledgement found with nothing durable: the pieces of its chunk the
+   * worker sent and the acknowledgements it got (ms), the stored pieces sharing a unit with it
+   * (with when they were committed, ms), and the master's log lines about that chunk, at most 20.
+   */
+  private String evidence(ReportedPieces.Ack a, long start, List<ReportedPieces.Piece> reported,
+      List<ReportedPieces.Ack> acks, List<StoreAudit.Committed> stored, String masterLog) {
+    StringBuilder b = new StringBuilder("evidence for it: sent");
+    for (ReportedPieces.Piece p : reported) {
+      if (p.workerId().equals(a.workerId()) && p.jobId().equals(a.jobId()) && p.chunkId() == a.chunkId()) {
+        b.append(String.format(Locale.ROOT, " [%d, %d) at %d ms;", p.start(), p.end(), p.atMillis() - t0));
+      }
+    }
+    b.append(" acknowledged");
+    for (ReportedPieces.Ack k : acks) {
+      if (k.workerId().equals(a.workerId()) && k.jobId().equals(a.jobId()) && k.chunkId() == a.chunkId()) {
+        b.append(String.format(Locale.ROOT, " up to %d at %d ms;", k.end(), k.atMillis() - t0));
+      }
+    }
+    b.append(" stored");
+    for (StoreAudit.Committed p : stored) {
+      if (p.start() < a.end() && p.end() > Math.min(start, a.end() - 1)) {
+        b.append(String.format(Locale.ROOT, " [%d, %d) by %s at %d ms;", p.start(), p.end(), p.workerId(),
+            p.committedAt() - t0));
+      }
+    }
+    b.append(" master log:");
+    String needle = "chunk " + a.chunkId();
+    masterLog.lines().filter(l -> l.contains(a.jobId()) && (l.contains(needle + " ") || l.contains(needle + ",")
+        || l.contains("#" + a.chunkId() + "["))).limit(20).forEach(l -> b.append("\n  ").append(l));
+    return b.toString();
   }
 
   /** Units of [start, end) inside the union of {@code ranges}. */
