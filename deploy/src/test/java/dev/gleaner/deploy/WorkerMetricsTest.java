@@ -47,8 +47,10 @@ class WorkerMetricsTest {
           + value(scrape(m2), "gleaner_worker_units_acknowledged_total", "w2") == s.getUnitsTotal());
       String a = scrape(m1);
       String b = scrape(m2);
-      assertEquals(s.getUnitsTotal(), value(a, "gleaner_worker_units_reported_total", "w1")
-          + value(b, "gleaner_worker_units_reported_total", "w2"), "no failures: every unit reported once");
+      // every unit reported at least once; more when an idle worker took the tail of a running chunk
+      // whose holder had already computed some of it (a busy machine makes the master split tails)
+      assertTrue(value(a, "gleaner_worker_units_reported_total", "w1")
+          + value(b, "gleaner_worker_units_reported_total", "w2") >= s.getUnitsTotal(), "every unit reported");
       assertTrue(value(a, "gleaner_worker_input_bytes_total", "w1") + value(b, "gleaner_worker_input_bytes_total", "w2")
           >= Files.size(file), "the whole file arrived");
       assertTrue(value(a, "gleaner_worker_chunks_assigned_total", "w1") >= 1, a);

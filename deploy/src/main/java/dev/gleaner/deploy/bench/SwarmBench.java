@@ -113,9 +113,9 @@ public final class SwarmBench {
         rest.add((System.nanoTime() - t0) / 1e6);
       }
       r.put("statusAtRestMedianMs", round(percentile(rest, 50)));
-      r.put("masterEvictions", client.status("").get(60, TimeUnit.SECONDS)
-          .getMetricsOrDefault("gleaner.connections.evicted", Double.NaN));
-      job(swarm, client, master, s, expected, r);
+      StatusReply beforeJob = client.status("").get(60, TimeUnit.SECONDS);
+      r.put("masterEvictions", beforeJob.getMetricsOrDefault("gleaner.connections.evicted", Double.NaN));
+      job(swarm, client, master, s, expected, r, beforeJob);
       r.put("closedAfterWelcome", swarm.closedAfterWelcome().size());
       r.put("closedAfterWelcomeFirst", first(swarm.closedAfterWelcome(), 5));
       Set<String> down = master.declaredDown();
@@ -165,7 +165,7 @@ public final class SwarmBench {
    * time, each round trip timed) until it ends, the stop time comes, or the patience is out.
    */
   private void job(Swarm swarm, SwarmClient client, SwarmMaster master, Scenario s, long expected,
-      Map<String, Object> r) throws Exception {
+      Map<String, Object> r, StatusReply beforeJob) throws Exception {
     JobSpec spec = JobSpec.newBuilder().setName("swarm").setWorkload("primes").putParams("from", "0")
         .putParams("to", Long.toString(s.chunks() * s.chunkUnits())).setStrategy(s.strategy())
         .setChunkUnits(s.chunkUnits()).build();
@@ -177,6 +177,7 @@ public final class SwarmBench {
     int late = 0;
     double rssMax = 0;
     JobStatus last = null;
+    StatusReply lastReply = null;
     while (System.nanoTime() < until && master.alive()) {
       long t0 = System.nanoTime();
       StatusReply reply;
@@ -198,6 +199,7 @@ public final class SwarmBench {
       }
       rssMax = Math.max(rssMax, master.rssMib()[0]);
       last = reply.getJobsList().stream().filter(j -> j.getJobId().equals(job)).findFirst().orElse(null);
+      lastReply = reply;
       if (last != null && last.getFinishedAtMillis() != 0) {
         break;
       }
@@ -216,6 +218,16 @@ public final class SwarmBench {
     r.put("statusP99Ms", round(percentile(latencies, 99)));
     r.put("statusMaxMs", round(latencies.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN)));
     r.put("statusOver10s", late);
+    // the same requests timed at the master, from arrival to reply: what the master's own work costs,
+    // apart from this process's threads, which share the cores with the simulated workers
+    if (lastReply != null) {
+      String t = "gleaner.status.reply";
+      double n0 = beforeJob.getMetricsOrDefault(t + ".count", 0);
+      double n1 = lastReply.getMetricsOrDefault(t + ".count", 0);
+      double sum = n1 * lastReply.getMetricsOrDefault(t + ".mean_ms", 0) - n0 * beforeJob.getMetricsOrDefault(t + ".mean_ms", 0);
+      r.put("statusAtMasterMeanMs", n1 > n0 ? round(sum / (n1 - n0)) : Double.NaN);
+      r.put("statusAtMasterMaxMs", round(lastReply.getMetricsOrDefault(t + ".max_ms", Double.NaN)));
+    }
     double[] rss = master.rssMib();
     r.put("masterRssMib", round(Math.max(rssMax, rss[0])));
     r.put("masterPeakRssMib", round(rss[1]));

@@ -69,6 +69,7 @@ final class StatusReport {
       } else if (m instanceof Timer t) {
         reply.putMetrics(name + ".count", t.count());
         reply.putMetrics(name + ".mean_ms", t.mean(TimeUnit.MILLISECONDS));
+        reply.putMetrics(name + ".max_ms", t.max(TimeUnit.MILLISECONDS));
       }
     }
     reply.setEps(estimate(controller.estimator().eps()));

@@ -31,6 +31,8 @@ public final class MasterMetrics {
   public final Timer pieceCommit;
   /** One pass of the control loop's writes: its transaction and its fsync. */
   public final Timer storeCommit;
+  /** A status request, from its arrival to its reply being ready to send (those waiting for a job's end left out). */
+  public final Timer statusReply;
 
   /** Workers labelled in the per-worker series at most (a label value per worker: bounded). */
   public static final int MAX_LABELLED_WORKERS = 1000;
@@ -77,6 +79,8 @@ public final class MasterMetrics {
     checkMismatches = Counter.builder("gleaner.checks.mismatched").description("checks whose result differed from the one compared with").register(registry);
     heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("time between heartbeats of a worker").register(registry);
     pieceCommit = Timer.builder("gleaner.piece.commit").description("time from receiving a piece to its durable commit").register(registry);
+    statusReply = Timer.builder("gleaner.status.reply").description("time from a status request's arrival to its"
+        + " reply being ready to send (requests that wait for a job's end are not counted)").register(registry);
     storeCommit = Timer.builder("gleaner.store.commit").description("time to write and commit one pass of the control loop's writes (one fsync)").register(registry);
     workerUnits = MultiGauge.builder("gleaner.worker.units.committed")
         .description("units of the worker's pieces committed since the master started").register(registry);

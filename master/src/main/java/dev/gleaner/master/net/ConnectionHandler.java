@@ -354,10 +354,16 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, e.getMessage()));
         }
       }
-      case STATUS_REQUEST -> services.loop().status(msg.getStatusRequest().getJobId(), services.registry(),
+      case STATUS_REQUEST -> {
+        long arrived = System.nanoTime();
+        boolean timed = msg.getStatusRequest().getWaitMs() == 0;
+        services.loop().status(msg.getStatusRequest().getJobId(), services.registry(),
               msg.getStatusRequest().getWaitMs(), msg.getStatusRequest().getJobOnly(),
               msg.getStatusRequest().getAllWorkers())
           .whenComplete((reply, err) -> {
+            if (timed) {
+              services.metrics().statusReply.record(System.nanoTime() - arrived, TimeUnit.NANOSECONDS);
+            }
             if (err != null) {
               log.error("cannot build a status reply: {}", err.toString(), err);
               ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not build the status: " + err));
@@ -375,6 +381,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
               ctx.writeAndFlush(frame);
             }
           });
+      }
       case RESULT_REQUEST -> {
         String job = msg.getResultRequest().getJobId();
         services.loop().result(job).whenComplete((bytes, err) -> ctx.executor().execute(() -> {
