@@ -1298,10 +1298,12 @@ public final class Controller {
       notDone = RangeSet.of(j.def.start(), j.def.end());
       notDone.removeAll(j.committed);
     }
+    // the units held is a set built from every copy: once per view, not twice
+    RangeSet held = j.held();
     return new JobView(j.def.id(), j.def.workload(), j.phase, j.message, j.strategy, j.reason, j.units(),
         j.committed.size(), notDone, j.expectedWork, Math.max(0, j.replans), j.def.deadline(),
         Map.copyOf(j.unitsByWorker), j.scheme == null ? "" : j.scheme.name(), List.copyOf(j.reroutes),
-        j.phase.ended() ? 0 : unstarted(j), j.held().size(), j.verified,
+        j.phase.ended() ? 0 : unstarted(j, held), held.size(), j.verified,
         List.copyOf(j.mismatches.subList(Math.max(0, j.mismatches.size() - MISMATCHES_SHOWN), j.mismatches.size())));
   }
 
@@ -1335,9 +1337,13 @@ public final class Controller {
 
   /** Units queued that nobody has started or saved. */
   private static long unstarted(JobLedger j) {
+    return unstarted(j, j.held());
+  }
+
+  private static long unstarted(JobLedger j, RangeSet held) {
     RangeSet q = j.queued();
     q.removeAll(j.savedSet());
-    q.removeAll(j.held());
+    q.removeAll(held);
     return q.size();
   }
 

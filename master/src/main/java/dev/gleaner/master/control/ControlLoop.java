@@ -149,9 +149,7 @@ public final class ControlLoop implements AutoCloseable {
       }
       int n = 0;
       for (Runnable task = first; task != null; task = ++n < PASS_TASKS ? tasks.poll() : null) {
-        for (Runnable u = urgent.poll(); u != null; u = urgent.poll()) {
-          runGuarded(u);
-        }
+        serveUrgent();
         if (abandon) {
           int dropped = 1 + tasks.size();
           tasks.clear();
@@ -297,9 +295,29 @@ public final class ControlLoop implements AutoCloseable {
    */
   private void then(Runnable task) {
     if (Thread.currentThread() == thread) {
+      // a pass's commit may complete thousands of writes: a status asked meanwhile need not wait for all
+      serveUrgent();
       run(task);
     } else {
       post(task);
+    }
+  }
+
+  /** Whether the loop's thread is running the urgent tasks now (they are not run within themselves). */
+  private boolean servingUrgent;
+
+  /** Runs the urgent tasks waiting (see {@link #urgent}); on the loop's thread, between two tasks. */
+  private void serveUrgent() {
+    if (servingUrgent) {
+      return;
+    }
+    servingUrgent = true;
+    try {
+      for (Runnable u = urgent.poll(); u != null; u = urgent.poll()) {
+        runGuarded(u);
+      }
+    } finally {
+      servingUrgent = false;
     }
   }
 
