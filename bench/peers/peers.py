@@ -422,7 +422,18 @@ class Gleaner:
 
 # ---------------------------------------------------------------- Work Queue
 
-class WorkQueue:
+class BatchedPeer:
+    """A peer that runs n trivial tasks at once with its _batch(n)."""
+
+    def small_chunks(self, n):
+        self._batch(min(n, 500))  # warm-up: the same shape, untimed
+        t0 = time.monotonic()
+        self._batch(n)
+        seconds = time.monotonic() - t0
+        return {"tasksPerSecond": n / seconds, "seconds": seconds}
+
+
+class WorkQueue(BatchedPeer):
     """A Work Queue manager in this process (the `work_queue` module) and `work_queue_worker
     --cores 1` processes."""
     name = "workqueue"
@@ -510,13 +521,6 @@ class WorkQueue:
                 raise RuntimeError("task %s failed: result %s, exit %s" % (t.command, t.result_str, t.return_status))
             done += 1
 
-    def small_chunks(self, n):
-        self._batch(min(n, 500))
-        t0 = time.monotonic()
-        self._batch(n)
-        seconds = time.monotonic() - t0
-        return {"tasksPerSecond": n / seconds, "seconds": seconds}
-
     def latency(self, jobs):
         self._batch(20)
         ms = []
@@ -603,7 +607,7 @@ class WorkQueue:
 
 # ---------------------------------------------------------------- Dask
 
-class Dask:
+class Dask(BatchedPeer):
     """A `dask-scheduler` process, `dask-worker --nthreads 1 --no-nanny` processes, and a
     distributed.Client in this process."""
     name = "dask"
@@ -669,13 +673,6 @@ class Dask:
         results = self._gather(futures, 1800)
         if results != list(range(n)):
             raise RuntimeError("dask returned wrong results")
-
-    def small_chunks(self, n):
-        self._batch(min(n, 500))
-        t0 = time.monotonic()
-        self._batch(n)
-        seconds = time.monotonic() - t0
-        return {"tasksPerSecond": n / seconds, "seconds": seconds}
 
     def latency(self, jobs):
         self._batch(20)

@@ -1348,11 +1348,7 @@ public final class Controller {
   }
 
   public List<WorkerView> workers(double now) {
-    List<WorkerView> out = new ArrayList<>();
-    for (Member m : members.values()) {
-      out.add(workerView(m, now));
-    }
-    return out;
+    return workers(now, Integer.MAX_VALUE);
   }
 
   /** The first {@code max} workers, in the order they first joined (see {@link #workers(double)}). */

@@ -93,17 +93,13 @@ final class StatusReport {
       }
       reply.setJobsOmitted(skip);
     }
-    java.util.Set<String> listed = new java.util.HashSet<>();
     Map<String, Integer> byState = new java.util.TreeMap<>();
-    int[] known = new int[1];
-    controller.forEachWorkerState((id, state) -> {
-      known[0]++;
-      byState.merge(shownState(id, state, links, away), 1, Integer::sum);
-    });
-    for (Controller.WorkerView w : allWorkers ? controller.workers(now) : controller.workers(now, WORKERS_SHOWN)) {
+    controller.forEachWorkerState((id, state) -> byState.merge(shownState(id, state, links, away), 1, Integer::sum));
+    int known = byState.values().stream().mapToInt(Integer::intValue).sum();
+    java.util.List<Controller.WorkerView> shown = controller.workers(now, allWorkers ? Integer.MAX_VALUE : WORKERS_SHOWN);
+    for (Controller.WorkerView w : shown) {
       WorkerLink link = links.get(w.id());
       ControlLoop.Away a = link == null ? null : away.get(w.id());
-      listed.add(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
           .setState(shownState(w.id(), w.state(), links, away))
           .setUnitsDone(w.unitsDone()).setInterruptions((int) clock.seenInterruptions(w))
@@ -126,7 +122,7 @@ final class StatusReport {
       }
       reply.addWorkers(b);
     }
-    reply.setWorkersOmitted(known[0] - listed.size());
+    reply.setWorkersOmitted(known - shown.size());
     // connected since before this master knew them, and away all along: no figures yet
     for (Map.Entry<String, ControlLoop.Away> e : away.entrySet()) {
       WorkerLink link = links.get(e.getKey());

@@ -51,6 +51,7 @@ final class LoginGate {
   static final int HANDSHAKE_SECONDS = 30;
   /** How long a connection waits in a pool before a newcomer may close it to make room. */
   static final long GRACE_MILLIS = 2000;
+  private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
 
   /** Where a connection's handshake is; only compare-and-set moves it. */
   private static final int HELLO = 0;
@@ -90,6 +91,18 @@ final class LoginGate {
     boolean over() {
       return count.get() - closing.get() > bound;
     }
+
+    /** The ticket joins the pool, as the one waiting least. */
+    void add(Ticket t) {
+      tickets.addLast(t);
+      count.incrementAndGet();
+    }
+
+    /** The ticket, still counted here, leaves the pool on its own (challenged, logged in, closed). */
+    void remove(Ticket t) {
+      tickets.remove(t);
+      count.decrementAndGet();
+    }
   }
 
   /** Connections in the handshake per address; an address is counted and released inside one atomic compute. */
@@ -118,6 +131,7 @@ final class LoginGate {
     this.onEviction = onEviction;
     this.nanos = nanos;
   }
+
   /** Refusals before a login, logged at most 20 per 10 s: a flood must not fill the disk. */
   private final RateLimitedLog refusals = new RateLimitedLog(
       org.slf4j.LoggerFactory.getLogger(ConnectionHandler.class), 20, 10_000);
@@ -150,8 +164,7 @@ final class LoginGate {
       acceptor = channel.parent();
     }
     Ticket t = new Ticket(channel, address, nanos.getAsLong());
-    hellos.tickets.addLast(t);
-    hellos.count.incrementAndGet();
+    hellos.add(t);
     if (hellos.over()) {
       rebalance();
     }
@@ -166,11 +179,9 @@ final class LoginGate {
     if (!t.state.compareAndSet(HELLO, ANSWER)) {
       return false;
     }
-    hellos.tickets.remove(t);
-    hellos.count.decrementAndGet();
+    hellos.remove(t);
     t.since = nanos.getAsLong();
-    answers.tickets.addLast(t);
-    answers.count.incrementAndGet();
+    answers.add(t);
     if (answers.over() || paused.get()) {
       rebalance();
     }
@@ -185,8 +196,7 @@ final class LoginGate {
     if (!t.state.compareAndSet(ANSWER, LOGGED_IN)) {
       return false;
     }
-    answers.tickets.remove(t);
-    answers.count.decrementAndGet();
+    answers.remove(t);
     releaseAddress(t.address);
     if (paused.get()) {
       rebalance();
@@ -199,13 +209,11 @@ final class LoginGate {
     int was = t.state.getAndSet(LEFT);
     switch (was) {
       case HELLO -> {
-        hellos.tickets.remove(t);
-        hellos.count.decrementAndGet();
+        hellos.remove(t);
         releaseAddress(t.address);
       }
       case ANSWER -> {
-        answers.tickets.remove(t);
-        answers.count.decrementAndGet();
+        answers.remove(t);
         releaseAddress(t.address);
       }
       // its pool place went with the eviction; its address place goes with its close
@@ -232,8 +240,8 @@ final class LoginGate {
           break;
         }
         long age = nanos.getAsLong() - oldest.since;
-        if (age < TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS)) {
-          wait = Math.min(wait, TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS) - age);
+        if (age < GRACE_NANOS) {
+          wait = Math.min(wait, GRACE_NANOS - age);
           break;
         }
         if (p.tickets.remove(oldest)) {
@@ -291,11 +299,6 @@ final class LoginGate {
     if (a != null && paused.compareAndSet(true, false)) {
       a.config().setAutoRead(true);
     }
-  }
-
-  /** Whether the master has stopped accepting connections until a pool drains or ages. */
-  boolean pausing() {
-    return paused.get();
   }
 
   private void releaseAddress(InetAddress address) {

@@ -59,6 +59,16 @@ class LoginGateTest {
     return new Peer(c, t);
   }
 
+  /** {@code n} connections the listening channel {@code listener} accepted, from addresses 0 to n - 1. */
+  private static List<Peer> acceptedBy(EmbeddedChannel listener, LoginGate gate, int n) {
+    List<Peer> out = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      EmbeddedChannel c = new EmbeddedChannel(listener, DefaultChannelId.newInstance(), true, false);
+      out.add(new Peer(c, gate.enter(address(i), c)));
+    }
+    return out;
+  }
+
   /** Peers whose Hello was taken: they wait for their answer. */
   private static List<Peer> challenged(LoginGate gate, int from, int n) {
     List<Peer> out = new ArrayList<>();
@@ -202,11 +212,7 @@ class LoginGateTest {
     EmbeddedChannel listener = new EmbeddedChannel();
     listener.freezeTime();
     LoginGate gate = gate();
-    List<Peer> idle = new ArrayList<>();
-    for (int i = 0; i <= LoginGate.HELLOS; i++) {
-      EmbeddedChannel c = new EmbeddedChannel(listener, DefaultChannelId.newInstance(), true, false);
-      idle.add(new Peer(c, gate.enter(address(i), c)));
-    }
+    List<Peer> idle = acceptedBy(listener, gate, LoginGate.HELLOS + 1);
     assertFalse(listener.config().isAutoRead(), "past the bound, nobody old enough to close: no more accepts");
     graceOver();
     listener.advanceTimeBy(LoginGate.GRACE_MILLIS + 1, TimeUnit.MILLISECONDS);
@@ -221,11 +227,7 @@ class LoginGateTest {
   void aPoolThatDrainsBelowItsBoundLetsTheMasterAcceptAgainAtOnce() {
     EmbeddedChannel listener = new EmbeddedChannel();
     LoginGate gate = gate();
-    List<Peer> burst = new ArrayList<>();
-    for (int i = 0; i <= LoginGate.HELLOS; i++) {
-      EmbeddedChannel c = new EmbeddedChannel(listener, DefaultChannelId.newInstance(), true, false);
-      burst.add(new Peer(c, gate.enter(address(i), c)));
-    }
+    List<Peer> burst = acceptedBy(listener, gate, LoginGate.HELLOS + 1);
     assertFalse(listener.config().isAutoRead());
     // the master reads one Hello of the burst: the pool is back within its bound
     assertTrue(gate.challenged(burst.get(LoginGate.HELLOS).ticket()));
