@@ -19,13 +19,17 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class Auth {
   public static final int NONCE_BYTES = 32;
-  private static final SecureRandom RANDOM = new SecureRandom();
 
   private Auth() {}
 
+  /** The master's source of nonces, made on first use: a client that only answers never seeds one. */
+  private static final class Nonces {
+    static final SecureRandom RANDOM = new SecureRandom();
+  }
+
   public static byte[] newNonce() {
     byte[] nonce = new byte[NONCE_BYTES];
-    RANDOM.nextBytes(nonce);
+    Nonces.RANDOM.nextBytes(nonce);
     return nonce;
   }
 
