@@ -60,7 +60,7 @@ final class MasterFixture implements AutoCloseable {
   JobStatus awaitEnd(String id) {
     await().atMost(Duration.ofSeconds(60)).until(() -> {
       String s = job(id).getState();
-      return s.equals("DONE") || s.equals("DONE_PARTIAL") || s.equals("FAILED");
+      return s.equals("DONE") || s.equals("DONE_PARTIAL") || s.equals("FAILED") || s.equals("CANCELLED");
     });
     return job(id);
   }

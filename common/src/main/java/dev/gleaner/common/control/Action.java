@@ -36,8 +36,11 @@ public sealed interface Action {
   /**
    * The copy now ends at {@code end}: the worker stops there and reports up to it (a worker already
    * past it stops at its next step); the port stops streaming its input there.
+   *
+   * @param split whether the units past {@code end} went to another worker (not a cancel's stop)
+   * @param why for people: what happens to the units past {@code end}
    */
-  record Truncate(String worker, String job, long copyId, long end) implements Action {}
+  record Truncate(String worker, String job, long copyId, long end, boolean split, String why) implements Action {}
 
   /**
    * End the worker's session: it held a copy far past its lease without reporting a piece. Its work

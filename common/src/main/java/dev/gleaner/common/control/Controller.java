@@ -327,6 +327,9 @@ public final class Controller {
       if (!lost.isEmpty() && !j.phase.ended() && j.phase != JobPhase.ENDING) {
         reroute(j, id, orphansOf(j, lost, id), now);
       }
+      if (j.collecting()) {
+        settleEnding(j, now);
+      }
     }
     for (JobLedger j : live()) {
       if (j.active()) {
@@ -355,7 +358,10 @@ public final class Controller {
         workChanged = true;
         continue;
       }
-      parts.add(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints));
+      if (c.cursor < c.end) {
+        // (a copy collected at a cancel ends where its worker had reported up to: nothing of it is left)
+        parts.add(JobLedger.part(c.cursor, c.end, c.checkpoints));
+      }
     }
     WorkQueue q = j.queues.remove(m.id);
     if (q != null) {
@@ -389,7 +395,7 @@ public final class Controller {
         } else if (h.end() > c.end) {
           // it may have computed past a truncation it missed: such a piece is taken (and counted once)
           c.assignedEnd = Math.max(c.assignedEnd, h.end());
-          out.add(new Action.Truncate(m.id, j.def.id(), c.id, c.end));
+          out.add(new Action.Truncate(m.id, j.def.id(), c.id, c.end, false, "its worker came back past a truncation it missed"));
         }
         c.progressAt = now;
         if (c.cursor >= c.end) {
@@ -539,6 +545,14 @@ public final class Controller {
   }
 
   public Verdict piece(String worker, String job, long copyId, long start, long end, double now) {
+    return piece(worker, job, copyId, start, end, false, now);
+  }
+
+  /**
+   * A piece arrived, with whether its worker marked it final (the last of its copy: where the copy
+   * ends, or where a truncation made it stop). See {@link #piece(String, String, long, long, long, double)}.
+   */
+  public Verdict piece(String worker, String job, long copyId, long start, long end, boolean last, double now) {
     JobLedger j = jobs.get(job);
     if (j == null) {
       return Verdict.REFUSE;
@@ -577,15 +591,18 @@ public final class Controller {
       j.pending.add(start, end);
       v = Verdict.COMMIT;
     }
-    if (c.cursor >= c.end) {
+    // a copy collected at a cancel ends with its final piece: one sent before the truncation arrived
+    // may already reach past its new end
+    if (c.cursor >= c.end && (!c.collected || last)) {
       removeCopy(c, now);
     }
-    if (v == Verdict.DISCARD) {
+    if (v == Verdict.DISCARD && j.phase != JobPhase.ENDING) {
       List<ChunkPlan> parts = orphansOf(j, List.of(new ChunkPlan(start, end, new long[0])), null);
       if (!parts.isEmpty()) {
         reroute(j, worker, parts, now);
       }
     }
+    settleEnding(j, now);
     pump(now);
     return v;
   }
@@ -644,7 +661,7 @@ public final class Controller {
       finish(j, JobPhase.DONE, j.mismatches.isEmpty() ? "" : j.mismatches.size() + " check(s) to note: "
           + String.join("; ", j.mismatches.subList(0, Math.min(3, j.mismatches.size())))
           + (j.mismatches.size() > 3 ? "; ..." : ""), now);
-    } else if (j.phase == JobPhase.ENDING && j.pending.isEmpty()) {
+    } else if (j.phase == JobPhase.ENDING && j.pending.isEmpty() && !j.collecting()) {
       endPartial(j, now);
     }
   }
@@ -850,20 +867,81 @@ public final class Controller {
    * Returns false for a job that is unknown or has already ended.
    */
   public boolean cancel(String job, String reason, double now) {
+    return cancel(job, reason, 0, now);
+  }
+
+  /**
+   * Ends a running job, keeping what is saved. With a grace, what its workers computed since their
+   * last piece is kept too: each copy being computed is truncated where its worker has reported up
+   * to, so the worker stops at the end of its current step and reports what it has as a final
+   * piece (as it does when its owner comes back), and the job ends once every such copy has sent
+   * it, or its worker is lost, or the grace has passed, whichever comes first. Copies not started,
+   * checks and copies of absent workers are cancelled at once; nothing new is handed out. Without
+   * a grace, every copy is cancelled at once; a second cancel without a grace ends the wait.
+   *
+   * @param graceSeconds how long to wait for the last pieces; 0 for none
+   * @return false if the job is unknown or has ended
+   */
+  public boolean cancel(String job, String reason, double graceSeconds, double now) {
     JobLedger j = jobs.get(job);
     if (j == null || j.phase.ended()) {
       return false;
     }
     j.cancelled = reason;
+    String why = "the job was cancelled: " + reason;
     if (j.phase != JobPhase.ENDING) {
-      cancelAll(j, "the job was cancelled: " + reason, now);
+      if (graceSeconds > 0 && j.phase == JobPhase.RUNNING) {
+        collect(j, why, now);
+        j.collectUntil = now + graceSeconds;
+      } else {
+        cancelAll(j, why, now);
+      }
       j.phase = JobPhase.ENDING;
+    } else if (!(graceSeconds > 0) && j.collecting()) {
+      j.collectUntil = now;
+    }
+    settleEnding(j, now);
+    pump(now);
+    return true;
+  }
+
+  /** Truncates the copies being computed where their workers have reported up to; cancels the rest. */
+  private void collect(JobLedger j, String why, double now) {
+    for (Copy c : List.copyOf(j.copies.values())) {
+      boolean computing = c.check == null && !c.reserved() && c.worker.state != Member.State.DOWN
+          && !Double.isNaN(c.startedAt) && c.cursor < c.end;
+      if (computing) {
+        c.collected = true;
+        c.end = c.cursor;
+        touch(c.worker);
+        out.add(new Action.Truncate(c.worker.id, j.def.id(), c.id, c.cursor, false,
+            why + "; its worker reports what it computed up to its current step"));
+      } else {
+        out.add(new Action.Cancel(c.worker.id, j.def.id(), c.id, why));
+        removeCopy(c, now);
+      }
+    }
+    dropPlans(j);
+  }
+
+  /**
+   * An ending job: once the last pieces of a cancel are in (or their grace has passed), the copies
+   * left are cancelled, and once nothing is pending it ends.
+   */
+  private void settleEnding(JobLedger j, double now) {
+    if (j.phase != JobPhase.ENDING) {
+      return;
+    }
+    if (j.collecting()) {
+      if (!j.copies.isEmpty() && now < j.collectUntil) {
+        return;
+      }
+      j.collectUntil = Double.NaN;
+      cancelAll(j, "the job was cancelled: " + j.cancelled + " (its last pieces did not come in time)", now);
     }
     if (j.pending.isEmpty()) {
       endPartial(j, now);
     }
-    pump(now);
-    return true;
   }
 
   /** An ended job is dropped from the controller's books (its status, its counts). */
@@ -909,6 +987,8 @@ public final class Controller {
     for (JobLedger j : live()) {
       if ((j.phase == JobPhase.RUNNING || j.phase == JobPhase.WAITING) && j.def.deadline() <= now) {
         endAtDeadline(j, now);
+      } else if (j.collecting()) {
+        settleEnding(j, now);
       } else if (j.active() && !j.replanDue) {
         String drift = planner.drift(j, now);
         if (drift != null) {
@@ -1221,6 +1301,11 @@ public final class Controller {
       out.add(new Action.Cancel(c.worker.id, j.def.id(), c.id, why));
       removeCopy(c, now);
     }
+    dropPlans(j);
+  }
+
+  /** Nothing of the job is left to hand out. */
+  private void dropPlans(JobLedger j) {
     j.queues.clear();
     j.pool.clear();
     j.unplanned.clear();

@@ -31,6 +31,11 @@ final class Copy {
    * reserved for that worker to claim; NaN for a copy whose worker is here.
    */
   double reservedUntil = Double.NaN;
+  /**
+   * Truncated where its worker had reported up to, because its job was cancelled: its worker reports
+   * what it computed since as one last piece (marked final), which counts; only that piece ends it.
+   */
+  boolean collected;
 
   Copy(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
     this(id, job, worker, start, end, end, checkpoints);

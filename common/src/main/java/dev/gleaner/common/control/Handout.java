@@ -302,7 +302,7 @@ final class Handout {
     } else {
       c.end = x;
       ctl.touch(c.worker);
-      ctl.out.add(new Action.Truncate(c.worker.id, j.def.id(), c.id, x));
+      ctl.out.add(new Action.Truncate(c.worker.id, j.def.id(), c.id, x, true, "its tail goes to idle worker " + m.id));
     }
     assign(j, m, JobLedger.part(x, oldEnd, c.checkpoints), now, false);
     return true;

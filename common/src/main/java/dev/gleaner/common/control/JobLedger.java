@@ -108,6 +108,16 @@ final class JobLedger {
   double rememberedAt = Double.NEGATIVE_INFINITY;
   /** Why it was cancelled; null unless it was. */
   String cancelled;
+  /**
+   * A cancelled job waiting for the last pieces of the copies being computed (each was truncated
+   * where it had reported up to): until when it waits for them; NaN when it waits for none.
+   */
+  double collectUntil = Double.NaN;
+
+  /** Whether it is a cancelled job still waiting for the last pieces of its copies. */
+  boolean collecting() {
+    return !Double.isNaN(collectUntil);
+  }
 
   // the recovery scheme, fixed at the first plan
   List<String> members = List.of();

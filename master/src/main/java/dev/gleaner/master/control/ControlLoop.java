@@ -587,7 +587,7 @@ public final class ControlLoop implements AutoCloseable {
         // the worker timed its input's arrival: the link's speed, whatever the buffers on the way hold
         controller.streamed(id, p.getJobId(), p.getChunkId(), p.getInputBytes(), p.getInputNanos() / 1e9, now());
       }
-      Verdict v = controller.piece(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), now());
+      Verdict v = controller.piece(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), now());
       switch (v) {
         case COMMIT -> commit(link, p);
         case DUPLICATE -> {
@@ -815,9 +815,11 @@ public final class ControlLoop implements AutoCloseable {
           link.truncateStream(x.job(), x.copyId(), x.end());
         }
       });
-      metrics.splits.increment();
-      log.info("job {}: chunk {} of worker {} now ends at unit {}; its tail goes to an idle worker", x.job(),
-          x.copyId(), x.worker(), x.end());
+      if (x.split()) {
+        metrics.splits.increment();
+      }
+      log.info("job {}: chunk {} of worker {} now ends at unit {}: {}", x.job(), x.copyId(), x.worker(), x.end(),
+          x.why());
     } else if (a instanceof Action.Cancel x) {
       store.submit(Store.chunkEnded(x.job(), x.copyId(), "CANCELLED"));
       afterRecorded(x.job(), x.copyId(), () -> {
@@ -1225,17 +1227,35 @@ public final class ControlLoop implements AutoCloseable {
    */
   public record JobOutcome(String state, String message) {}
 
+  /** The longest a cancel waits for the last pieces of the chunks being computed. */
+  public static final long MAX_CANCEL_GRACE_MS = 10 * 60 * 1000;
+
   /** Ends a running job now, keeping what is saved (see {@link Controller#cancel}). */
   public CompletableFuture<JobOutcome> cancel(String jobId, String reason) {
+    return cancel(jobId, reason, 0);
+  }
+
+  /**
+   * Ends a running job, keeping what is saved and, within {@code graceMs}, what its workers
+   * computed since their last pieces (see {@link Controller#cancel(String, String, double, double)}).
+   * The cancel is stored first: a master restarted before the job has ended ends it at once.
+   */
+  public CompletableFuture<JobOutcome> cancel(String jobId, String reason, long graceMs) {
+    if (graceMs < 0 || graceMs > MAX_CANCEL_GRACE_MS) {
+      return CompletableFuture.completedFuture(new JobOutcome(null, "a cancel waits at most "
+          + MAX_CANCEL_GRACE_MS / 60_000 + " min for the last pieces, not " + graceMs + " ms"));
+    }
     return call(() -> {
       MasterJob job = jobs.get(jobId);
       if (job == null) {
         return new JobOutcome(null, "no job '" + jobId + "' (gleaner jobs lists them)");
       }
-      if (job.state != null || !controller.cancel(jobId, reason, now())) {
+      if (job.state != null || !controller.cancel(jobId, reason, graceMs / 1000.0, now())) {
         return new JobOutcome(null, "job " + jobId + " has already ended" + (job.state == null ? "" : " (" + job.state + ")"));
       }
-      log.info("job {} is cancelled: {}", jobId, reason);
+      store.submit(Store.cancelRequested(jobId, reason));
+      log.info("job {} is cancelled: {}{}", jobId, reason, graceMs > 0
+          ? " (its workers have up to " + graceMs + " ms to report what they computed since their last pieces)" : "");
       Controller.JobView v = controller.job(jobId);
       return new JobOutcome(v.phase().name(), v.message());
     });

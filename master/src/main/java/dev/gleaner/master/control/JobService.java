@@ -361,6 +361,12 @@ public final class JobService {
       }
       String[] memory = store.call(Store.jobMemory(r.id()));
       loop.addJob(job, def, handedOut, memory[0], memory[1]);
+      String cancelled = store.call(Store.cancelReason(r.id()));
+      if (cancelled != null) {
+        // cancelled before the restart, and waiting for its last pieces then: it ends with what is saved
+        log.info("job {} was cancelled before the master stopped ({}); it ends now", r.id(), cancelled);
+        loop.cancel(r.id(), cancelled);
+      }
     }
   }
 }

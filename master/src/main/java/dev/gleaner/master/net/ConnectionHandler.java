@@ -398,7 +398,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       case CANCEL_JOB -> {
         String reason = msg.getCancelJob().getReason().isBlank() ? "asked by " + ctx.channel().remoteAddress()
             : msg.getCancelJob().getReason();
-        reply(ctx, msg.getCancelJob().getJobId(), services.loop().cancel(msg.getCancelJob().getJobId(), reason));
+        reply(ctx, msg.getCancelJob().getJobId(), services.loop().cancel(msg.getCancelJob().getJobId(), reason,
+            Integer.toUnsignedLong(msg.getCancelJob().getGraceMs())));
       }
       case FORGET_JOB -> reply(ctx, msg.getForgetJob().getJobId(), services.loop().forget(msg.getForgetJob().getJobId()));
       case DRAIN_REQUEST -> {

@@ -156,6 +156,8 @@ public final class Store implements AutoCloseable {
         // its verification (checks picked, mismatches); see JobMemory
         addColumn(s, "jobs", "plan_memory", "TEXT");
         addColumn(s, "jobs", "checks_memory", "TEXT");
+        // why a job still running was cancelled: a master restarted before it ended ends it at once
+        addColumn(s, "jobs", "cancel_reason", "TEXT");
         // a check's result that disagreed with the committed one, kept for the tie-break
         s.execute("CREATE TABLE IF NOT EXISTS dissents(job_id TEXT, start INTEGER, end INTEGER, worker_id TEXT,"
             + " result BLOB, PRIMARY KEY(job_id, start, end))");
@@ -633,6 +635,28 @@ public final class Store implements AutoCloseable {
       p.setString(1, id);
       try (ResultSet r = p.executeQuery()) {
         return r.next() ? new String[] {r.getString(1), r.getString(2)} : new String[2];
+      }
+    };
+  }
+
+  /** The job was cancelled and waits for its last pieces: a restart must not run it again. */
+  public static Op<Void> cancelRequested(String id, String reason) {
+    return c -> {
+      PreparedStatement p = c.prepare("UPDATE jobs SET cancel_reason=? WHERE id=?");
+      p.setString(1, reason);
+      p.setString(2, id);
+      p.executeUpdate();
+      return null;
+    };
+  }
+
+  /** Why the job was cancelled, if it was; null otherwise. */
+  public static Op<String> cancelReason(String id) {
+    return c -> {
+      PreparedStatement p = c.prepare("SELECT cancel_reason FROM jobs WHERE id=?");
+      p.setString(1, id);
+      try (ResultSet r = p.executeQuery()) {
+        return r.next() ? r.getString(1) : null;
       }
     };
   }
