@@ -55,6 +55,8 @@ public final class MasterServer implements AutoCloseable {
 
   /** Opens the store, resumes unfinished jobs and binds the port. */
   public MasterServer start() throws InterruptedException {
+    // a master that cannot start leaves no data folder of its own making behind
+    boolean freshDataDir = !java.nio.file.Files.exists(config.dataDir());
     store = new Store(config.dataDir());
     MasterMetrics metrics = new MasterMetrics(registry);
     // the JVM's memory, collections, threads and CPU beside the master's own meters on /metrics
@@ -88,7 +90,11 @@ public final class MasterServer implements AutoCloseable {
       server = b.bind(config.bind()).sync().channel();
     } catch (Exception e) {
       close();
-      throw new IllegalStateException("cannot listen on " + config.bind() + ": " + e.getMessage(), e);
+      IllegalStateException failed = new IllegalStateException("cannot listen on " + config.bind() + ": " + e.getMessage(), e);
+      if (freshDataDir) {
+        removeTree(config.dataDir(), failed);
+      }
+      throw failed;
     }
     loop.start(TICK_MILLIS);
     long period = Math.max(10, config.heartbeatInterval().toMillis() / 2);
@@ -111,6 +117,17 @@ public final class MasterServer implements AutoCloseable {
           + " use --tls anywhere but a trusted lab network");
     }
     return this;
+  }
+
+  /** Deletes a folder this master made and nothing else wrote to; a failure is added to {@code failed}. */
+  private static void removeTree(java.nio.file.Path dir, Exception failed) {
+    try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.walk(dir)) {
+      for (java.nio.file.Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.deleteIfExists(p);
+      }
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      failed.addSuppressed(e);
+    }
   }
 
   /** The store (for fault injection in tests). */

@@ -30,4 +30,21 @@ class DataDirLockTest {
       assertEquals("job-3", next.submit(MasterFixture.primes(0, 1000, "self", 100, 0)));
     }
   }
+
+  @Test
+  void aMasterThatCannotListenLeavesNoDataFolderOfItsOwnBehind() throws Exception {
+    try (MasterFixture first = MasterFixture.start(dir.resolve("first"))) {
+      java.net.InetSocketAddress taken = new java.net.InetSocketAddress("127.0.0.1", first.port);
+      Path fresh = dir.resolve("fresh");
+      IllegalStateException e = assertThrows(IllegalStateException.class,
+          () -> MasterFixture.start(taken, fresh, c -> c));
+      assertTrue(e.getMessage().startsWith("cannot listen on "), e.getMessage());
+      assertTrue(!java.nio.file.Files.exists(fresh), "the folder it made is gone");
+      // one that was there before stays, with what it held
+      Path existing = java.nio.file.Files.createDirectories(dir.resolve("existing"));
+      java.nio.file.Files.writeString(existing.resolve("notes.txt"), "mine");
+      assertThrows(IllegalStateException.class, () -> MasterFixture.start(taken, existing, c -> c));
+      assertEquals("mine", java.nio.file.Files.readString(existing.resolve("notes.txt")));
+    }
+  }
 }

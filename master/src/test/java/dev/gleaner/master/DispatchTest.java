@@ -188,6 +188,28 @@ class DispatchTest {
     }
   }
 
+  /** The heartbeat lag is how late a heartbeat came past the interval: about 0 on time, not the interval. */
+  @Test
+  void theHeartbeatLagIsWhatAHeartbeatCameLatePastTheInterval() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withTicker(ticker)
+        .withHeartbeat(Duration.ofSeconds(2), Duration.ofHours(1)))) {
+      try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
+        ticker.advance(Duration.ofSeconds(2));
+        w.send(Messages.heartbeat(1, 0));
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+            m.server.status(null).getMetricsOrDefault("gleaner.heartbeat.lag.count", 0) == 1);
+        ticker.advance(Duration.ofMillis(2300));
+        w.send(Messages.heartbeat(2, 0));
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+            m.server.status(null).getMetricsOrDefault("gleaner.heartbeat.lag.count", 0) == 2);
+        var metrics = m.server.status(null).getMetricsMap();
+        assertEquals(300, metrics.get("gleaner.heartbeat.lag.max_ms"), 1e-6, "" + metrics);
+        assertEquals(150, metrics.get("gleaner.heartbeat.lag.mean_ms"), 1e-6, "on time, then 0.3 s late: " + metrics);
+      }
+    }
+  }
+
   @Test
   void aWorkerThatHeartbeatsButNeverReportsLosesItsChunkWhenTheLeaseEnds() throws Exception {
     FakeTicker ticker = new FakeTicker();

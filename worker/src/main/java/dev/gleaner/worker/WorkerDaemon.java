@@ -413,8 +413,12 @@ public final class WorkerDaemon implements AutoCloseable {
       if (runner.pending() > 0 || l.unacked() > 0) {
         log.warn("drain timed out with {} chunk(s) running and {} piece(s) unacknowledged; the master will reroute them",
             runner.pending(), l.unacked());
+      } else {
+        log.info("drained: everything it computed is saved at the master; exiting");
       }
       l.goodbye(why);
+    } else {
+      log.info("drained with no master connected (what it had not reported is computed elsewhere); exiting");
     }
     stop();
   }

@@ -846,10 +846,17 @@ public final class ControlLoop implements AutoCloseable {
       }
     } else if (a instanceof Action.Planned p) {
       metrics.plans.increment();
-      log.info("job {} {} with {} over {} workers ({}): {} units, {} expected; {}", p.job(),
-          p.replan() == 0 ? "planned" : "re-planned", p.strategy(), p.workers(), p.why(), p.units(),
-          String.format(java.util.Locale.ROOT, "%.4g", p.expectedWork()), p.reason());
-      if (p.replan() == 0) {
+      MasterJob job = jobs.get(p.job());
+      String before = job == null ? null : job.strategy;
+      // a re-plan that picks another strategy says so, and the job's row keeps the one in use
+      boolean changed = p.replan() > 0 && before != null && !before.equals(p.strategy());
+      log.info("job {} {} with {}{} over {} workers ({}): {} units, {} expected; {}", p.job(),
+          p.replan() == 0 ? "planned" : "re-planned", p.strategy(), changed ? " (was " + before + ")" : "",
+          p.workers(), p.why(), p.units(), String.format(java.util.Locale.ROOT, "%.4g", p.expectedWork()), p.reason());
+      if (job != null) {
+        job.strategy = p.strategy();
+      }
+      if (p.replan() == 0 || changed) {
         store.submit(Store.updateJob(p.job(), "RUNNING", p.strategy(), null, null, null));
       }
     } else if (a instanceof Action.Remember r) {

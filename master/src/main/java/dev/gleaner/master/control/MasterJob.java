@@ -31,6 +31,8 @@ final class MasterJob {
   /** The rendered result's size in UTF-8 bytes. */
   long resultSize;
   String message = "";
+  /** The strategy of its last plan; null before the first. */
+  String strategy;
   long finishedAtMillis;
   /** Its end, being written with its last pieces (see {@link Ending}); null otherwise. */
   java.util.concurrent.CompletableFuture<Ending> ending;

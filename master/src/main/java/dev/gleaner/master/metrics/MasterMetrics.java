@@ -77,7 +77,7 @@ public final class MasterMetrics {
     storeFailures = Counter.builder("gleaner.store.failures").description("pieces or chunks the store could not save (queued again)").register(registry);
     piecesChecked = Counter.builder("gleaner.pieces.checked").description("committed pieces computed again on another worker and compared").register(registry);
     checkMismatches = Counter.builder("gleaner.checks.mismatched").description("checks whose result differed from the one compared with").register(registry);
-    heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("time between heartbeats of a worker").register(registry);
+    heartbeatLag = Timer.builder("gleaner.heartbeat.lag").description("how late a worker's heartbeat came: its gap to the one before, past the heartbeat interval").register(registry);
     pieceCommit = Timer.builder("gleaner.piece.commit").description("time from receiving a piece to its durable commit").register(registry);
     statusReply = Timer.builder("gleaner.status.reply").description("time from a status request's arrival to its"
         + " reply being ready to send (requests that wait for a job's end are not counted)").register(registry);

@@ -210,7 +210,10 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     switch (msg.getBodyCase()) {
       case HEARTBEAT -> {
         long now = services.ticker().nanos();
-        services.metrics().heartbeatLag.record(now - lastHeartbeatNanos, TimeUnit.NANOSECONDS);
+        // how late it came: its gap to the one before, less the interval the Welcome asked for (a
+        // healthy worker shows about 0, not the interval)
+        long late = now - lastHeartbeatNanos - services.config().heartbeatInterval().toNanos();
+        services.metrics().heartbeatLag.record(Math.max(0, late), TimeUnit.NANOSECONDS);
         lastHeartbeatNanos = now;
         // answered, so the worker can tell a master that went away from a quiet one
         ctx.writeAndFlush(Messages.heartbeat(msg.getHeartbeat().getSeq(), services.ticker().epochMillis()));
