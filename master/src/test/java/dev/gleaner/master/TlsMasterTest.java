@@ -93,6 +93,17 @@ class TlsMasterTest {
   }
 
   @Test
+  void aBrowserGivenHttpIsToldTheHttpsAddress() throws Exception {
+    start(ServerTls.fromDir(pki, false));
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + master.port + "/")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertEquals(400, r.statusCode());
+    assertEquals("This Gleaner master speaks TLS only: open https://127.0.0.1:" + master.port + "/ instead of http://"
+        + " (its certificate is signed by the cluster's ca.crt).", r.body().strip());
+  }
+
+  @Test
   void aMasterCertificateFromAnotherCaIsRefusedInOneLine() throws Exception {
     start(ServerTls.fromDir(pki, false));
     ClientTls stranger = ClientTls.trusting(pki.resolve("other").resolve(ClusterFiles.CA_CERT));

@@ -1076,7 +1076,8 @@ public final class Controller {
     int need = Math.max(1, j.def.minWorkers());
     if (accepting < need) {
       j.message = "waiting for " + need + " worker(s) that accept workload '" + j.def.workload() + "' ("
-          + accepting + " connected)";
+          + accepting + " connected" + (j.def.workload().equals("exec")
+              ? "; a worker runs programs only when started with --allow-exec" : "") + ")";
       return;
     }
     j.phase = JobPhase.RUNNING;

@@ -262,6 +262,16 @@ class ControllerTest {
   }
 
   @Test
+  void aJobNobodyCanRunSaysWhatItWaitsFor() {
+    c.addJob(JobDef.of("p", "primes", 0, 1000, "self"), 0);
+    c.addJob(JobDef.of("e", "exec", 0, 10, "self"), 0);
+    c.workerJoined(WorkerInfo.of("a", "grep", 10), 0);
+    assertEquals("waiting for 1 worker(s) that accept workload 'primes' (0 connected)", c.job("p").message());
+    assertEquals("waiting for 1 worker(s) that accept workload 'exec' (0 connected; a worker runs programs only when"
+        + " started with --allow-exec)", c.job("e").message());
+  }
+
+  @Test
   void atTheDeadlineCopiesAreCancelledAndTheJobEndsWithItsNotDoneRanges() {
     c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(100, 0).withDeadline(50), 0);
     c.workerJoined(WorkerInfo.of("a", "primes", 10), 0);

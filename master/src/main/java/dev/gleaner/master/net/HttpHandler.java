@@ -156,7 +156,8 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (why != null && local) {
       // a page from this machine under another name may be a web site that rebinds its name to 127.0.0.1
       return path + " asked for as '" + request.headers().get(HttpHeaderNames.HOST) + "' from this machine needs a"
-          + " credential (" + why + "); open it as http://localhost:" + port(ctx) + "/ instead";
+          + " credential (" + why + "); open it as http" + (services.config().tls() == null ? "" : "s") + "://localhost:" + port(ctx)
+          + "/ instead";
     }
     return why == null ? null : path + " from " + address(ctx) + ": " + why;
   }
