@@ -91,7 +91,7 @@ final class ChaosCluster implements AutoCloseable {
     long offset = Files.exists(masterLog) ? Files.size(masterLog) : 0;
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp",
-        System.getProperty("java.class.path"), Gleaner.class.getName(), "master", "--port", "0", "--bind", "127.0.0.1",
+        System.getProperty("java.class.path"), EntryPoint.NAME, "master", "--port", "0", "--bind", "127.0.0.1",
         "--data", data.toString(), "--secret-file", secretFile.toString(), "--serve", serve.toString(),
         "--heartbeat-interval", Double.toString(HEARTBEAT_INTERVAL),
         "--heartbeat-timeout", Double.toString(HEARTBEAT_TIMEOUT), "--fault-file", faultFile.toString()));

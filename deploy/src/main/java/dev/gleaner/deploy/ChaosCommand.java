@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -154,14 +153,5 @@ final class ChaosCommand implements Callable<Integer> {
     return String.format(Locale.ROOT, "gleaner chaos --runs 1 --seed %d --workers %d --faults-per-run %d --faults %s"
         + " --max-speed %.0f --job-seconds %s --hang-seconds %s%s", r.seed(), workers, faultsPerRun, faults, maxSpeed,
         jobSeconds, hangSeconds, noExec ? " --no-exec" : "");
-  }
-
-  /** Faults injected per kind over all runs. */
-  static Map<ChaosFault, Integer> faultsByKind(List<ChaosRun.Report> reports) {
-    Map<ChaosFault, Integer> m = new EnumMap<>(ChaosFault.class);
-    for (ChaosRun.Report r : reports) {
-      r.faultsByKind().forEach((k, v) -> m.merge(k, v, Integer::sum));
-    }
-    return m;
   }
 }

@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -124,7 +125,7 @@ final class ChaosReport {
         + " store disagreements %d, other problems %d%n", t.wrongAnswers(), t.failedJobs(), t.hangs(), t.unitsLost(),
         t.unitsCountedTwice(), t.storeProblems(), t.otherProblems());
     StringBuilder kinds = new StringBuilder();
-    ChaosCommand.faultsByKind(reports).forEach((k, v) -> kinds.append(kinds.length() == 0 ? "" : ", ")
+    faultsByKind(reports).forEach((k, v) -> kinds.append(kinds.length() == 0 ? "" : ", ")
         .append(k.label()).append(' ').append(v));
     out.printf(Locale.ROOT, "  faults injected: %s; skipped (every job had ended): %d%n",
         kinds.length() == 0 ? "none" : kinds, t.faultsSkipped());
@@ -172,7 +173,7 @@ final class ChaosReport {
     m.put("storeDisagreements", t.storeProblems());
     m.put("otherProblems", t.otherProblems());
     Map<String, Object> kinds = new LinkedHashMap<>();
-    ChaosCommand.faultsByKind(reports).forEach((k, v) -> kinds.put(k.label(), v));
+    faultsByKind(reports).forEach((k, v) -> kinds.put(k.label(), v));
     m.put("faultsByKind", kinds);
     m.put("faultsSkipped", t.faultsSkipped());
     m.put("masterRestarts", t.masterRestarts());
@@ -260,5 +261,14 @@ final class ChaosReport {
     int nl = s.indexOf('\n');
     String line = nl < 0 ? s : s.substring(0, nl) + " ...";
     return line.length() > 120 ? line.substring(0, 120) + "..." : line;
+  }
+
+  /** Faults injected per kind over all runs. */
+  static Map<ChaosFault, Integer> faultsByKind(List<ChaosRun.Report> reports) {
+    Map<ChaosFault, Integer> m = new EnumMap<>(ChaosFault.class);
+    for (ChaosRun.Report r : reports) {
+      r.faultsByKind().forEach((k, v) -> m.merge(k, v, Integer::sum));
+    }
+    return m;
   }
 }

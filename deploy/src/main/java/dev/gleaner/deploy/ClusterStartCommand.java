@@ -105,7 +105,7 @@ final class ClusterStartCommand implements Callable<Integer> {
       }
       Path jar;
       try {
-        jar = Path.of(Gleaner.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        jar = Path.of(Distribution.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       } catch (java.net.URISyntaxException | RuntimeException e) {
         throw new IllegalArgumentException("cannot tell where this gleaner.jar is (" + e.getMessage() + "); give --dist DIR",
             e);

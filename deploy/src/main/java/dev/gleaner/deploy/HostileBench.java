@@ -461,7 +461,7 @@ final class HostileBench {
     Path pki = run.resolve("pki");
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = Gleaner.run(new PrintWriter(out), new PrintWriter(err), "init", pki.toString(), "--workers", "w1,w2",
+    int code = EntryPoint.run(new PrintWriter(out), new PrintWriter(err), "init", pki.toString(), "--workers", "w1,w2",
         "--clients", "admin", "--host", "127.0.0.1,localhost");
     if (code != 0) {
       throw new IllegalStateException("gleaner init failed: " + err);
@@ -481,7 +481,7 @@ final class HostileBench {
     Path log = run.resolve("master.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        Gleaner.class.getName(), "master", "--port", "0", "--bind", "127.0.0.1", "--data", run.resolve("data").toString()));
+        EntryPoint.NAME, "master", "--port", "0", "--bind", "127.0.0.1", "--data", run.resolve("data").toString()));
     cmd.addAll(c.masterArgs);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     c.master = p;

@@ -129,10 +129,10 @@ final class ReplayCommand implements Callable<Integer> {
       Platform p = PlatformFile.read(platform);
       long bound = OmniscientBound.units(t, p, Long.MAX_VALUE / 4, eps, horizon);
       out.printf(Locale.ROOT, "omniscient bound over %.2f trace hours: %d units (%d workers, eps %s s)%n",
-          horizon / 3600, bound, p.size(), TraceCommand.number(eps));
+          horizon / 3600, bound, p.size(), TraceFile.number(eps));
     }
     out.printf(Locale.ROOT, "owner files in %s: %d nodes, %d changes over %.2f trace hours, %.1f s at %sx%n", dir,
-        t.nodes().size(), changes.size(), horizon / 3600, horizon / speedup, TraceCommand.number(speedup));
+        t.nodes().size(), changes.size(), horizon / 3600, horizon / speedup, TraceFile.number(speedup));
     out.flush();
     Ticker ticker = Ticker.SYSTEM;
     OwnerReplay replay = new OwnerReplay(changes, speedup, c -> {
@@ -183,7 +183,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
     if (!quiet) {
       spec.commandLine().getOut().printf(Locale.ROOT, "replaying %.2f trace hours of %d nodes at %sx: %.1f s%n",
-          horizon / 3600, t.nodes().size(), TraceCommand.number(speedup), horizon / speedup);
+          horizon / 3600, t.nodes().size(), TraceFile.number(speedup), horizon / speedup);
     }
     Platform used = new Platform(p.workers().stream().filter(x -> t.nodes().containsKey(x.id())).toList());
     ReplayRun.Outcome o = new ReplayRun(new ReplayRun.Settings(t, horizon, speedup, used, w, expectedUpHours * 3600,

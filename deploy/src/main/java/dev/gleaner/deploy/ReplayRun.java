@@ -131,7 +131,7 @@ final class ReplayRun {
           .setDeadlineMillis(startMillis + realMillis).build();
       String jobId = client.submit(spec);
       out.printf(Locale.ROOT, "job %s: the primes below %d, deadline in %.1f s (%.2f trace hours at %sx)%n", jobId,
-          s.work(), realMillis / 1000.0, s.horizon() / 3600, TraceCommand.number(k));
+          s.work(), realMillis / 1000.0, s.horizon() / 3600, TraceFile.number(k));
       out.flush();
       OwnerReplay replay = new OwnerReplay(changes, k, c -> files.set(c.node(), c.present()), Ticker.SYSTEM);
       replay.start();
@@ -145,7 +145,7 @@ final class ReplayRun {
     Path log = dir.resolve("master.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-        Gleaner.class.getName(), "master", "--port", "0", "--bind", "127.0.0.1", "--data",
+        EntryPoint.NAME, "master", "--port", "0", "--bind", "127.0.0.1", "--data",
         dir.resolve("data").toString(), "--secret-file", secretFile.toString(),
         "--expected-up", String.format(Locale.ROOT, "%.3fs", expectedUpMillis / 1000.0));
     master = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -302,10 +302,10 @@ final class ReplayRun {
         s.ownerPoll(), slowestVacate, lateTrace, unseenVisits, s.ownerPoll(), lateUnits,
         bound == 0 ? 0 : 100 * lateUnits / bound);
     out.printf(Locale.ROOT, "checkpoint round trip (eps) measured by the master: %s real s = %s trace s at %sx%n",
-        epsKnown ? TraceCommand.number(round3(epsReal)) : "unknown (taken as 0)",
-        TraceCommand.number(round3(epsTrace)), TraceCommand.number(k));
+        epsKnown ? TraceFile.number(round3(epsReal)) : "unknown (taken as 0)",
+        TraceFile.number(round3(epsTrace)), TraceFile.number(k));
     out.printf(Locale.ROOT, "omniscient bound (H6 over the trace, eps %s trace s): %d units; saved / bound = %.4f%n",
-        TraceCommand.number(round3(epsTrace)), bound, bound == 0 ? Double.NaN : (double) saved / bound);
+        TraceFile.number(round3(epsTrace)), bound, bound == 0 ? Double.NaN : (double) saved / bound);
     out.printf(Locale.ROOT, "omniscient bound with free checkpoints (eps 0): %d units; saved / bound = %.4f%n",
         boundNoEps, boundNoEps == 0 ? Double.NaN : (double) saved / boundNoEps);
     out.printf(Locale.ROOT, "without what may have been computed late: (saved - %.0f) / bound = %.4f%n", lateUnits,

@@ -67,7 +67,7 @@ final class SlurmOptions {
       }
     }
     return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        String.join(File.pathSeparator, classPath), Gleaner.class.getName());
+        String.join(File.pathSeparator, classPath), EntryPoint.NAME);
   }
 
   /** The worker's options: master, credential (read here first, so a wrong path is an error now), TLS, extras. */

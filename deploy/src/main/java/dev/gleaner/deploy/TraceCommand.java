@@ -73,7 +73,7 @@ final class TraceCommand implements Runnable {
       List<TraceEvent> events = DesktopTraceGenerator.generate(nodes, hours * 3600, seed, upFit, downFit);
       String text = FtaTraceFormat.format(events, List.of(
           String.format(Locale.ROOT, "gleaner trace generate --nodes %d --hours %s --seed %d --up %s --down %s", nodes,
-              number(hours), seed, up, down),
+              TraceFile.number(hours), seed, up, down),
           "synthetic: up and down times drawn from Weibull fits of the Notre Dame desktop trace in the Failure Trace",
           "Archive (Kondo, Javadi, Iosup, Epema, CCGrid 2010) unless --up/--down say otherwise; times in seconds"));
       if (output == null) {
@@ -82,7 +82,7 @@ final class TraceCommand implements Runnable {
       } else {
         Files.writeString(output, text);
         spec.commandLine().getOut().printf("wrote %d events of %d nodes over %s h to %s%n", events.size(), nodes,
-            number(hours), output);
+            TraceFile.number(hours), output);
       }
       return 0;
     }
@@ -138,16 +138,12 @@ final class TraceCommand implements Runnable {
         return 0;
       }
       out.printf(Locale.ROOT, "%d nodes over %.2f h (origin %s)%n%-12s %10s %10s %8s%n", rows.size(), length / 3600,
-          number(trace.origin()), "node", "periods", "hours up", "share");
+          TraceFile.number(trace.origin()), "node", "periods", "hours up", "share");
       for (Map<String, Object> r : rows) {
         out.printf(Locale.ROOT, "%-12s %10d %10.2f %7.1f%%%n", r.get("node"), (Integer) r.get("upPeriods"),
             (Double) r.get("upHours"), 100 * (Double) r.get("upShare"));
       }
       return 0;
     }
-  }
-
-  static String number(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 }

@@ -25,4 +25,9 @@ final class TraceFile {
     }
     return FtaTraceFormat.parse(text, "trace file " + path);
   }
+
+  /** A figure as the trace and replay commands print it: a whole number without a fraction, else as Java writes it. */
+  static String number(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+  }
 }

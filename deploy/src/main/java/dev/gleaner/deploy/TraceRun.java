@@ -54,7 +54,7 @@ final class TraceRun {
         ? String.format(Locale.ROOT, "all done at %.2f h", (Double) doc.get("end") / 3600)
         : "by " + (request.hasDeadline() ? "the deadline" : "the trace's end");
     out.printf(Locale.ROOT, "closed loop (the master's controller, strategy %s, eps %s s): %d units saved of %d %s;"
-        + " %d plans, %d splits, %d reroutes%n", options.strategy, TraceCommand.number(request.eps()),
+        + " %d plans, %d splits, %d reroutes%n", options.strategy, TraceFile.number(request.eps()),
         (Long) doc.get("committed"), request.units(), by, (Long) doc.get("plans"), (Long) doc.get("splits"),
         (Long) doc.get("reroutes"));
     out.printf(Locale.ROOT, "where the rest went: %d units computed and lost at vacates; %.2f of %.2f worker-hours up"

@@ -29,7 +29,7 @@ final class WorkerProcesses implements AutoCloseable {
       List<String> options) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-cp",
-        System.getProperty("java.class.path"), Gleaner.class.getName(), "worker", "--master", "127.0.0.1:" + port,
+        System.getProperty("java.class.path"), EntryPoint.NAME, "worker", "--master", "127.0.0.1:" + port,
         "--secret-file", secretFile.toString(), "--id", id, "--cores", Integer.toString(cores)));
     if (slowdown > 1) {
       cmd.addAll(List.of("--slowdown", Double.toString(slowdown)));
