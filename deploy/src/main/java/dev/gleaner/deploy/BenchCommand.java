@@ -1,6 +1,8 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.format.PlatformFile;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;

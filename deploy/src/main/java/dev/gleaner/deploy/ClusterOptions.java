@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.HostsFile;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,9 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.format.HostsFile;
+import dev.gleaner.deploy.format.JobFile;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;

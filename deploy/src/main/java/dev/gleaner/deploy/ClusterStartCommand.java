@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.format.HostsFile;
 import dev.gleaner.protocol.SecretFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;

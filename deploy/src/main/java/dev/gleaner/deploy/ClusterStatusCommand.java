@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.format.HostsFile;
 import dev.gleaner.protocol.WorkerStatus;
 import java.nio.file.Path;
 import java.util.HashMap;

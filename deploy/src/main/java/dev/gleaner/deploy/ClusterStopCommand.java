@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.HostsFile;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.WholeNumber;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.HostilePeer.Attack;
 import dev.gleaner.deploy.HostilePeer.Outcome;
+import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.PeerCredential;

@@ -1,6 +1,7 @@
 package dev.gleaner.deploy;
 
 import com.google.protobuf.ByteString;
+import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Framing;

@@ -3,6 +3,7 @@ package dev.gleaner.deploy;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.format.Deadlines;
 import dev.gleaner.master.FaultFile;
 import dev.gleaner.master.MasterAuth;
 import dev.gleaner.master.MasterConfig;

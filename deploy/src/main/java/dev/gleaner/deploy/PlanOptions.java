@@ -3,6 +3,7 @@ package dev.gleaner.deploy;
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.RiskModel;
 import dev.gleaner.common.plan.PlanRequest;
+import dev.gleaner.deploy.format.PlatformFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

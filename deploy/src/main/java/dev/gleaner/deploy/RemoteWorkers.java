@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.HostsFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -5,6 +5,8 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.common.trace.OmniscientBound;
 import dev.gleaner.common.trace.OwnerSchedule;
+import dev.gleaner.deploy.format.Durations;
+import dev.gleaner.deploy.format.PlatformFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

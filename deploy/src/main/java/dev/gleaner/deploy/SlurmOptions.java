@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.Durations;
+import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.protocol.SecretFile;
 import java.io.File;
 import java.nio.file.Path;

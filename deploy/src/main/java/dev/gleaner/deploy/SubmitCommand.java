@@ -1,6 +1,7 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.common.time.Backoff;
+import dev.gleaner.deploy.format.JobFile;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.SubmitReply;
 import java.io.IOException;

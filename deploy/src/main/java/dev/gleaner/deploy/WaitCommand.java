@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.format.Deadlines;
 import dev.gleaner.protocol.JobStatus;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,8 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.common.sim.FailureSchedule;
+import dev.gleaner.deploy.format.Deadlines;
+import dev.gleaner.deploy.format.Durations;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.worker.WorkerConfig;

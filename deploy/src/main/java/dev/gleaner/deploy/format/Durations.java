@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.format;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -6,7 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Reads a length of time as people write it: {@code 30s}, {@code 15m}, {@code 1h30m}, {@code 500ms}, {@code 0}. */
-final class Durations {
+public final class Durations {
   private static final Pattern PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|d|h|m|s)");
 
   private Durations() {}
@@ -15,7 +15,7 @@ final class Durations {
    * @param option the option it was given to, for the error
    * @throws IllegalArgumentException naming the option, the text and the accepted forms
    */
-  static Duration parse(String option, String text) {
+  public static Duration parse(String option, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT).replace(" ", "");
     if (t.equals("0")) {
       return Duration.ZERO;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.format;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -29,13 +29,13 @@ import java.util.Map;
  * </pre>
  * An unknown key is an error that names it: a typo must not be silently ignored.
  */
-final class JobFile {
+public final class JobFile {
   static final List<String> KEYS = List.of("name", "workload", "params", "strategy", "chunk-units", "checkpoints",
       "min-workers", "deadline", "replication", "verify");
 
   private JobFile() {}
 
-  static JobSpec read(Path file) {
+  public static JobSpec read(Path file) {
     String text;
     try {
       text = Files.readString(file);

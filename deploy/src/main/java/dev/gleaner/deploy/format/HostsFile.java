@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.format;
 
 import dev.gleaner.common.time.WeeklyWindows;
 import java.io.IOException;
@@ -24,17 +24,17 @@ import java.util.regex.Pattern;
  * The host first, then {@code key=value} settings, a value in double quotes when it holds spaces. Every error
  * is one line naming {@code FILE:LINE}; an unknown key is an error, never ignored.
  */
-final class HostsFile {
+public final class HostsFile {
   static final List<String> KEYS = List.of("cores", "available", "tags", "user", "port", "id", "dir");
 
   /** Host names, user names, worker ids and tags: what ssh, shells and systemd unit names take as they are. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
   /** One computer of the file. */
-  record Host(String name, String user, Integer port, Integer cores, String available, List<String> tags, String id,
+  public record Host(String name, String user, Integer port, Integer cores, String available, List<String> tags, String id,
       String dir, String where) {
     /** The worker's id: {@code id=}, else the host's name. */
-    String workerId() {
+    public String workerId() {
       return id != null ? id : name;
     }
 
@@ -46,7 +46,7 @@ final class HostsFile {
 
   private HostsFile() {}
 
-  static List<Host> read(Path file) {
+  public static List<Host> read(Path file) {
     String text;
     try {
       text = Files.readString(file);

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.format;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,7 +19,7 @@ import java.util.Map;
  * Bandwidth may be left out (no input to send), risk too (a dedicated computer). A worker may list
  * its own {@code "workers"}: it is then a sub-master and their bandwidth is that of its link to them.
  */
-final class PlatformFile {
+public final class PlatformFile {
   private static final List<String> ROOT_KEYS = List.of("workers");
   private static final List<String> WORKER_KEYS = List.of("id", "speed", "bandwidth", "risk", "workers");
 
@@ -40,7 +40,7 @@ final class PlatformFile {
     }
   }
 
-  static Platform read(Path path) {
+  public static Platform read(Path path) {
     JsonNode root;
     try {
       root = new ObjectMapper().readTree(Files.readString(path));

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.format;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * time zone unless it names one), a time of day ({@code 08:00}: the next one to come), or a day and
  * a time of day ({@code Mon 08:00}: the next one to come, within a week).
  */
-final class Deadlines {
+public final class Deadlines {
   private static final Pattern DAY_TIME = Pattern.compile("([a-z]+)\\s+(\\d{1,2}:\\d{2}(?::\\d{2})?)");
 
   private Deadlines() {}
@@ -31,7 +31,7 @@ final class Deadlines {
    *
    * @throws IllegalArgumentException naming the forms taken
    */
-  static double seconds(String text) {
+  public static double seconds(String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);
     if (!isDuration(t)) {
       throw new IllegalArgumentException("'" + text + "' is not a duration; write it as 10h, 1h30m, 90m, 45s or 2d");
@@ -91,7 +91,7 @@ final class Deadlines {
     throw new IllegalArgumentException(usage(text));
   }
 
-  static Instant parse(String text) {
+  public static Instant parse(String text) {
     return parse(text, ZonedDateTime.now(ZoneId.systemDefault()));
   }
 

@@ -1,9 +1,9 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.format;
 
 import picocli.CommandLine;
 
 /** {@code HOST:PORT}, as typed after {@code --master}. */
-record HostPort(String host, int port) {
+public record HostPort(String host, int port) {
   static final int DEFAULT_PORT = 7070;
 
   static HostPort parse(String text) {
@@ -33,7 +33,7 @@ record HostPort(String host, int port) {
   }
 
   /** picocli converter. */
-  static final class Converter implements CommandLine.ITypeConverter<HostPort> {
+  public static final class Converter implements CommandLine.ITypeConverter<HostPort> {
     @Override
     public HostPort convert(String value) {
       try {

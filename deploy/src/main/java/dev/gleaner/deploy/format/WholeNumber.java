@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.format;
 
 import java.math.BigDecimal;
 import picocli.CommandLine;
@@ -8,7 +8,7 @@ import picocli.CommandLine;
  * {@code 2e6}, {@code 2.5e9}, {@code 1_000_000}. A value with a fraction or beyond a long is refused
  * with its text in the message.
  */
-final class WholeNumber implements CommandLine.ITypeConverter<Long> {
+public final class WholeNumber implements CommandLine.ITypeConverter<Long> {
   @Override
   public Long convert(String text) {
     String t = text.strip().replace("_", "");
