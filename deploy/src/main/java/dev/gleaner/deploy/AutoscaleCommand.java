@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.Durations;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.PeerCredential;

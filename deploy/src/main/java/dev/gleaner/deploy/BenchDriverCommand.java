@@ -7,6 +7,8 @@ import dev.gleaner.deploy.bench.MasterLink;
 import dev.gleaner.deploy.bench.PhysicalLimits;
 import dev.gleaner.deploy.bench.SmallChunksDriver;
 import dev.gleaner.deploy.bench.StreamDriver;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.Role;

@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.protocol.JobReply;
 import java.util.LinkedHashMap;
 import java.util.Map;

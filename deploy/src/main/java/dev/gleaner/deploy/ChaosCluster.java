@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.protocol.StatusReply;
 import java.io.IOException;

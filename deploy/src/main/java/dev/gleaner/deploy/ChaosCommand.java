@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.StatusView;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.StatusView;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.EnumMap;

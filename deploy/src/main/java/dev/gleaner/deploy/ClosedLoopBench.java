@@ -10,6 +10,8 @@ import dev.gleaner.common.workload.ChunkComputation;
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.GrepWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;

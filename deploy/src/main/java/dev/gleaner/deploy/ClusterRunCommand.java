@@ -2,6 +2,9 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.client.TextSink;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.format.HostsFile;
 import dev.gleaner.deploy.format.JobFile;

@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;

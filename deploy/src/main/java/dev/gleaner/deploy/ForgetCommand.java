@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.protocol.JobReply;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

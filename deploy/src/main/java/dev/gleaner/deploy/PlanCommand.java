@@ -9,6 +9,7 @@ import dev.gleaner.common.plan.PlanRequest;
 import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.trace.AvailabilityTrace;
+import dev.gleaner.deploy.client.StatusView;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -6,6 +6,7 @@ import dev.gleaner.common.recovery.RecoveryScheme;
 import dev.gleaner.common.recovery.SchemeGenerator;
 import dev.gleaner.common.recovery.Schemes;
 import dev.gleaner.common.recovery.WorstCaseLoad;
+import dev.gleaner.deploy.client.StatusView;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

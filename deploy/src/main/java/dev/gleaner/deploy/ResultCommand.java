@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.TextSink;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

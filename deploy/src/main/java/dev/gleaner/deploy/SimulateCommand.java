@@ -15,6 +15,7 @@ import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.common.sim.Heuristics;
 import dev.gleaner.common.sim.Simulator;
+import dev.gleaner.deploy.client.StatusView;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

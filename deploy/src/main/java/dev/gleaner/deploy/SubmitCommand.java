@@ -1,6 +1,9 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.common.time.Backoff;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.client.TextSink;
 import dev.gleaner.deploy.format.JobFile;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.SubmitReply;

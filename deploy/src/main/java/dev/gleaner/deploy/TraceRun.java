@@ -7,6 +7,7 @@ import dev.gleaner.common.plan.PlanRequest;
 import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.TraceSimulation;
 import dev.gleaner.common.trace.AvailabilityTrace;
+import dev.gleaner.deploy.client.StatusView;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

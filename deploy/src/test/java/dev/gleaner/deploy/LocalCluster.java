@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;

@@ -8,6 +8,7 @@ import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.FailureSchedule;
+import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.WorkerStatus;

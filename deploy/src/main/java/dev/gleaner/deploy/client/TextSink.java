@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.client;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,14 +14,14 @@ import java.nio.charset.StandardCharsets;
  * character cut between two parts is kept until its last byte arrives. Closing it flushes the
  * writer but leaves it open.
  */
-final class TextSink extends OutputStream {
+public final class TextSink extends OutputStream {
   private final Writer out;
   private final CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
   private final ByteBuffer pending = ByteBuffer.allocate(64 * 1024);
   private final CharBuffer chars = CharBuffer.allocate(64 * 1024);
 
-  TextSink(Writer out) {
+  public TextSink(Writer out) {
     this.out = out;
   }
 

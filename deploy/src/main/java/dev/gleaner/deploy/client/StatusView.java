@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -13,10 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Prints status for people (tables, progress bars) and for programs (one JSON document). */
-final class StatusView {
+public final class StatusView {
   private StatusView() {}
 
-  static String json(Object value) {
+  public static String json(Object value) {
     try {
       return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -24,7 +24,7 @@ final class StatusView {
     }
   }
 
-  static Map<String, Object> toMap(StatusReply reply) {
+  public static Map<String, Object> toMap(StatusReply reply) {
     List<Object> jobs = new ArrayList<>();
     for (JobStatus j : reply.getJobsList()) {
       jobs.add(toMap(j));
@@ -44,7 +44,7 @@ final class StatusView {
     return m;
   }
 
-  static Map<String, Object> toMap(JobStatus j) {
+  public static Map<String, Object> toMap(JobStatus j) {
     return dev.gleaner.master.web.StatusMaps.job(j);
   }
 
@@ -54,7 +54,7 @@ final class StatusView {
   }
 
   /** A number for JSON: NaN and infinities are null. */
-  static Double number(double v) {
+  public static Double number(double v) {
     return dev.gleaner.master.web.StatusMaps.number(v);
   }
 
@@ -63,7 +63,7 @@ final class StatusView {
     return Double.isFinite(e.getValue()) ? human(e.getValue()) + " (" + e.getObservations() + ")" : "?";
   }
 
-  static void table(StatusReply reply, java.io.PrintWriter out) {
+  public static void table(StatusReply reply, java.io.PrintWriter out) {
     long age = reply.getAsOfMillis() == 0 ? 0 : System.currentTimeMillis() - reply.getAsOfMillis();
     if (age >= 2000) {
       out.printf("(figures from %d s ago: the master's control loop is busy, and it answered with the last ones it took)%n",
@@ -155,7 +155,7 @@ final class StatusView {
   }
 
   /** Unit ranges as people write them, the first 8 and a count of the rest. */
-  static String ranges(List<dev.gleaner.protocol.UnitRange> list) {
+  public static String ranges(List<dev.gleaner.protocol.UnitRange> list) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < Math.min(8, list.size()); i++) {
       sb.append(i == 0 ? "" : " ").append('[').append(list.get(i).getStart()).append(", ").append(list.get(i).getEnd())
@@ -168,20 +168,20 @@ final class StatusView {
   }
 
   /** Whether a job's state is final. */
-  static boolean ended(String state) {
+  public static boolean ended(String state) {
     return state.equals("DONE") || state.equals("DONE_PARTIAL") || state.equals("FAILED") || state.equals("CANCELLED");
   }
 
-  static double percent(JobStatus j) {
+  public static double percent(JobStatus j) {
     return j.getUnitsTotal() == 0 ? 0 : 100.0 * j.getUnitsDone() / j.getUnitsTotal();
   }
 
-  static String bar(long done, long total, int width) {
+  public static String bar(long done, long total, int width) {
     int filled = total == 0 ? 0 : (int) Math.min(width, Math.round((double) done / total * width));
     return "[" + "#".repeat(filled) + ".".repeat(width - filled) + "]";
   }
 
-  static String human(double v) {
+  public static String human(double v) {
     if (v >= 1e9) {
       return String.format(Locale.ROOT, "%.2fG", v / 1e9);
     }

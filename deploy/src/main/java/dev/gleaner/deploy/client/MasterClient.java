@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.client;
 
 import com.google.protobuf.ByteString;
 import dev.gleaner.deploy.format.HostPort;
@@ -30,7 +30,7 @@ import java.util.List;
  * A blocking client for the master's port: authenticates, then submits jobs and asks for status.
  * One request at a time; every failure is an {@link IOException} with a sentence for people.
  */
-final class MasterClient implements AutoCloseable {
+public final class MasterClient implements AutoCloseable {
   private final Socket socket;
   private final DataInputStream in;
   private final DataOutputStream out;
@@ -45,12 +45,12 @@ final class MasterClient implements AutoCloseable {
   }
 
   /** Connects in clear text with the shared secret (demos, benchmarks). */
-  static MasterClient connect(HostPort master, byte[] secret) throws IOException {
+  public static MasterClient connect(HostPort master, byte[] secret) throws IOException {
     return connect(master, PeerCredential.sharedSecret(secret), null);
   }
 
   /** Connects with a token or the shared secret, over TLS when {@code tls} is not null. */
-  static MasterClient connect(HostPort master, PeerCredential credential, ClientTls tls) throws IOException {
+  public static MasterClient connect(HostPort master, PeerCredential credential, ClientTls tls) throws IOException {
     Socket s = new Socket();
     try {
       s.connect(new InetSocketAddress(master.host(), master.port()), 5000);
@@ -96,22 +96,22 @@ final class MasterClient implements AutoCloseable {
   }
 
   /** Submits a job; returns its id. */
-  String submit(JobSpec spec) throws IOException {
+  public String submit(JobSpec spec) throws IOException {
     return submitReply(spec).getJobId();
   }
 
   /** Submits a job; the reply says its id and whether its key named a job submitted before. */
-  SubmitReply submitReply(JobSpec spec) throws IOException {
+  public SubmitReply submitReply(JobSpec spec) throws IOException {
     send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(spec)).build());
     return expect(Envelope.BodyCase.SUBMIT_REPLY).getSubmitReply();
   }
 
-  StatusReply status(String jobId) throws IOException {
+  public StatusReply status(String jobId) throws IOException {
     return status(jobId, false);
   }
 
   /** Jobs (all, or this one) and the workers: the first 200 and counts of the rest, or every one. */
-  StatusReply status(String jobId, boolean allWorkers) throws IOException {
+  public StatusReply status(String jobId, boolean allWorkers) throws IOException {
     return status(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId).setAllWorkers(allWorkers));
   }
 
@@ -120,7 +120,7 @@ final class MasterClient implements AutoCloseable {
    * the wait answers at once: callers that loop must not assume the wait happened). Without the
    * workers and the meters, which a follower does not need (an older master sends them all the same).
    */
-  StatusReply status(String jobId, long waitMs) throws IOException {
+  public StatusReply status(String jobId, long waitMs) throws IOException {
     return status(StatusRequest.newBuilder().setJobId(jobId == null ? "" : jobId)
         .setWaitMs((int) Math.max(0, Math.min(waitMs, 20_000))).setJobOnly(true));
   }
@@ -135,7 +135,7 @@ final class MasterClient implements AutoCloseable {
    *
    * @throws RefusedException if no such worker is connected
    */
-  void drain(String workerId, String reason) throws IOException {
+  public void drain(String workerId, String reason) throws IOException {
     send(Envelope.newBuilder().setDrainRequest(dev.gleaner.protocol.DrainRequest.newBuilder().setWorkerId(workerId)
         .setReason(reason)).build());
     expect(Envelope.BodyCase.DRAIN_REPLY);
@@ -146,7 +146,7 @@ final class MasterClient implements AutoCloseable {
    *
    * @throws RefusedException if the job is unknown or has ended
    */
-  dev.gleaner.protocol.JobReply cancel(String jobId, String reason) throws IOException {
+  public dev.gleaner.protocol.JobReply cancel(String jobId, String reason) throws IOException {
     send(Envelope.newBuilder().setCancelJob(dev.gleaner.protocol.CancelJob.newBuilder().setJobId(jobId)
         .setReason(reason)).build());
     return expect(Envelope.BodyCase.JOB_REPLY).getJobReply();
@@ -157,7 +157,7 @@ final class MasterClient implements AutoCloseable {
    *
    * @throws RefusedException if the job is unknown or still running
    */
-  dev.gleaner.protocol.JobReply forget(String jobId) throws IOException {
+  public dev.gleaner.protocol.JobReply forget(String jobId) throws IOException {
     send(Envelope.newBuilder().setForgetJob(dev.gleaner.protocol.ForgetJob.newBuilder().setJobId(jobId)).build());
     return expect(Envelope.BodyCase.JOB_REPLY).getJobReply();
   }
@@ -167,7 +167,7 @@ final class MasterClient implements AutoCloseable {
    *
    * @throws RefusedException if the job is unknown, running or failed
    */
-  long result(String jobId, java.io.OutputStream out) throws IOException {
+  public long result(String jobId, java.io.OutputStream out) throws IOException {
     send(Envelope.newBuilder().setResultRequest(dev.gleaner.protocol.ResultRequest.newBuilder().setJobId(jobId)).build());
     long total = 0;
     // bounded: each part carries at least one byte unless it is the last
@@ -224,7 +224,7 @@ final class MasterClient implements AutoCloseable {
   }
 
   /** The master answered with an error message. */
-  static final class RefusedException extends IOException {
+  public static final class RefusedException extends IOException {
     private static final long serialVersionUID = 1L;
 
     RefusedException(String message) {
