@@ -2,6 +2,9 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.Durations;
+import dev.gleaner.deploy.launch.Autoscaler;
+import dev.gleaner.deploy.launch.Slurm;
+import dev.gleaner.deploy.launch.SlurmScript;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.SecretFile;

@@ -2,6 +2,9 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.launch.EntryPoint;
+import dev.gleaner.deploy.launch.Signals;
+import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.protocol.StatusReply;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.launch.LocalRuns;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;

@@ -1,6 +1,8 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.format.HostsFile;
+import dev.gleaner.deploy.launch.RemoteWorkers;
+import dev.gleaner.deploy.launch.Ssh;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -8,6 +8,8 @@ import dev.gleaner.deploy.client.TextSink;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.format.HostsFile;
 import dev.gleaner.deploy.format.JobFile;
+import dev.gleaner.deploy.launch.LocalRuns;
+import dev.gleaner.deploy.launch.RemoteWorkers;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;

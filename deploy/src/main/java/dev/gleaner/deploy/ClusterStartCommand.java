@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.format.HostsFile;
+import dev.gleaner.deploy.launch.RemoteWorkers;
 import dev.gleaner.protocol.SecretFile;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package dev.gleaner.deploy;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.format.HostsFile;
+import dev.gleaner.deploy.launch.RemoteWorkers;
 import dev.gleaner.protocol.WorkerStatus;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -1,6 +1,7 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.format.HostsFile;
+import dev.gleaner.deploy.launch.RemoteWorkers;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

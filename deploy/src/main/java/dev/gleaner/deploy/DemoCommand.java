@@ -5,6 +5,8 @@ import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.launch.LocalRuns;
+import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;

@@ -1,5 +1,6 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.launch.Signals;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.launch.Slurm;
+import dev.gleaner.deploy.launch.SlurmScript;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

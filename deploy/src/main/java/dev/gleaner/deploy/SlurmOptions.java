@@ -2,6 +2,8 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.format.Durations;
 import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.launch.EntryPoint;
+import dev.gleaner.deploy.launch.SlurmScript;
 import dev.gleaner.protocol.SecretFile;
 import java.io.File;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gleaner.deploy.launch.EntryPoint;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

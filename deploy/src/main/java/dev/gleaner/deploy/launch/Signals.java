@@ -1,15 +1,15 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Sends a signal to one process by its pid ({@code kill -s SIG PID}), never by name. */
-final class Signals {
+public final class Signals {
   private Signals() {}
 
   /** Sends {@code signal} (KILL, TERM, STOP, CONT) to {@code pid}; false if {@code kill} refused (no such process). */
-  static boolean send(long pid, String signal) {
+  public static boolean send(long pid, String signal) {
     try {
       Process kill = new ProcessBuilder(List.of("kill", "-s", signal, Long.toString(pid)))
           .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -27,7 +27,7 @@ final class Signals {
   }
 
   /** Waits up to {@code seconds} for the process to exit; true if it has. */
-  static boolean awaitExit(Process p, double seconds) {
+  public static boolean awaitExit(Process p, double seconds) {
     try {
       return p.waitFor((long) (seconds * 1000), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -37,7 +37,7 @@ final class Signals {
   }
 
   /** SIGKILL (which also ends a stopped process) if alive, then waits up to 10 s for it to go. */
-  static void end(Process p) {
+  public static void end(Process p) {
     if (p == null || !p.isAlive()) {
       return;
     }

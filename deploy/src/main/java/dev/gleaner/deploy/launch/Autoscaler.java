@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,7 +13,7 @@ import java.util.List;
  * for at least the cool-down (longest idle first); a busy worker, or one still starting, is never
  * cancelled.
  */
-final class Autoscaler {
+public final class Autoscaler {
   private Autoscaler() {}
 
   /**
@@ -25,7 +25,7 @@ final class Autoscaler {
    * @param busy its worker holds a chunk
    * @param idleSeconds how long its worker has been connected without a chunk (0 when busy or not connected)
    */
-  record WorkerJob(String jobId, boolean pending, boolean connected, boolean busy, double idleSeconds) {}
+  public record WorkerJob(String jobId, boolean pending, boolean connected, boolean busy, double idleSeconds) {}
 
   /**
    * What the decision rests on.
@@ -40,9 +40,9 @@ final class Autoscaler {
    * @param cooldownSeconds how long after a submission, and how long idle, before scaling down
    * @param maxSubmit submissions at most per decision
    */
-  record Inputs(int min, int max, long remainingUnits, double unitsPerSecond, double targetSeconds,
+  public record Inputs(int min, int max, long remainingUnits, double unitsPerSecond, double targetSeconds,
       List<WorkerJob> jobs, double sinceSubmitSeconds, double cooldownSeconds, int maxSubmit) {
-    Inputs {
+    public Inputs {
       if (min < 0 || max < 1 || min > max) {
         throw new IllegalArgumentException("--min and --max must be 0 <= min <= max and max >= 1, got min " + min
             + " and max " + max);
@@ -65,7 +65,7 @@ final class Autoscaler {
    * @param cancel jobs to cancel now
    * @param reason why, for people
    */
-  record Decision(int target, int submit, List<String> cancel, String reason) {}
+  public record Decision(int target, int submit, List<String> cancel, String reason) {}
 
   /** The workers the remaining work needs, before [min, max]. */
   static int wanted(long remainingUnits, double unitsPerSecond, double targetSeconds, int max) {
@@ -83,7 +83,7 @@ final class Autoscaler {
     return n + (n == 1 ? " worker" : " workers");
   }
 
-  static Decision decide(Inputs in) {
+  public static Decision decide(Inputs in) {
     int wanted = wanted(in.remainingUnits(), in.unitsPerSecond(), in.targetSeconds(), in.max());
     int target = Math.max(in.min(), Math.min(in.max(), wanted));
     int have = in.jobs().size();

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import dev.gleaner.deploy.format.HostsFile;
 import java.io.ByteArrayOutputStream;
@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * ({@code BatchMode=yes}), bounded in time, with the user's own ssh configuration and keys, and the
  * {@code -o} options given with {@code --ssh-option}.
  */
-final class Ssh {
+public final class Ssh {
   private static final Logger log = LoggerFactory.getLogger(Ssh.class);
 
   /** What ssh returns when it could not reach or log in to the host (the remote command's own codes differ). */
@@ -43,7 +43,7 @@ final class Ssh {
    * @param options ssh configuration options, each as {@code -o} takes it ({@code IdentityFile=~/.ssh/lab},
    *     {@code UserKnownHostsFile=/tmp/k}); they come after the hosts file's user and port, so those win
    */
-  Ssh(List<String> options, int connectTimeoutSeconds, Duration timeout) {
+  public Ssh(List<String> options, int connectTimeoutSeconds, Duration timeout) {
     for (String o : options) {
       if (!o.matches("[A-Za-z][A-Za-z0-9]*[= ].*")) {
         throw new IllegalArgumentException("--ssh-option takes an ssh configuration option as `ssh -o` does"
@@ -147,7 +147,7 @@ final class Ssh {
   }
 
   /** {@code s} as one word for a POSIX shell. */
-  static String quote(String s) {
+  public static String quote(String s) {
     return "'" + s.replace("'", "'\\''") + "'";
   }
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,22 +10,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Worker daemons started as local JVMs (demo, bench); {@link #close} ends every one of them. */
-final class WorkerProcesses implements AutoCloseable {
+public final class WorkerProcesses implements AutoCloseable {
   private final Path logDir;
   private final Map<String, Process> processes = new LinkedHashMap<>();
 
-  WorkerProcesses(Path logDir) {
+  public WorkerProcesses(Path logDir) {
     this.logDir = logDir;
   }
 
   /** Starts {@code gleaner worker} in a new JVM with this JVM's class path; output goes to ID.log. */
-  synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap)
+  public synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap)
       throws IOException {
     return start(id, port, secretFile, cores, slowdown, maxHeap, List.of());
   }
 
   /** As above, with more {@code gleaner worker} options ({@code --interrupt ...}, {@code --recv-rate ...}). */
-  synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap,
+  public synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap,
       List<String> options) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-cp",
@@ -43,12 +43,12 @@ final class WorkerProcesses implements AutoCloseable {
   }
 
   /** The process of that worker, or null. */
-  synchronized Process process(String id) {
+  public synchronized Process process(String id) {
     return processes.get(id);
   }
 
   /** Every worker's log, for a failure message. */
-  synchronized String logs() {
+  public synchronized String logs() {
     StringBuilder sb = new StringBuilder();
     for (String id : processes.keySet()) {
       sb.append("--- ").append(id).append('\n').append(tail(log(id), 40)).append('\n');
@@ -56,12 +56,12 @@ final class WorkerProcesses implements AutoCloseable {
     return sb.toString();
   }
 
-  Path log(String id) {
+  public Path log(String id) {
     return logDir.resolve(id + ".log");
   }
 
   /** Throws, with the last lines of its log, if any worker process has exited. */
-  synchronized void requireAlive() {
+  public synchronized void requireAlive() {
     for (Map.Entry<String, Process> e : processes.entrySet()) {
       if (!e.getValue().isAlive()) {
         throw new IllegalStateException("worker process " + e.getKey() + " exited with status "
@@ -70,7 +70,7 @@ final class WorkerProcesses implements AutoCloseable {
     }
   }
 
-  static String tail(Path log, int lines) {
+  public static String tail(Path log, int lines) {
     try {
       List<String> all = Files.readAllLines(log);
       return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));

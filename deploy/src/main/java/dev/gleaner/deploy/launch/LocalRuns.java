@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,17 +7,17 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** What the commands that run a whole cluster on this machine (demo, bench) share. */
-final class LocalRuns {
+public final class LocalRuns {
   private LocalRuns() {}
 
   /** Keeps the in-process master's routine log lines from breaking the command's own output. */
-  static void quietLogs() {
+  public static void quietLogs() {
     ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.gleaner"))
         .setLevel(ch.qos.logback.classic.Level.WARN);
   }
 
   /** Removes a temporary folder and everything in it; a failure is reported, not thrown. */
-  static void deleteTree(Path dir, String command) {
+  public static void deleteTree(Path dir, String command) {
     if (dir == null || !Files.exists(dir)) {
       return;
     }

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -9,14 +9,14 @@ import java.lang.reflect.InvocationTargetException;
  * The entry point stands above every command, and so above all that they run; what starts it from below names it
  * here, and looks it up when it runs, as a JVM started by that name does, instead of importing it.
  */
-final class EntryPoint {
+public final class EntryPoint {
   /** The class of the {@code gleaner} command (the jar's Main-Class). */
-  static final String NAME = "dev.gleaner.deploy.Gleaner";
+  public static final String NAME = "dev.gleaner.deploy.Gleaner";
 
   private EntryPoint() {}
 
   /** Runs a command line in this JVM, as {@code Gleaner.run(out, err, args)}; returns its exit code. */
-  static int run(PrintWriter out, PrintWriter err, String... args) {
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
     try {
       return (Integer) Class.forName(NAME).getMethod("run", PrintWriter.class, PrintWriter.class, String[].class)
           .invoke(null, out, err, args);

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,12 +8,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** Slurm's commands (sbatch, squeue, scancel), run as processes with bounded waits; errors are one line. */
-final class Slurm {
+public final class Slurm {
   /** How long a Slurm command may take before it is given up (a controller that does not answer). */
-  static final long COMMAND_SECONDS = 60;
+  public static final long COMMAND_SECONDS = 60;
 
   /** The Slurm job of a worker that `gleaner slurm` started (id slurm-JOBID-NODE); null for another worker. */
-  static String jobOfWorker(String workerId) {
+  public static String jobOfWorker(String workerId) {
     if (!workerId.startsWith("slurm-")) {
       return null;
     }
@@ -24,7 +24,7 @@ final class Slurm {
   private Slurm() {}
 
   /** A Slurm command is not installed here (not on the PATH). */
-  static final class Unavailable extends IllegalStateException {
+  public static final class Unavailable extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
     Unavailable(String message, Throwable cause) {
@@ -33,7 +33,7 @@ final class Slurm {
   }
 
   /** A Slurm command refused what it was asked (a non-zero exit); the message is its own. */
-  static final class Refused extends IllegalStateException {
+  public static final class Refused extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
     Refused(String message) {
@@ -42,8 +42,8 @@ final class Slurm {
   }
 
   /** A Slurm job as squeue lists it. */
-  record Job(String id, String state, String nodes) {
-    boolean pending() {
+  public record Job(String id, String state, String nodes) {
+    public boolean pending() {
       return state.equals("PENDING") || state.equals("CONFIGURING") || state.equals("REQUEUED");
     }
   }
@@ -53,7 +53,7 @@ final class Slurm {
    *
    * @throws IllegalStateException with sbatch's own message when it refuses, or when it is not installed
    */
-  static String submit(String script, List<String> extra) {
+  public static String submit(String script, List<String> extra) {
     List<String> cmd = new ArrayList<>(List.of("sbatch", "--parsable"));
     cmd.addAll(extra);
     String out = run(cmd, script).strip();
@@ -66,7 +66,7 @@ final class Slurm {
   }
 
   /** The jobs of this name that Slurm still knows as pending or running (squeue's default states). */
-  static List<Job> jobsNamed(String name) {
+  public static List<Job> jobsNamed(String name) {
     String out = run(List.of("squeue", "-h", "--name=" + name, "-o", "%i|%T|%N"), null);
     List<Job> jobs = new ArrayList<>();
     for (String line : out.strip().lines().toList()) {
@@ -79,7 +79,7 @@ final class Slurm {
   }
 
   /** Cancels these jobs with scancel (Slurm sends their steps SIGTERM, then SIGKILL after KillWait). */
-  static void cancel(List<String> ids) {
+  public static void cancel(List<String> ids) {
     if (ids.isEmpty()) {
       return;
     }

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import dev.gleaner.deploy.format.HostsFile;
 import java.io.IOException;
@@ -23,26 +23,26 @@ import org.slf4j.LoggerFactory;
  * or {@code ID.unit} (started with {@code systemd-run --user}). A worker is stopped by that PID or unit only,
  * and a PID counts as the worker only while its command line is that worker's.
  */
-final class RemoteWorkers {
+public final class RemoteWorkers {
   private static final Logger log = LoggerFactory.getLogger(RemoteWorkers.class);
 
   /** What happened on a host. */
-  enum Kind { STARTED, RUNNING, STOPPED, FAILED, UNREACHABLE }
+  public enum Kind { STARTED, RUNNING, STOPPED, FAILED, UNREACHABLE }
 
   /** One host's outcome; {@code pid} when known. */
-  record Outcome(HostsFile.Host host, Kind kind, String text, Long pid) {
-    boolean failed() {
+  public record Outcome(HostsFile.Host host, Kind kind, String text, Long pid) {
+    public boolean failed() {
       return kind == Kind.FAILED || kind == Kind.UNREACHABLE;
     }
   }
 
   /** The local files a start copies: the distribution, and the worker's credentials. */
-  record Files2Copy(Path jar, Path launcher, Path secretFile, Path tokenDir, Path ca) {}
+  public record Files2Copy(Path jar, Path launcher, Path secretFile, Path tokenDir, Path ca) {}
 
   private final Ssh ssh;
   private final String defaultDir;
 
-  RemoteWorkers(Ssh ssh, String defaultDir) {
+  public RemoteWorkers(Ssh ssh, String defaultDir) {
     if (!defaultDir.startsWith("/") && !defaultDir.startsWith("~/")) {
       throw new IllegalArgumentException("--dir must be an absolute path or start with ~/, got '" + defaultDir + "'");
     }
@@ -51,7 +51,7 @@ final class RemoteWorkers {
   }
 
   /** Runs {@code action} on every host, {@code parallel} at a time, printing a line per host in the file's order. */
-  static List<Outcome> forEach(List<HostsFile.Host> hosts, int parallel, HostAction action, PrintWriter out)
+  public static List<Outcome> forEach(List<HostsFile.Host> hosts, int parallel, HostAction action, PrintWriter out)
       throws InterruptedException {
     int width = hosts.stream().mapToInt(h -> h.name().length()).max().orElse(0);
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(parallel, hosts.size())), r -> {
@@ -91,7 +91,7 @@ final class RemoteWorkers {
   }
 
   /** What to do on one host. */
-  interface HostAction {
+  public interface HostAction {
     Outcome on(HostsFile.Host host) throws IOException, InterruptedException;
   }
 
@@ -170,7 +170,7 @@ final class RemoteWorkers {
   }
 
   /** What the worker on the host is doing: running (with its PID), stopped, or the host unreachable. */
-  Outcome status(HostsFile.Host h) throws IOException, InterruptedException {
+  public Outcome status(HostsFile.Host h) throws IOException, InterruptedException {
     Ssh.Result r = ssh.script(h, prelude(h) + "echo \"state $(state)\"\n");
     if (r.code() == Ssh.UNREACHABLE) {
       return unreachable(h, r, false);
@@ -189,7 +189,7 @@ final class RemoteWorkers {
    * Stops the worker by its recorded unit or PID with SIGTERM, so that it drains, and waits up to
    * {@code waitSeconds} for it to exit.
    */
-  Outcome stop(HostsFile.Host h, int waitSeconds) throws IOException, InterruptedException {
+  public Outcome stop(HostsFile.Host h, int waitSeconds) throws IOException, InterruptedException {
     String script = prelude(h) + String.join("\n",
         "s=$(state)",
         "case \"$s\" in",
@@ -224,7 +224,7 @@ final class RemoteWorkers {
    * Starts a worker on the host unless one runs there already: copies what is missing or different, then starts
    * {@code gleaner worker} detached (under the user's systemd when it outlives the session, else with nohup).
    */
-  Outcome start(HostsFile.Host h, Files2Copy files, String master, List<String> workerOptions)
+  public Outcome start(HostsFile.Host h, Files2Copy files, String master, List<String> workerOptions)
       throws IOException, InterruptedException {
     String id = h.workerId();
     Path token = files.tokenDir() == null ? null : files.tokenDir().resolve("worker-" + id + ".token");

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * @param workerOptions options of {@code gleaner worker} (master, credential, ...), without --id
  * @param idPerNode whether to add {@code --id slurm-JOBID-NODENAME} (not with a token, which names the worker)
  */
-record SlurmScript(String jobName, int nodes, String time, String partition, Integer cores, String comment,
+public record SlurmScript(String jobName, int nodes, String time, String partition, Integer cores, String comment,
     long drainMarginSeconds, List<String> gleaner, List<String> workerOptions, boolean idPerNode) {
   /** Seconds before the end at which Slurm signals the job's steps (it may do so up to 60 s earlier). */
   static final int SIGNAL_SECONDS = 60;
@@ -32,7 +32,7 @@ record SlurmScript(String jobName, int nodes, String time, String partition, Int
       "(?:(\\d+)-)?(\\d+)(?::(\\d+))?(?::(\\d+))?");
   private static final Pattern SAFE_WORD = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
 
-  SlurmScript {
+  public SlurmScript {
     if (nodes < 1) {
       throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
     }
@@ -109,7 +109,7 @@ record SlurmScript(String jobName, int nodes, String time, String partition, Int
   }
 
   /** The script, for sbatch's standard input. */
-  String text() {
+  public String text() {
     StringBuilder s = new StringBuilder();
     s.append("#!/bin/sh\n");
     s.append("# Gleaner workers, one per node of this job (written by `gleaner slurm`). Each worker is told the\n");
@@ -166,7 +166,7 @@ record SlurmScript(String jobName, int nodes, String time, String partition, Int
   }
 
   /** A word for the POSIX shell: as it is when nothing in it is special, else in single quotes. */
-  static String quote(String word) {
+  public static String quote(String word) {
     if (!word.isEmpty() && SAFE_WORD.matcher(word).matches()) {
       return word;
     }

@@ -1,9 +1,11 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.deploy.CommandLineTest;
+import dev.gleaner.deploy.Gleaner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

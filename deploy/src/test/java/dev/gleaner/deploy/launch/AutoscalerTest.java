@@ -1,12 +1,12 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gleaner.deploy.Autoscaler.Decision;
-import dev.gleaner.deploy.Autoscaler.Inputs;
-import dev.gleaner.deploy.Autoscaler.WorkerJob;
+import dev.gleaner.deploy.launch.Autoscaler.Decision;
+import dev.gleaner.deploy.launch.Autoscaler.Inputs;
+import dev.gleaner.deploy.launch.Autoscaler.WorkerJob;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
