@@ -1,5 +1,7 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.audit.KnownPrimeCounts;
+import dev.gleaner.deploy.audit.ReferenceSieve;
 import dev.gleaner.protocol.JobSpec;
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.HostilePeer.Attack;
 import dev.gleaner.deploy.HostilePeer.Outcome;
+import dev.gleaner.deploy.audit.KnownPrimeCounts;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;

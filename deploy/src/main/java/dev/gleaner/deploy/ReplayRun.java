@@ -6,6 +6,8 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.common.trace.OmniscientBound;
 import dev.gleaner.common.trace.OwnerSchedule;
+import dev.gleaner.deploy.audit.ReferenceSieve;
+import dev.gleaner.deploy.audit.StoreAudit;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.Durations;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.audit;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,24 +16,24 @@ import org.sqlite.SQLiteConfig;
  * directory, while the master runs or after), to check what the master says against what it wrote:
  * the pieces committed for a job must tile the job's range exactly, no gap and no overlap.
  */
-final class StoreAudit implements AutoCloseable {
+public final class StoreAudit implements AutoCloseable {
   /** A committed piece: units [start, end) of a job, by a worker, at a time (ms since the epoch). */
-  record Committed(String jobId, long start, long end, String workerId, long committedAt) {
-    long units() {
+  public record Committed(String jobId, long start, long end, String workerId, long committedAt) {
+    public long units() {
       return end - start;
     }
   }
 
   /** A job's row: its state and its range of units. */
-  record JobRow(String id, String state, long start, long end) {}
+  public record JobRow(String id, String state, long start, long end) {}
 
   /**
    * How a job's committed pieces cover its range: units not covered ({@code gapUnits}), units covered
    * more than once, counted once per extra cover ({@code overlapUnits}), units outside the range,
    * and the first defect found, for people.
    */
-  record Tiling(int pieces, long units, long gapUnits, long overlapUnits, long outsideUnits, String firstDefect) {
-    boolean exact() {
+  public record Tiling(int pieces, long units, long gapUnits, long overlapUnits, long outsideUnits, String firstDefect) {
+    public boolean exact() {
       return gapUnits == 0 && overlapUnits == 0 && outsideUnits == 0 && firstDefect.isEmpty();
     }
   }
@@ -45,7 +45,7 @@ final class StoreAudit implements AutoCloseable {
   }
 
   /** Opens {@code dataDir/gleaner.db} read-only. */
-  static StoreAudit open(Path dataDir) throws SQLException {
+  public static StoreAudit open(Path dataDir) throws SQLException {
     SQLiteConfig config = new SQLiteConfig();
     config.setReadOnly(true);
     config.setBusyTimeout(5000);
@@ -54,7 +54,7 @@ final class StoreAudit implements AutoCloseable {
   }
 
   /** The job's row, or null if the store has none. */
-  JobRow job(String id) throws SQLException {
+  public JobRow job(String id) throws SQLException {
     try (PreparedStatement p = connection.prepareStatement(
         "SELECT id, state, range_start, range_end FROM jobs WHERE id=?")) {
       p.setString(1, id);
@@ -65,7 +65,7 @@ final class StoreAudit implements AutoCloseable {
   }
 
   /** Every piece committed for the job, in the store's order. */
-  List<Committed> pieces(String jobId) throws SQLException {
+  public List<Committed> pieces(String jobId) throws SQLException {
     List<Committed> out = new ArrayList<>();
     try (PreparedStatement p = connection.prepareStatement(
         "SELECT start, end, worker_id, committed_at FROM pieces WHERE job_id=?")) {
@@ -80,7 +80,7 @@ final class StoreAudit implements AutoCloseable {
   }
 
   /** How {@code pieces} cover [from, to). */
-  static Tiling tile(long from, long to, List<Committed> pieces) {
+  public static Tiling tile(long from, long to, List<Committed> pieces) {
     List<Committed> sorted = new ArrayList<>(pieces);
     sorted.sort(Comparator.comparingLong(Committed::start).thenComparingLong(Committed::end));
     long cursor = from;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.audit;
 
 import java.util.BitSet;
 
@@ -8,12 +8,12 @@ import java.util.BitSet;
  * windows of 2^20 numbers), kept simple on purpose so that it shares no cleverness, and no bug,
  * with {@code PrimeSieve}.
  */
-final class ReferenceSieve {
+public final class ReferenceSieve {
   private static final int WINDOW = 1 << 20;
 
   private ReferenceSieve() {}
 
-  static long count(long from, long to) {
+  public static long count(long from, long to) {
     if (from < 0 || to < from) {
       throw new IllegalArgumentException("need 0 <= from <= to, got [" + from + ", " + to + ")");
     }
