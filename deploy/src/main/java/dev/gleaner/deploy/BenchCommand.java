@@ -1,6 +1,8 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.chaos.HostileBench;
+import dev.gleaner.deploy.chaos.HostileReport;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;

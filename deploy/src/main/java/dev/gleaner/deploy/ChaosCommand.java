@@ -1,5 +1,9 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.chaos.ChaosFault;
+import dev.gleaner.deploy.chaos.ChaosJobs;
+import dev.gleaner.deploy.chaos.ChaosReport;
+import dev.gleaner.deploy.chaos.ChaosRun;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.launch.LocalRuns;
 import java.io.PrintWriter;

@@ -1,7 +1,7 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 /** The faults {@code gleaner chaos} injects while jobs run; one at a time, each bounded in time. */
-enum ChaosFault {
+public enum ChaosFault {
   /** SIGKILL a worker JVM, then start it again under the same {@code --id}. */
   WORKER_KILL("worker-kill"),
   /** SIGSTOP a worker JVM for 1-6 s (shorter or longer than the heartbeat timeout), then SIGCONT. */
@@ -28,7 +28,7 @@ enum ChaosFault {
   }
 
   /** The name on the command line and in reports. */
-  String label() {
+  public String label() {
     return label;
   }
 
@@ -41,7 +41,7 @@ enum ChaosFault {
     return restartsMaster() || this == STORE_FULL || this == CLOCK_JUMP;
   }
 
-  static ChaosFault byLabel(String label) {
+  public static ChaosFault byLabel(String label) {
     for (ChaosFault f : values()) {
       if (f.label.equals(label)) {
         return f;

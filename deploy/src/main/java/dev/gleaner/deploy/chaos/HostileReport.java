@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -6,11 +6,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The tables of {@code gleaner bench --hostile}: one per run, from the figures {@link HostileBench} returns. */
-final class HostileReport {
+public final class HostileReport {
   private HostileReport() {}
 
   @SuppressWarnings("unchecked")
-  static void print(PrintWriter out, List<Map<String, Object>> runs) {
+  public static void print(PrintWriter out, List<Map<String, Object>> runs) {
     for (Map<String, Object> r : runs) {
       out.printf(Locale.ROOT, "%n%s: %,d hostile connections in %.1f s, at most %s sockets at once%s%n", r.get("mode"),
           (Integer) r.get("connections"), (Double) r.get("attackSeconds"), r.get("maxOpenSockets"),

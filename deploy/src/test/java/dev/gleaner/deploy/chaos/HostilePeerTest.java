@@ -1,12 +1,12 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import static dev.gleaner.deploy.CommandLineTest.gleaner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.workload.Workloads;
-import dev.gleaner.deploy.HostilePeer.Attack;
-import dev.gleaner.deploy.HostilePeer.Outcome;
+import dev.gleaner.deploy.chaos.HostilePeer.Attack;
+import dev.gleaner.deploy.chaos.HostilePeer.Outcome;
 import dev.gleaner.master.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;

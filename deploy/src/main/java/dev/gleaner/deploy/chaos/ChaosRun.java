@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import dev.gleaner.deploy.audit.StoreAudit;
 import dev.gleaner.deploy.client.MasterClient;
@@ -30,9 +30,9 @@ import java.util.SplittableRandom;
  * <p>Faults do not overlap: each one ends (the killed process restarted, the stall over) before the
  * next gap starts. Every wait is bounded, and a bound passed is reported, never waited out.
  */
-final class ChaosRun {
+public final class ChaosRun {
   /** What a run is made of. */
-  record Settings(int workers, int faultsPerRun, List<ChaosFault> kinds, boolean inOrder, double maxSpeed,
+  public record Settings(int workers, int faultsPerRun, List<ChaosFault> kinds, boolean inOrder, double maxSpeed,
       double jobSeconds, double hangSeconds, boolean exec) {
     /** Units per job: what the cluster computes in {@code jobSeconds} at its speed cap. */
     long jobUnits() {
@@ -44,7 +44,7 @@ final class ChaosRun {
   record Planned(ChaosFault kind, int worker, double gapSeconds, double seconds) {}
 
   /** A fault as it went: when (seconds into the run), on what, and what happened; skipped if every job had ended. */
-  record Fault(ChaosFault kind, String target, double atSeconds, String detail, boolean injected) {}
+  public record Fault(ChaosFault kind, String target, double atSeconds, String detail, boolean injected) {}
 
   /**
    * A master restart: when it was killed; what the store held then (pieces and units committed);
@@ -66,14 +66,14 @@ final class ChaosRun {
    * Everything a run found; {@code acks} the master's piece acknowledgements seen at the proxies,
    * {@code acksNotDurable} those with no piece in the store committed by then (a broken promise).
    */
-  record Report(long seed, double seconds, List<JobCheck> jobs, List<Fault> faults, List<Restart> restarts,
+  public record Report(long seed, double seconds, List<JobCheck> jobs, List<Fault> faults, List<Restart> restarts,
       long unitsReported, long unitsCommitted, int acks, int acksNotDurable, List<String> problems) {
-    boolean ok() {
+    public boolean ok() {
       return problems.isEmpty() && jobs.stream().allMatch(JobCheck::ok);
     }
 
     /** A run that could not go on (a process that would not start or come back). */
-    static Report stopped(long seed, String why) {
+    public static Report stopped(long seed, String why) {
       return new Report(seed, Double.NaN, List.of(), List.of(), List.of(), 0, 0, 0, 0,
           List.of("the run could not go on: " + (why == null ? "(no message)" : why)));
     }
@@ -99,7 +99,7 @@ final class ChaosRun {
   private long t0;
 
   /** Run number {@code index} (from 0) of a series, with its own seed. */
-  ChaosRun(Settings settings, long seed, int index, PrintStream log) {
+  public ChaosRun(Settings settings, long seed, int index, PrintStream log) {
     this.settings = settings;
     this.seed = seed;
     this.index = index;
@@ -123,7 +123,7 @@ final class ChaosRun {
     return out;
   }
 
-  Report run(Path dir) throws Exception {
+  public Report run(Path dir) throws Exception {
     SplittableRandom rng = new SplittableRandom(seed);
     Path serve = dir.resolve("serve");
     Files.createDirectories(serve);

@@ -1,7 +1,7 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
-import dev.gleaner.deploy.HostilePeer.Attack;
-import dev.gleaner.deploy.HostilePeer.Outcome;
+import dev.gleaner.deploy.chaos.HostilePeer.Attack;
+import dev.gleaner.deploy.chaos.HostilePeer.Outcome;
 import dev.gleaner.deploy.audit.KnownPrimeCounts;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
@@ -58,14 +58,14 @@ import java.util.regex.Pattern;
  * takes {@link HostilePeer#BURST}), below the master's 256 connections in the handshake, so the
  * real client is never refused for want of room. Every process started here is ended by its pid.
  */
-final class HostileBench {
+public final class HostileBench {
   private static final Pattern LISTENING = Pattern.compile("gleaner master listening on port (\\d+)");
   /** The job run again and again during the attack: primes below 10^10. */
   static final long JOB_TO = 10_000_000_000L;
   private static final long WARM_UP_TO = 100_000_000L;
 
   /** One run: clear text with the shared secret, or TLS with tokens (credentials from {@code gleaner init}). */
-  enum Mode {
+  public enum Mode {
     SECRET(false), TLS(true);
 
     final boolean tls;
@@ -108,7 +108,7 @@ final class HostileBench {
   private final int churnSeconds;
   private final PrintWriter progress;
 
-  HostileBench(Path dir, int concurrency, long seed, int churnSeconds, PrintWriter progress) {
+  public HostileBench(Path dir, int concurrency, long seed, int churnSeconds, PrintWriter progress) {
     if (concurrency < 1 || concurrency > 200) {
       throw new IllegalArgumentException("--concurrency must be 1..200 (the master admits 256 connections to the"
           + " handshake in all, and the real client needs room), got " + concurrency);
@@ -121,7 +121,7 @@ final class HostileBench {
   }
 
   /** One run of {@code connections} hostile connections against a fresh cluster in {@code mode}; its figures. */
-  Map<String, Object> run(Mode mode, int connections) throws Exception {
+  public Map<String, Object> run(Mode mode, int connections) throws Exception {
     Path run = Files.createDirectories(dir.resolve(mode.name().toLowerCase(java.util.Locale.ROOT)));
     Cluster c = mode.tls ? tlsCluster(run) : secretCluster(run);
     try (WorkerProcesses workers = new WorkerProcesses(run)) {

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Framing;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import dev.gleaner.deploy.launch.Signals;
 import java.io.BufferedReader;

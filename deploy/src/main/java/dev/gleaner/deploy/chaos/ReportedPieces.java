@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import java.util.ArrayList;
 import java.util.List;

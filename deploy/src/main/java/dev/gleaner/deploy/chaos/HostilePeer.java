@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import com.google.protobuf.ByteString;
 import dev.gleaner.protocol.Auth;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import dev.gleaner.deploy.client.StatusView;
 import java.io.PrintWriter;
@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** How {@code gleaner chaos} shows its runs: a table per run, a summary, and the same as JSON. */
-final class ChaosReport {
+public final class ChaosReport {
   private ChaosReport() {}
 
   /** The counts the summary gives, over some runs. */
@@ -77,7 +77,7 @@ final class ChaosReport {
   }
 
   /** One run as a table, with its faults and master restarts. */
-  static void table(ChaosRun.Report r, ChaosRun.Settings s, PrintWriter out) {
+  public static void table(ChaosRun.Report r, ChaosRun.Settings s, PrintWriter out) {
     out.printf(Locale.ROOT, "%nrun seed %d: %s in %.1f s (%d workers, %d faults drawn)%n", r.seed(),
         r.ok() ? "ok" : "FAILED", r.seconds(), s.workers(), r.faults().size());
     out.printf(Locale.ROOT, "  %-7s %-7s %-27s %-9s %-7s %-8s %-9s %8s%n", "job", "work", "units", "state", "answer",
@@ -119,7 +119,7 @@ final class ChaosReport {
   }
 
   /** The summary over all runs. */
-  static void summaryTable(List<ChaosRun.Report> reports, PrintWriter out) {
+  public static void summaryTable(List<ChaosRun.Report> reports, PrintWriter out) {
     Totals t = totals(reports);
     out.printf(Locale.ROOT, "%nsummary: %d runs, %d failed; %d jobs%n", t.runs(), t.failedRuns(), t.jobs());
     out.printf(Locale.ROOT, "  wrong answers %d, failed jobs %d, hangs %d, units lost %d, units counted twice %d,"
@@ -144,7 +144,7 @@ final class ChaosReport {
     out.flush();
   }
 
-  static Map<String, Object> settings(ChaosRun.Settings s, long seed, int runs) {
+  public static Map<String, Object> settings(ChaosRun.Settings s, long seed, int runs) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("seed", seed);
     m.put("runs", runs);
@@ -159,7 +159,7 @@ final class ChaosReport {
     return m;
   }
 
-  static Map<String, Object> summary(List<ChaosRun.Report> reports) {
+  public static Map<String, Object> summary(List<ChaosRun.Report> reports) {
     Totals t = totals(reports);
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("ok", t.failedRuns() == 0);
@@ -189,7 +189,7 @@ final class ChaosReport {
     return m;
   }
 
-  static Map<String, Object> toMap(ChaosRun.Report r) {
+  public static Map<String, Object> toMap(ChaosRun.Report r) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("seed", r.seed());
     m.put("ok", r.ok());

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
 
 import dev.gleaner.deploy.audit.KnownPrimeCounts;
 import dev.gleaner.deploy.audit.ReferenceSieve;
@@ -19,7 +19,7 @@ import java.util.SplittableRandom;
  * lines counted while writing it), and exec of a shell loop that prints its units (its output known
  * line by line).
  */
-final class ChaosJobs {
+public final class ChaosJobs {
   static final String PATTERN = "CHAOS";
   static final int GREP_LINES_KEPT = 3;
 
@@ -140,7 +140,7 @@ final class ChaosJobs {
   }
 
   /** Whether this machine can run the exec job (a POSIX shell). */
-  static boolean execAvailable() {
+  public static boolean execAvailable() {
     return Files.isExecutable(Path.of("/bin/sh"));
   }
 }
