@@ -10,6 +10,7 @@ import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.weekend.TraceFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

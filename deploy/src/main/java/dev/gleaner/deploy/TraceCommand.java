@@ -6,6 +6,7 @@ import dev.gleaner.common.trace.DesktopTraceGenerator.Weibull;
 import dev.gleaner.common.trace.FtaTraceFormat;
 import dev.gleaner.common.trace.TraceEvent;
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.weekend.TraceFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -8,6 +8,7 @@ import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.TraceSimulation;
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.weekend.TraceFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

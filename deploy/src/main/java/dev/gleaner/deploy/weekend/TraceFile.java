@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.weekend;
 
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.common.trace.FtaTraceFormat;
@@ -9,10 +9,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /** Reads an availability trace file in the Failure Trace Archive's tab format ({@link FtaTraceFormat}). */
-final class TraceFile {
+public final class TraceFile {
   private TraceFile() {}
 
-  static AvailabilityTrace read(Path path) {
+  public static AvailabilityTrace read(Path path) {
     String text;
     try {
       text = Files.readString(path);
@@ -27,7 +27,7 @@ final class TraceFile {
   }
 
   /** A figure as the trace and replay commands print it: a whole number without a fraction, else as Java writes it. */
-  static String number(double v) {
+  public static String number(double v) {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 }

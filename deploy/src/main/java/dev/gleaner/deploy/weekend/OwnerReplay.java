@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.weekend;
 
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.trace.OwnerSchedule.Change;
@@ -11,7 +11,7 @@ import java.util.function.Consumer;
  * it never waits itself: {@link #applyDue} carries out what is due, {@link #nanosToNext} says how
  * long until the next, and the caller waits (tests move a fake ticker instead).
  */
-final class OwnerReplay {
+public final class OwnerReplay {
   private final List<Change> changes;
   private final double speedup;
   private final Consumer<Change> sink;
@@ -20,7 +20,7 @@ final class OwnerReplay {
   private boolean started;
   private int next;
 
-  OwnerReplay(List<Change> changes, double speedup, Consumer<Change> sink, Ticker ticker) {
+  public OwnerReplay(List<Change> changes, double speedup, Consumer<Change> sink, Ticker ticker) {
     if (!(speedup > 0) || Double.isInfinite(speedup)) {
       throw new IllegalArgumentException("--speedup must be a positive number, got " + speedup);
     }
@@ -31,7 +31,7 @@ final class OwnerReplay {
   }
 
   /** Now is trace time 0: the changes at 0 (each node's state at the start) are carried out at once. */
-  void start() {
+  public void start() {
     if (started) {
       throw new IllegalStateException("the replay has already started");
     }
@@ -46,7 +46,7 @@ final class OwnerReplay {
   }
 
   /** Carries out every change due by now, in order; returns how many. */
-  int applyDue() {
+  public int applyDue() {
     if (!started) {
       throw new IllegalStateException("start the replay first");
     }
@@ -60,19 +60,19 @@ final class OwnerReplay {
   }
 
   /** Nanoseconds from now until the next change is due (0 if one is due), or -1 when all are done. */
-  long nanosToNext() {
+  public long nanosToNext() {
     if (next >= changes.size()) {
       return -1;
     }
     return Math.max(0, dueNanos(next) - (ticker.nanos() - startNanos));
   }
 
-  boolean done() {
+  public boolean done() {
     return next >= changes.size();
   }
 
   /** Trace seconds played so far. */
-  double traceSeconds() {
+  public double traceSeconds() {
     return (ticker.nanos() - startNanos) / 1e9 * speedup;
   }
 }

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.weekend;
 
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.Worker;
@@ -47,16 +47,16 @@ import java.util.regex.Pattern;
  * not-done ranges tile the range, the count is the reference sieve's) and set beside the omniscient
  * bound. Every process started is ended by its pid at the end, on failure and on Ctrl-C.
  */
-final class ReplayRun {
+public final class ReplayRun {
   private static final Pattern LISTENING = Pattern.compile("gleaner master listening on port (\\d+)");
   private static final Pattern VACATED = Pattern.compile("vacated in (\\d+) ms");
 
   /** What the run is given; times in the trace's seconds unless said otherwise. */
-  record Settings(AvailabilityTrace trace, double horizon, double speedup, Platform platform, long work,
+  public record Settings(AvailabilityTrace trace, double horizon, double speedup, Platform platform, long work,
       double expectedUpTraceSeconds, String ownerPoll, String vacateGrace, boolean keep) {}
 
   /** What a run found. */
-  record Outcome(String state, long saved, long bound, long boundNoEps, double epsReal, boolean exact) {}
+  public record Outcome(String state, long saved, long bound, long boundNoEps, double epsReal, boolean exact) {}
 
   private final Settings s;
   private final PrintWriter out;
@@ -65,7 +65,7 @@ final class ReplayRun {
   private Process master;
   private boolean ended;
 
-  ReplayRun(Settings settings, PrintWriter out) throws IOException {
+  public ReplayRun(Settings settings, PrintWriter out) throws IOException {
     this.s = settings;
     this.out = out;
     this.dir = Files.createTempDirectory("gleaner-replay-run-");
@@ -73,7 +73,7 @@ final class ReplayRun {
   }
 
   /** Runs the weekend; the processes are ended before it returns or throws. */
-  Outcome call() throws Exception {
+  public Outcome call() throws Exception {
     Thread hook = new Thread(this::endAll, "gleaner-replay-cleanup");
     Runtime.getRuntime().addShutdownHook(hook);
     boolean ok = false;

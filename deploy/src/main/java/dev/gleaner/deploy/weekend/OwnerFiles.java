@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.weekend;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,16 +13,16 @@ import java.nio.file.StandardCopyOption;
  * present and the worker does not work. A file is written whole (a temporary file moved into
  * place), so a worker never reads half of it.
  */
-final class OwnerFiles {
+public final class OwnerFiles {
   static final String BUSY = "busy\n";
 
   private final Path dir;
 
-  OwnerFiles(Path dir) {
+  public OwnerFiles(Path dir) {
     this.dir = dir;
   }
 
-  Path path(String node) {
+  public Path path(String node) {
     if (!node.matches("[A-Za-z0-9._-]+") || node.startsWith(".")) {
       throw new IllegalArgumentException("node id '" + node + "' cannot name an owner file: use letters, digits,"
           + " '.', '_' and '-', not starting with '.'");
@@ -31,7 +31,7 @@ final class OwnerFiles {
   }
 
   /** The owner of {@code node} arrives (the file holds {@code busy}) or leaves (no file). */
-  void set(String node, boolean present) {
+  public void set(String node, boolean present) {
     Path target = path(node);
     try {
       if (present) {
