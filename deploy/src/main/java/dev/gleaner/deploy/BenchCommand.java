@@ -1,6 +1,7 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.bench.ClosedLoopBench;
 import dev.gleaner.deploy.chaos.HostileBench;
 import dev.gleaner.deploy.chaos.HostileReport;
 import dev.gleaner.deploy.client.MasterClient;

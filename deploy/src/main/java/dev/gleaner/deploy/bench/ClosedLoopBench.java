@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.bench;
 
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.JobDef;
@@ -46,12 +46,12 @@ import java.util.regex.Pattern;
  * each run, {@link ClosedLoop} drives the same controller through the same schedule (shifted by
  * when each worker's failure clock started) at the file's speeds, as a prediction.
  */
-final class ClosedLoopBench {
+public final class ClosedLoopBench {
   private static final Pattern CLOCK = Pattern.compile("clock started at (\\d+) ms");
   private static final String PATTERN = "GATTACA";
 
   /** What one run gave. */
-  record Run(String strategy, long seed, long committed, long predicted, int interruptions, Map<String, Long> shares) {}
+  public record Run(String strategy, long seed, long committed, long predicted, int interruptions, Map<String, Long> shares) {}
 
   private final Platform platform;
   private final List<String> strategies;
@@ -61,7 +61,7 @@ final class ClosedLoopBench {
   private final double overcommit;
   private final PrintStream log;
 
-  ClosedLoopBench(Platform platform, List<String> strategies, int runs, double deadline, double downtime,
+  public ClosedLoopBench(Platform platform, List<String> strategies, int runs, double deadline, double downtime,
       double overcommit, PrintStream log) {
     this.platform = platform;
     this.strategies = strategies;
@@ -73,7 +73,7 @@ final class ClosedLoopBench {
   }
 
   /** Runs every strategy for every seed 1..runs, interleaved, in {@code dir}; returns the runs. */
-  List<Run> run(Path dir) throws Exception {
+  public List<Run> run(Path dir) throws Exception {
     Path input = dir.resolve("reads.txt");
     long bytes = (long) (overcommit * platform.totalSpeed() * deadline);
     log.printf(Locale.ROOT, "writing %.0f MB of input ...%n", bytes / 1e6);
