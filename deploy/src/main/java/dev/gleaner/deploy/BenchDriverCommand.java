@@ -9,6 +9,7 @@ import dev.gleaner.deploy.bench.SmallChunksDriver;
 import dev.gleaner.deploy.bench.StreamDriver;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.command.ClientOptions;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;

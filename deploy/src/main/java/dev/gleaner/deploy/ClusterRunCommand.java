@@ -5,6 +5,8 @@ import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.client.TextSink;
+import dev.gleaner.deploy.command.Plugins;
+import dev.gleaner.deploy.command.SubmitCommand;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.format.HostsFile;
 import dev.gleaner.deploy.format.JobFile;

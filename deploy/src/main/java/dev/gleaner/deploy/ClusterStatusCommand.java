@@ -1,6 +1,7 @@
 package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.command.ClientOptions;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.format.HostsFile;
 import dev.gleaner.deploy.launch.RemoteWorkers;

@@ -1,5 +1,17 @@
 package dev.gleaner.deploy;
 
+import dev.gleaner.deploy.command.CancelCommand;
+import dev.gleaner.deploy.command.DrainCommand;
+import dev.gleaner.deploy.command.ForgetCommand;
+import dev.gleaner.deploy.command.InitCommand;
+import dev.gleaner.deploy.command.JobsCommand;
+import dev.gleaner.deploy.command.MasterCommand;
+import dev.gleaner.deploy.command.ResultCommand;
+import dev.gleaner.deploy.command.StatusCommand;
+import dev.gleaner.deploy.command.SubmitCommand;
+import dev.gleaner.deploy.command.TokenCommand;
+import dev.gleaner.deploy.command.WaitCommand;
+import dev.gleaner.deploy.command.WorkerCommand;
 import dev.gleaner.deploy.format.WholeNumber;
 import java.util.List;
 import picocli.CommandLine;

@@ -28,7 +28,7 @@ import java.util.Set;
 public final class LocalCluster implements AutoCloseable {
   static final byte[] SECRET = "cluster-test-secret-0123456789".getBytes(StandardCharsets.UTF_8);
 
-  final MasterServer master;
+  public final MasterServer master;
   final Path dir;
   private final List<WorkerDaemon> workers = new ArrayList<>();
 

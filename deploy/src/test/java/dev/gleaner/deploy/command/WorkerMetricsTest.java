@@ -1,9 +1,10 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.deploy.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.worker.WorkerDaemon;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.protocol.JobReply;
@@ -14,7 +14,7 @@ import picocli.CommandLine.Parameters;
     description = {"Drop an ended job (DONE, DONE_PARTIAL, FAILED or CANCELLED) from the master: its result, its"
         + " pieces and its chunks are deleted from the store, and it is no longer listed. A running job is refused:"
         + " cancel it first. A job resumed from this one keeps its own copy of the pieces."})
-final class ForgetCommand implements Callable<Integer> {
+public final class ForgetCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 
 /** {@code gleaner status}: jobs, workers, progress and throughput. */
 @Command(name = "status", mixinStandardHelpOptions = true, description = "Show jobs, workers, progress and throughput.")
-final class StatusCommand implements Callable<Integer> {
+public final class StatusCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

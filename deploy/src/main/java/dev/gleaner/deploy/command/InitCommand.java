@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.protocol.PrivateFile;
 import dev.gleaner.protocol.Role;
@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
         "and key (master.crt, master.key), the cluster key (cluster.key) and tokens (tokens/*.token).",
         "Secret files are mode 600. Then run `gleaner master --tls DIR`; workers and clients need ca.crt and",
         "their own token only."})
-final class InitCommand implements Callable<Integer> {
+public final class InitCommand implements Callable<Integer> {
   static final String TOKENS = "tokens";
   static final String CERTS = "certs";
 

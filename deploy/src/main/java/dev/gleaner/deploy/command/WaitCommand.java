@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
     description = {"Follow a job already submitted (by `gleaner submit --detach`, or one whose `gleaner submit` was"
         + " stopped) until it ends, with its progress on stderr, then print its state and message.",
         "Exit status: 0 DONE or DONE_PARTIAL, 1 FAILED, 3 CANCELLED, 4 still running when --timeout passed."})
-final class WaitCommand implements Callable<Integer> {
+public final class WaitCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.deploy.format.Deadlines;
@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
         "On a lent computer, --available and --owner (or --owner-file) make it work only when its owner lets it: it"
             + " vacates within --vacate-grace when the owner comes back, stays connected, and takes work again once"
             + " the owner has left for --idle-before-start."})
-final class WorkerCommand implements Callable<Integer> {
+public final class WorkerCommand implements Callable<Integer> {
   @Mixin
   ClientOptions client;
 

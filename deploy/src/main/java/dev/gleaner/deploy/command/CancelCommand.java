@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
     description = {"End a running job now: its chunks are cancelled on the workers, the pieces already received are"
         + " saved, and it ends CANCELLED with the saved units as its result and the rest listed as not done"
         + " (`resume:` in a job file, or `gleaner submit --resume JOB`, computes them later)."})
-final class CancelCommand implements Callable<Integer> {
+public final class CancelCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

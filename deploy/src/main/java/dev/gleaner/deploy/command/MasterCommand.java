@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.ExecWorkload;
@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 @Command(name = "master", mixinStandardHelpOptions = true,
     description = {"Run the master daemon: one TCP port for workers and clients, state in --data.",
         "Stop it with Ctrl-C or SIGTERM; a restarted master resumes unfinished jobs from their checkpoints."})
-final class MasterCommand implements Callable<Integer> {
+public final class MasterCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "7070", description = "TCP port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
   int port;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import java.io.IOException;
 import java.net.MalformedURLException;
@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** The class loader of a plugins folder: every {@code *.jar} in it. */
-final class Plugins {
+public final class Plugins {
   private Plugins() {}
 
-  static ClassLoader loader(Path dir) {
+  public static ClassLoader loader(Path dir) {
     ClassLoader parent = Plugins.class.getClassLoader();
     if (dir == null) {
       return parent;

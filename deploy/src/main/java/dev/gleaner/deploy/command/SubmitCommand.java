@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.common.time.Backoff;
 import dev.gleaner.deploy.client.MasterClient;
@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
         "work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far.",
         "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,",
         "verify."})
-final class SubmitCommand implements Callable<Integer> {
+public final class SubmitCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -167,7 +167,7 @@ final class SubmitCommand implements Callable<Integer> {
   }
 
   /** 0 DONE or DONE_PARTIAL (what the deadline allowed), 1 FAILED, 3 CANCELLED. */
-  static int exitCode(String state) {
+  public static int exitCode(String state) {
     return switch (state) {
       case "FAILED" -> 1;
       case "CANCELLED" -> 3;
@@ -176,7 +176,7 @@ final class SubmitCommand implements Callable<Integer> {
   }
 
   /** Polls the job until it is DONE or FAILED, drawing a progress line on stderr if asked. */
-  static JobStatus follow(MasterClient c, String id, boolean progress, long pollMs) throws Exception {
+  public static JobStatus follow(MasterClient c, String id, boolean progress, long pollMs) throws Exception {
     boolean tty = System.console() != null;
     long lastLine = 0;
     boolean planShown = false;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
     description = {"Ask a connected worker to leave: it reports what it has computed, waits for the master to store"
         + " it, says goodbye and exits (as on SIGTERM). Its unfinished work goes to the others.",
         "A worker under systemd (Restart=always) starts again: stop the unit on its computer to keep it away."})
-final class DrainCommand implements Callable<Integer> {
+public final class DrainCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

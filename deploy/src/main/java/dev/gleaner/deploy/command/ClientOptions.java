@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
@@ -12,25 +12,25 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** How a command reaches the master: address, credential (token or shared secret) and TLS trust. */
-final class ClientOptions {
+public final class ClientOptions {
   @Option(names = "--master", paramLabel = "HOST:PORT", defaultValue = "localhost:7070",
       converter = HostPort.Converter.class, description = "The master's address (default: ${DEFAULT-VALUE}).")
-  HostPort master;
+  public HostPort master;
 
   @Option(names = "--secret-file", paramLabel = "FILE", defaultValue = "${env:GLEANER_SECRET_FILE:-${sys:user.home}/.gleaner/secret}",
       description = "The shared cluster secret (default: $GLEANER_SECRET_FILE or ~/.gleaner/secret); a trusted lab"
           + " network only. Not read with --token.")
-  Path secretFile;
+  public Path secretFile;
 
   @Option(names = "--token", paramLabel = "FILE", defaultValue = "${env:GLEANER_TOKEN_FILE}",
       description = "Log in with this token file (from `gleaner init` or `gleaner token`) instead of the shared"
           + " secret (default: $GLEANER_TOKEN_FILE).")
-  Path tokenFile;
+  public Path tokenFile;
 
   @Option(names = "--ca", paramLabel = "FILE", defaultValue = "${env:GLEANER_CA}",
       description = "Speak TLS to the master and trust the cluster CA in FILE (ca.crt from `gleaner init`) only;"
           + " the master's certificate must name the host or IP of --master (default: $GLEANER_CA).")
-  Path caFile;
+  public Path caFile;
 
   @Option(names = "--cert", paramLabel = "FILE", description = "With --ca: present this certificate (for a master"
       + " started with --client-auth require).")
@@ -40,7 +40,7 @@ final class ClientOptions {
   Path keyFile;
 
   /** The token of {@code role} from --token, or the shared secret; a token of another role is a one-line error. */
-  PeerCredential credential(Role role, String command) {
+  public PeerCredential credential(Role role, String command) {
     if (tokenFile == null) {
       return PeerCredential.sharedSecret(SecretFile.read(secretFile));
     }
@@ -53,7 +53,7 @@ final class ClientOptions {
   }
 
   /** TLS trusting --ca, or null for clear text. */
-  ClientTls tls() {
+  public ClientTls tls() {
     if ((certFile == null) != (keyFile == null)) {
       throw new IllegalArgumentException("--cert and --key go together");
     }
@@ -68,7 +68,7 @@ final class ClientOptions {
   }
 
   /** Connects as a client, with this command's credential and TLS. */
-  MasterClient connect(String command) throws java.io.IOException {
+  public MasterClient connect(String command) throws java.io.IOException {
     return MasterClient.connect(master, credential(Role.CLIENT, command), tls());
   }
 }

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.TextSink;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 /** {@code gleaner result JOB [-o FILE]}: the whole result of an ended job, streamed. */
 @Command(name = "result", mixinStandardHelpOptions = true,
     description = "Print the whole result of a job that has ended, however large (status shows only its start).")
-final class ResultCommand implements Callable<Integer> {
+public final class ResultCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

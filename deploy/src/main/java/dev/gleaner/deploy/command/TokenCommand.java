@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.PeerCredential;
@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
     description = {"Make a token file from the cluster key: a worker's logs in as that worker id only, a client's",
         "submits jobs and reads status under that name and cannot register as a worker. The master stores",
         "nothing per token: it derives each one from its cluster key, so a new worker needs no master restart."})
-final class TokenCommand implements Callable<Integer> {
+public final class TokenCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
     header = "List the jobs, one line each.",
     description = {"List the master's jobs (the latest 200), one line each: id, state, units saved of the total,"
         + " workload and name. --state keeps the jobs in those states."})
-final class JobsCommand implements Callable<Integer> {
+public final class JobsCommand implements Callable<Integer> {
   private static final Set<String> STATES = Set.of("QUEUED", "RUNNING", "ENDING", "DONE", "DONE_PARTIAL", "FAILED",
       "CANCELLED");
 
