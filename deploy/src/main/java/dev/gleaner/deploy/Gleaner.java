@@ -12,6 +12,8 @@ import dev.gleaner.deploy.command.SubmitCommand;
 import dev.gleaner.deploy.command.TokenCommand;
 import dev.gleaner.deploy.command.WaitCommand;
 import dev.gleaner.deploy.command.WorkerCommand;
+import dev.gleaner.deploy.command.cluster.ClusterCommand;
+import dev.gleaner.deploy.command.cluster.SlurmCommand;
 import dev.gleaner.deploy.format.WholeNumber;
 import java.util.List;
 import picocli.CommandLine;

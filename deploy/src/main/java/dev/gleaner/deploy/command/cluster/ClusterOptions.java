@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.cluster;
 
 import dev.gleaner.deploy.format.HostsFile;
 import dev.gleaner.deploy.launch.RemoteWorkers;

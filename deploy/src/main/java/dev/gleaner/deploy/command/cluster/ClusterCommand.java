@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.cluster;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         + " default: --dir). An unknown key is an error.", ""},
     subcommands = {ClusterStartCommand.class, ClusterStopCommand.class, ClusterStatusCommand.class,
         ClusterRunCommand.class, AutoscaleCommand.class})
-final class ClusterCommand implements Runnable {
+public final class ClusterCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

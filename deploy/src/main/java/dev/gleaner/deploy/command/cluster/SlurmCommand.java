@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.cluster;
 
 import dev.gleaner.deploy.launch.Slurm;
 import dev.gleaner.deploy.launch.SlurmScript;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
     description = {"Submit a Slurm job (sbatch) that runs one gleaner worker on each of its nodes.",
         "Each worker is told the job's end (--available-until, minus --drain-margin), so the master plans with the"
             + " walltime, and drains before it; scancel drains them too. --dry-run prints the script instead."})
-final class SlurmCommand implements Callable<Integer> {
+public final class SlurmCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
