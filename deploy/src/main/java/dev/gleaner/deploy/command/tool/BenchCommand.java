@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.bench.ClosedLoopBench;
@@ -60,7 +60,7 @@ import picocli.CommandLine.Option;
     description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a",
         "plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
         "--closed-loop and --hostile run other benches instead (see their options)."})
-final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.deploy.bench.InputsDriver;
 import dev.gleaner.deploy.bench.KillDriver;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.recovery.LoadProfile;
 import dev.gleaner.common.recovery.OptimalScheme;
@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
         "  gleaner recovery --n 12 --scheme best",
         "  gleaner recovery --n 6 --list 1,3,5,4,2 --json",
         "  gleaner recovery --table --from 4 --to 64 --svg schemes.svg"})
-final class RecoveryCommand implements Callable<Integer> {
+public final class RecoveryCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.time.Ticker;
@@ -44,7 +44,7 @@ import picocli.CommandLine.Option;
         "  gleaner replay --trace examples/desktops-6x60h-seed1.tab --speedup 3600 --owner-dir /tmp/owners",
         "  gleaner replay --trace desktops.tab --speedup 600 --platform desktops.json --eps 1",
         "  gleaner replay --run --trace examples/desktops-6x60h-seed1.tab --platform examples/desktops.json --speedup 1200"})
-final class ReplayCommand implements Callable<Integer> {
+public final class ReplayCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.common.trace.DesktopTraceGenerator;
@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
         "  gleaner trace generate --nodes 6 --hours 60 --seed 1 -o desktops.tab",
         "  gleaner trace show desktops.tab"},
     subcommands = {TraceCommand.Generate.class, TraceCommand.Show.class})
-final class TraceCommand implements Runnable {
+public final class TraceCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

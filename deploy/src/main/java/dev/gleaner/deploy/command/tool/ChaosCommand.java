@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.deploy.chaos.ChaosFault;
 import dev.gleaner.deploy.chaos.ChaosJobs;
@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
         "exact-answer jobs (primes, grep, exec) while workers are killed, stopped, terminated, cut off or stalled and",
         "the master is killed and restarted; then every answer and the store's tiling of every job are checked.",
         "Exit status 1 if any check failed."})
-final class ChaosCommand implements Callable<Integer> {
+public final class ChaosCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 

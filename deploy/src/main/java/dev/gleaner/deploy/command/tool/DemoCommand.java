@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
     description = {"Start a master and local worker processes (real JVMs, half of them slowed down on purpose),",
         "count the primes below --to with them, show progress, and print the exact count, the time taken",
         "and each worker's share. Everything started is stopped at the end, also on Ctrl-C."})
-final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--to", defaultValue = "30000000000", description = "Count primes below this (default: ${DEFAULT-VALUE}).")
   long to;
 

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.JobDef;
@@ -40,7 +40,7 @@ import picocli.CommandLine.Option;
         "  gleaner simulate --platform lab.json --work 100000 --deadline 7200 --runs 200 --downtime 600",
         "  gleaner simulate --platform lab.json --work 100000 --strategy distrib --eps 2 --heuristics --json",
         "  gleaner simulate --platform desktops.json --work 2000000 --trace desktops.tab"})
-final class SimulateCommand implements Callable<Integer> {
+public final class SimulateCommand implements Callable<Integer> {
   /** Strategies whose timeline is one round, one port: their single-chunk version is comparable. */
   private static final Set<String> SINGLE_ROUND = Set.of("distrib", "equal", "proportional");
 

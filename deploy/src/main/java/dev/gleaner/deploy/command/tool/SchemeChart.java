@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.Worker;
@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
         "  gleaner plan --platform lab.json --work 100000 --strategy distrib --eps 2 --svg plan.svg",
         "  gleaner plan --platform lab.json --work 100000 --deadline 3600 --json",
         "  gleaner plan --platform desktops.json --work 20000000 --availability desktops.tab"})
-final class PlanCommand implements Callable<Integer> {
+public final class PlanCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
