@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gleaner.deploy.launch.Signals;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.deploy.launch.Signals;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

@@ -3,6 +3,9 @@ package dev.gleaner.deploy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.deploy.command.MasterCommand;
+import dev.gleaner.deploy.command.StatusCommand;
+import dev.gleaner.deploy.command.tool.DemoCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

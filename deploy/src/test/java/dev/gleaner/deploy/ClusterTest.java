@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.workload.ChunkComputation;
 import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.worker.WorkerDaemon;

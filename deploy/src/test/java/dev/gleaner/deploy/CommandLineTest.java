@@ -18,13 +18,13 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class CommandLineTest {
+public class CommandLineTest {
   @TempDir
   Path dir;
 
-  record Run(int code, String out, String err) {}
+  public record Run(int code, String out, String err) {}
 
-  static Run gleaner(String... args) {
+  public static Run gleaner(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Gleaner.run(new PrintWriter(out, true), new PrintWriter(err, true), args);

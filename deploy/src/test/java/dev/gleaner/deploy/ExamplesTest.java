@@ -3,6 +3,7 @@ package dev.gleaner.deploy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.format.JobFile;
 import dev.gleaner.protocol.JobSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;
@@ -23,14 +25,14 @@ import java.util.List;
 import java.util.Set;
 
 /** A master and in-process worker daemons on loopback, all stopped by {@link #close}. */
-final class LocalCluster implements AutoCloseable {
+public final class LocalCluster implements AutoCloseable {
   static final byte[] SECRET = "cluster-test-secret-0123456789".getBytes(StandardCharsets.UTF_8);
 
-  final MasterServer master;
+  public final MasterServer master;
   final Path dir;
   private final List<WorkerDaemon> workers = new ArrayList<>();
 
-  LocalCluster(Path dir) throws InterruptedException {
+  public LocalCluster(Path dir) throws InterruptedException {
     this(dir, c -> c);
   }
 
@@ -42,12 +44,12 @@ final class LocalCluster implements AutoCloseable {
         .withHeartbeat(Duration.ofMillis(200), Duration.ofSeconds(5)).withServe(dir))).start();
   }
 
-  WorkerDaemon worker(String id, int cores, Set<String> allowExec) {
+  public WorkerDaemon worker(String id, int cores, Set<String> allowExec) {
     return worker(id, cores, allowExec, w -> w);
   }
 
   /** An in-process worker daemon, its configuration adjusted (slowed, interrupted, ...). */
-  WorkerDaemon worker(String id, int cores, Set<String> allowExec, java.util.function.UnaryOperator<WorkerConfig> tweak) {
+  public WorkerDaemon worker(String id, int cores, Set<String> allowExec, java.util.function.UnaryOperator<WorkerConfig> tweak) {
     WorkerDaemon d = WorkerDaemon.start(tweak.apply(WorkerConfig.defaults("127.0.0.1", master.port(), SECRET, id,
             Workers.workloads(getClass().getClassLoader(), allowExec))
         .withCores(cores).withBackoff(Duration.ofMillis(20), Duration.ofMillis(200))));
@@ -63,22 +65,22 @@ final class LocalCluster implements AutoCloseable {
     return f;
   }
 
-  String submit(JobSpec spec) throws IOException {
+  public String submit(JobSpec spec) throws IOException {
     try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", master.port()), SECRET)) {
       return c.submit(spec);
     }
   }
 
-  JobStatus job(String id) {
+  public JobStatus job(String id) {
     return master.status(id).getJobs(0);
   }
 
-  WorkerStatus workerStatus(String id) {
+  public WorkerStatus workerStatus(String id) {
     return master.status(null).getWorkersList().stream().filter(w -> w.getWorkerId().equals(id)).findFirst()
         .orElse(WorkerStatus.getDefaultInstance());
   }
 
-  JobStatus awaitEnd(String id, Duration max) {
+  public JobStatus awaitEnd(String id, Duration max) {
     await().atMost(max).until(() -> {
       String s = job(id).getState();
       return s.equals("DONE") || s.equals("DONE_PARTIAL") || s.equals("FAILED");

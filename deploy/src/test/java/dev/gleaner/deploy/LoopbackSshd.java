@@ -3,6 +3,7 @@ package dev.gleaner.deploy;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gleaner.deploy.launch.WorkerProcesses;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

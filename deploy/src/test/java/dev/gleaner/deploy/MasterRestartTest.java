@@ -4,6 +4,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 import java.io.IOException;

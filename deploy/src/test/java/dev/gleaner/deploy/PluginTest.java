@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.command.Plugins;
+import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;

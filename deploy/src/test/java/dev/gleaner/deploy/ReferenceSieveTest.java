@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.gleaner.common.workload.ChunkComputation;
 import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.deploy.audit.KnownPrimeCounts;
+import dev.gleaner.deploy.audit.ReferenceSieve;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,8 @@ import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.FailureSchedule;
+import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.WorkerStatus;

@@ -2,6 +2,8 @@ package dev.gleaner.deploy;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.gleaner.deploy.launch.Signals;
+import dev.gleaner.deploy.launch.WorkerProcesses;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

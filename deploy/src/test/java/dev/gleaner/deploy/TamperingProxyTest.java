@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.master.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;

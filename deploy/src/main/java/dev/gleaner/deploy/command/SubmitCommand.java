@@ -1,0 +1,230 @@
+package dev.gleaner.deploy.command;
+
+import dev.gleaner.common.time.Backoff;
+import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.client.TextSink;
+import dev.gleaner.deploy.format.JobFile;
+import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.SubmitReply;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import dev.gleaner.protocol.JobSpec;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code gleaner submit JOB.yaml}: submit a job and, unless detached, follow it to its result. */
+@Command(name = "submit", mixinStandardHelpOptions = true,
+    header = "Submit a job file and follow it until it ends.",
+    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan and the",
+        "work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far.",
+        "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,",
+        "verify."})
+public final class SubmitCommand implements Callable<Integer> {
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Mixin
+  ClientOptions client;
+
+  @Parameters(index = "0", paramLabel = "JOB.yaml", description = "The job file.")
+  Path jobFile;
+
+  @Option(names = "--detach", description = "Print the job id and return without waiting.")
+  boolean detach;
+
+  @Option(names = "--resume", paramLabel = "JOB",
+      description = "Compute only what JOB (which ended at its deadline) did not finish; its saved pieces are kept.")
+  String resume;
+
+  @Option(names = "--json", description = "Print one JSON document (the final job status) on stdout.")
+  boolean json;
+
+  @Option(names = "--job-key", paramLabel = "KEY",
+      description = "An idempotency key: a second submit with the same key returns the job the first made instead of"
+          + " a new one (default: a fresh random key, so a submit this command sends again after losing the master"
+          + " never makes a second job).")
+  String key;
+
+  @Option(names = "--reconnect-for", defaultValue = "600", paramLabel = "SECONDS",
+      description = "How long to keep reconnecting to a master that went away while following the job; the job"
+          + " goes on there either way (default: ${DEFAULT-VALUE} s).")
+  long reconnectFor;
+
+  @Option(names = "--poll-ms", defaultValue = "500", hidden = true, description = "Status polling period.")
+  long pollMs;
+
+  /** The job this command follows, for the Ctrl-C note; null before it is submitted or after it ended. */
+  private volatile String followed;
+
+  @Override
+  public Integer call() throws Exception {
+    // Ctrl-C stops following, not the job: say so, and how to stop it or follow it again
+    Thread note = new Thread(() -> {
+      String id = followed;
+      if (id != null) {
+        System.err.println("\n" + id + " goes on at the master: `gleaner cancel " + id + "` stops it, `gleaner wait "
+            + id + "` follows it again");
+      }
+    }, "gleaner-submit-interrupted");
+    Runtime.getRuntime().addShutdownHook(note);
+    try {
+      return submitAndFollow();
+    } finally {
+      followed = null;
+      try {
+        Runtime.getRuntime().removeShutdownHook(note);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is exiting (Ctrl-C): the note runs
+      }
+    }
+  }
+
+  private int submitAndFollow() throws Exception {
+    JobSpec job = JobFile.read(jobFile);
+    if (resume != null) {
+      job = job.toBuilder().setResume(resume).build();
+    }
+    job = job.toBuilder().setKey(key != null ? key : java.util.UUID.randomUUID().toString()).build();
+    String id = null;
+    boolean reached = false;
+    long lostSince = 0;
+    Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5), new SplittableRandom());
+    // bounded: each pass either ends the command or waits, and the waits end after reconnectFor
+    while (true) {
+      try (MasterClient c = client.connect("`gleaner submit`")) {
+        reached = true;
+        if (id == null) {
+          // sent again after a lost reply, the same key gets the same job
+          SubmitReply r = c.submitReply(job);
+          id = r.getJobId();
+          if (detach) {
+            spec.commandLine().getOut().println(json ? StatusView.json(java.util.Map.of("id", id)) : id);
+            return 0;
+          }
+          if (!json) {
+            System.err.println(r.getExisting() ? "already submitted as " + id + " (same key); following it"
+                : "submitted " + id);
+          }
+          followed = id;
+        } else if (lostSince != 0) {
+          System.err.println("reconnected to the master; following " + id);
+        }
+        lostSince = 0;
+        backoff.reset();
+        return report(c, follow(c, id, !json, pollMs));
+      } catch (MasterClient.RefusedException e) {
+        throw e;
+      } catch (IOException e) {
+        if (!reached) {
+          throw e;
+        }
+        long now = System.nanoTime();
+        if (lostSince == 0) {
+          lostSince = now;
+          System.err.println("\nlost the master (" + e.getMessage() + ")" + (id == null ? "" : "; " + id
+              + " goes on there") + "; reconnecting for up to " + reconnectFor + " s");
+        } else if (now - lostSince > TimeUnit.SECONDS.toNanos(reconnectFor)) {
+          throw new IOException("the master has been unreachable for " + reconnectFor + " s"
+              + (id == null ? "" : "; job " + id + " may still be running (gleaner status " + id + ")"), e);
+        }
+        TimeUnit.MILLISECONDS.sleep(backoff.next().toMillis());
+      }
+    }
+  }
+
+  /** Prints the job's end (a result too long for a status is streamed whole); the exit code. */
+  private int report(MasterClient c, JobStatus j) throws IOException {
+    if (json) {
+      spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(j)));
+    } else if (j.getResultTruncated() && !j.getState().equals("FAILED")) {
+      try (TextSink out = new TextSink(spec.commandLine().getOut())) {
+        c.result(j.getJobId(), out);
+      } catch (IOException e) {
+        // part of it is printed already: no reconnect that would print it again
+        throw new IllegalStateException("lost the master while printing the result of " + j.getJobId() + " ("
+            + e.getMessage() + "); gleaner result " + j.getJobId() + " prints it", e);
+      }
+      spec.commandLine().getOut().println();
+    } else {
+      spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
+    }
+    if (!json) {
+      if (j.getState().equals("DONE_PARTIAL") || j.getState().equals("CANCELLED")) {
+        System.err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList())
+            + "\n(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes them)");
+      }
+    }
+    return exitCode(j.getState());
+  }
+
+  /** 0 DONE or DONE_PARTIAL (what the deadline allowed), 1 FAILED, 3 CANCELLED. */
+  public static int exitCode(String state) {
+    return switch (state) {
+      case "FAILED" -> 1;
+      case "CANCELLED" -> 3;
+      default -> 0;
+    };
+  }
+
+  /** Polls the job until it is DONE or FAILED, drawing a progress line on stderr if asked. */
+  public static JobStatus follow(MasterClient c, String id, boolean progress, long pollMs) throws Exception {
+    boolean tty = System.console() != null;
+    long lastLine = 0;
+    boolean planShown = false;
+    while (true) {
+      long asked = System.nanoTime();
+      // the master answers at the job's end, or after the poll period if it has not ended
+      var reply = c.status(id, pollMs);
+      if (reply.getJobsCount() == 0) {
+        throw new IllegalStateException("the master does not know job " + id);
+      }
+      JobStatus j = reply.getJobs(0);
+      boolean ended = StatusView.ended(j.getState());
+      if (progress && !planShown && !j.getStrategy().isEmpty()) {
+        planShown = true;
+        System.err.println((tty ? "\r" : "") + planLine(j));
+      }
+      if (progress) {
+        String line = String.format(Locale.ROOT, "%s %s %6.2f%%  saved %s of %s  %s units/s  %s", j.getJobId(),
+            StatusView.bar(j.getUnitsDone(), j.getUnitsTotal(), 30), StatusView.percent(j),
+            StatusView.human(j.getUnitsDone()), StatusView.human(j.getUnitsTotal()),
+            StatusView.human(j.getUnitsPerSecond()), j.getMessage());
+        long now = System.nanoTime();
+        if (tty) {
+          System.err.print("\r" + line + (ended ? "\n" : ""));
+        } else if (ended || now - lastLine > TimeUnit.SECONDS.toNanos(5)) {
+          System.err.println(line);
+          lastLine = now;
+        }
+      }
+      if (ended) {
+        return j;
+      }
+      // a master that cannot wait answers at once: the period is kept all the same
+      long left = pollMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);
+      if (left > 0) {
+        TimeUnit.MILLISECONDS.sleep(left);
+      }
+    }
+  }
+
+  /** What the plan expects, for people: strategy, expected work, deadline. */
+  static String planLine(JobStatus j) {
+    String expects = Double.isFinite(j.getExpectedWork())
+        ? String.format(Locale.ROOT, " expects %s of %s units (%.1f%%)", StatusView.human(j.getExpectedWork()),
+            StatusView.human(j.getUnitsTotal()), 100 * j.getExpectedWork() / Math.max(1, j.getUnitsTotal()))
+        : "";
+    return "plan: " + j.getStrategy() + expects
+        + (j.getDeadlineMillis() > 0 ? " by the deadline " + java.time.Instant.ofEpochMilli(j.getDeadlineMillis()) : "")
+        + (j.getPlanReason().isEmpty() ? "" : "; " + j.getPlanReason());
+  }
+}

@@ -1,0 +1,105 @@
+package dev.gleaner.deploy.command.tool;
+
+import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.model.Platform;
+import dev.gleaner.common.plan.PlanRequest;
+import dev.gleaner.common.sim.ClosedLoop;
+import dev.gleaner.common.sim.TraceSimulation;
+import dev.gleaner.common.trace.AvailabilityTrace;
+import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.weekend.TraceFile;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code gleaner simulate --trace}: the controller on the simulator with availability from a trace, against the bound. */
+final class TraceRun {
+  private final PrintWriter out;
+  private final PlanOptions options;
+  private final Path file;
+  private final int history;
+  private final double meanUpHours;
+  private final boolean json;
+
+  TraceRun(PrintWriter out, PlanOptions options, Path file, int history, double meanUpHours, boolean json) {
+    this.out = out;
+    this.options = options;
+    this.file = file;
+    this.history = history;
+    this.meanUpHours = meanUpHours;
+    this.json = json;
+  }
+
+  int call() {
+    if (history < 0 || history > 1_000_000) {
+      throw new IllegalArgumentException("--history must be between 0 and 1000000, got " + history);
+    }
+    if (!(meanUpHours > 0) || !Double.isFinite(meanUpHours)) {
+      throw new IllegalArgumentException("--mean-up must be a positive number of hours, got " + meanUpHours);
+    }
+    AvailabilityTrace trace = TraceFile.read(file);
+    Platform platform = options.platform();
+    PlanRequest request = options.request(platform);
+    double horizon = request.hasDeadline() ? request.deadline() : trace.length();
+    Map<String, Object> doc = run(trace, platform, request, options.strategy, horizon, history, meanUpHours);
+    if (json) {
+      out.println(StatusView.json(doc));
+      return 0;
+    }
+    out.printf(Locale.ROOT, "trace %s: %d workers over %.2f h, %d returns after a vacate%s%n", file,
+        platform.size(), horizon / 3600, (Integer) doc.get("returns"),
+        ((java.util.List<?>) doc.get("neverUp")).isEmpty() ? "" : "; never up: " + doc.get("neverUp"));
+    String by = doc.get("phase").equals("done")
+        ? String.format(Locale.ROOT, "all done at %.2f h", (Double) doc.get("end") / 3600)
+        : "by " + (request.hasDeadline() ? "the deadline" : "the trace's end");
+    out.printf(Locale.ROOT, "closed loop (the master's controller, strategy %s, eps %s s): %d units saved of %d %s;"
+        + " %d plans, %d splits, %d reroutes%n", options.strategy, TraceFile.number(request.eps()),
+        (Long) doc.get("committed"), request.units(), by, (Long) doc.get("plans"), (Long) doc.get("splits"),
+        (Long) doc.get("reroutes"));
+    out.printf(Locale.ROOT, "where the rest went: %d units computed and lost at vacates; %.2f of %.2f worker-hours up"
+        + " spent idle%n", (Long) doc.get("lostUnits"), (Double) doc.get("idleUpHours"), (Double) doc.get("upHours"));
+    out.printf(Locale.ROOT, "omniscient bound (H6 over the trace): %d units; saved / bound = %.4f%n",
+        (Long) doc.get("bound"), (Double) doc.get("ratio"));
+    return 0;
+  }
+
+  /** One run; the document {@code --json} prints. */
+  static Map<String, Object> run(AvailabilityTrace trace, Platform platform, PlanRequest request, String strategy,
+      double horizon, int history, double meanUpHours) {
+    JobDef job = JobDef.of("sim", "sim", 0, request.units(), strategy)
+        .withChunking(request.chunkUnits(), request.checkpoints()).withMinWorkers(1)
+        .withReplication(request.replication()).withRisk(request.risk()).withDeadline(horizon);
+    if (platform.workers().stream().anyMatch(w -> Double.isFinite(w.bandwidth()))) {
+      job = job.withInput(1, x -> x);
+    }
+    double ideal = request.units() / platform.totalSpeed();
+    // a tick per thousandth of the shorter of the job's ideal length and the horizon, at least every half second
+    double tick = Math.max(0.5, Math.min(ideal, horizon) / 1000);
+    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), tick, request.eps(), horizon + 1);
+    TraceSimulation.Prior prior = history == 0 ? TraceSimulation.Prior.NONE
+        : new TraceSimulation.Prior(history, history * meanUpHours * 3600);
+    TraceSimulation.Result r = TraceSimulation.run(trace, platform, job, setup, prior);
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("work", request.units());
+    doc.put("horizon", horizon);
+    doc.put("strategy", strategy);
+    doc.put("eps", request.eps());
+    doc.put("committed", r.run().committed());
+    doc.put("bound", r.bound());
+    doc.put("ratio", r.ratio());
+    doc.put("returns", r.returns());
+    doc.put("neverUp", r.neverUp());
+    doc.put("lostUnits", Math.round(r.run().lostUnits()));
+    doc.put("idleUpHours", Math.max(0, r.run().upSeconds() - r.run().busySeconds()) / 3600);
+    doc.put("upHours", r.run().upSeconds() / 3600);
+    doc.put("phase", r.run().phase().name().toLowerCase(Locale.ROOT));
+    doc.put("end", r.run().end());
+    doc.put("plans", r.run().replans());
+    doc.put("splits", r.run().truncations());
+    doc.put("reroutes", r.run().reroutes());
+    return doc;
+  }
+}
