@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.worker.WorkerDaemon;
+import java.util.ArrayList;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.nio.file.Path;
@@ -156,6 +158,55 @@ public class CommandLineTest {
   }
 
   /** The job commands people expect: list, follow, cancel (keeping what is saved), forget. */
+  /**
+   * A cancel keeps what the workers computed since their last checkpoints (here: everything, as no
+   * checkpoint comes for hours), and the result says on stdout and in its exit code that it is partial.
+   */
+  @Test
+  void aCancelKeepsWhatTheWorkersComputedAndItsResultSaysItIsPartial() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir)) {
+      List<WorkerDaemon> workers = new ArrayList<>();
+      for (int i = 1; i <= 3; i++) {
+        workers.add(c.worker("w" + i, 1, Set.of(), w -> w.withMaxSpeed(100_000)));
+      }
+      String master = "127.0.0.1:" + c.master.port();
+      String secret = c.secretFile().toString();
+      // chunks of 10^9 units at 10^5 units/s: no piece for hours
+      Path job = Files.writeString(dir.resolve("long.yaml"), "workload: primes\nparams: {to: 100000000000}\n"
+          + "strategy: self\nchunk-units: 1000000000\ncheckpoints: 1\n");
+      Run detached = gleaner("submit", job.toString(), "--master", master, "--secret-file", secret, "--detach");
+      assertEquals(0, detached.code(), detached.err());
+      String id = detached.out().strip();
+      await().atMost(Duration.ofSeconds(60)).until(() -> workers.stream().allMatch(w -> w.counters().unitsComputed() > 0));
+      long computed = workers.stream().mapToLong(w -> w.counters().unitsComputed()).sum();
+      assertEquals(0, c.job(id).getUnitsDone(), "nothing saved before the cancel");
+
+      Run cancelled = gleaner("cancel", id, "--master", master, "--secret-file", secret);
+      assertEquals(0, cancelled.code(), cancelled.err());
+      Run waited = gleaner("wait", id, "--master", master, "--secret-file", secret, "--quiet");
+      assertEquals(3, waited.code(), waited.out() + waited.err());
+      JobStatus s = c.job(id);
+      assertEquals("CANCELLED", s.getState());
+      assertTrue(s.getUnitsDone() >= computed, "kept " + s.getUnitsDone() + " units, computed " + computed
+          + " before the cancel");
+
+      Run result = gleaner("result", id, "--master", master, "--secret-file", secret);
+      assertEquals(3, result.code(), result.err());
+      List<String> lines = result.out().lines().toList();
+      assertEquals(s.getResult(), lines.get(0));
+      assertTrue(lines.get(lines.size() - 1).startsWith("# partial result (CANCELLED): cancelled (gleaner cancel): "
+          + s.getUnitsDone() + " of 100000000000 units done"), result.out());
+
+      Run now = gleaner("cancel", id, "--master", master, "--secret-file", secret, "--now");
+      assertEquals(1, now.code());
+      assertTrue(now.err().contains("has already ended (CANCELLED)"), now.err());
+      Run badGrace = gleaner("cancel", id, "--master", master, "--secret-file", secret, "--grace", "soon");
+      assertEquals(1, badGrace.code());
+      assertEquals("gleaner: --grace: cannot read 'soon' as a length of time; write 30s, 15m, 1h30m, 500ms or 0",
+          badGrace.err().strip());
+    }
+  }
+
   @Test
   void jobsCanBeListedFollowedCancelledAndForgotten() throws Exception {
     try (LocalCluster c = new LocalCluster(dir)) {
@@ -180,9 +231,11 @@ public class CommandLineTest {
 
       Run cancelled = gleaner("cancel", id, "--master", master, "--secret-file", secret, "--reason", "owner needs it");
       assertEquals(0, cancelled.code(), cancelled.err());
-      assertTrue(cancelled.out().contains("owner needs it"), cancelled.out());
+      assertTrue(cancelled.out().startsWith(id + " is being cancelled: its workers report what they computed")
+          || cancelled.out().startsWith(id + " cancelled: "), cancelled.out());
       Run waited = gleaner("wait", id, "--master", master, "--secret-file", secret, "--quiet");
       assertEquals(3, waited.code(), waited.err());
+      assertTrue(waited.out().startsWith(id + " CANCELLED: cancelled (owner needs it)"), waited.out());
       JobStatus s = c.job(id);
       assertEquals("CANCELLED", s.getState());
       // what was saved is the result, exact for the units done; the rest is listed as not done

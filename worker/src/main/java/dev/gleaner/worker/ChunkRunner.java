@@ -66,6 +66,8 @@ final class ChunkRunner implements AutoCloseable {
   /** Suspended for the owner: computing waits between steps until {@link #resume} or {@link #vacate}. */
   private volatile boolean suspended;
   private final Object gate = new Object();
+  /** Units computed, counted as each step ends (see {@link WorkerCounters#unitsComputed}). */
+  private volatile java.util.concurrent.atomic.LongAdder computed = new java.util.concurrent.atomic.LongAdder();
 
   ChunkRunner(Workloads workloads, int cores, double slowdown, double maxSpeed, Map<String, Double> speeds) {
     this(workloads, cores, slowdown, maxSpeed, speeds, DEFAULT_MAX_RESULT_BYTES);
@@ -86,6 +88,11 @@ final class ChunkRunner implements AutoCloseable {
     this.sequencer = Executors.newSingleThreadExecutor(r -> daemon(r, "gleaner-chunks"));
     AtomicInteger n = new AtomicInteger();
     this.pool = Executors.newFixedThreadPool(cores, r -> daemon(r, "gleaner-compute-" + n.incrementAndGet()));
+  }
+
+  /** Counts the units it computes into {@code into}. */
+  void countComputed(java.util.concurrent.atomic.LongAdder into) {
+    computed = into;
   }
 
   private static Thread daemon(Runnable r, String name) {
@@ -274,6 +281,7 @@ final class ChunkRunner implements AutoCloseable {
         acc = w.merge(acc, computeParallel(w, a.getParamsMap(), pos, to, task));
         throttle(System.nanoTime() - t0, to - pos);
         nanos += System.nanoTime() - t0;
+        computed.add(to - pos);
         pos = to;
         if (task.cancelled()) {
           return;
@@ -352,12 +360,14 @@ final class ChunkRunner implements AutoCloseable {
             long t0 = System.nanoTime();
             c.compute(pos, pos + n, slice, cancel);
             nanos += System.nanoTime() - t0;
+            computed.add(n);
             pos += n;
           }
         } else {
           long t0 = System.nanoTime();
           c.compute(pos, bound, null, cancel);
           nanos += System.nanoTime() - t0;
+          computed.add(bound - pos);
           pos = bound;
         }
         long t0 = System.nanoTime();

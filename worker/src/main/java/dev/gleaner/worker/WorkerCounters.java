@@ -17,6 +17,12 @@ public final class WorkerCounters {
   final LongAdder connects = new LongAdder();
   final LongAdder disconnects = new LongAdder();
   final LongAdder vacates = new LongAdder();
+  final LongAdder unitsComputed = new LongAdder();
+
+  /** Units computed here, step by step, reported or not yet (a piece is reported at its checkpoint). */
+  public long unitsComputed() {
+    return unitsComputed.sum();
+  }
 
   /** Chunks the master handed to this worker. */
   public long chunksAssigned() {

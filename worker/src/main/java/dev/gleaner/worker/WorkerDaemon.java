@@ -81,6 +81,7 @@ public final class WorkerDaemon implements AutoCloseable {
     this.group = shared == null ? new NioEventLoopGroup(1) : shared;
     this.runner = new ChunkRunner(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed(), speeds,
         config.maxFrameBytes());
+    runner.countComputed(counters.unitsComputed);
     outbox.chunks(new Outbox.Chunks() {
       @Override
       public void cancel(String jobId, long chunkId) {

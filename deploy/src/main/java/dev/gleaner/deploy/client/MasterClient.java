@@ -147,8 +147,18 @@ public final class MasterClient implements AutoCloseable {
    * @throws RefusedException if the job is unknown or has ended
    */
   public dev.gleaner.protocol.JobReply cancel(String jobId, String reason) throws IOException {
+    return cancel(jobId, reason, 0);
+  }
+
+  /**
+   * Ends a running job, keeping what is saved and, within {@code graceMs}, what its workers computed
+   * since their last pieces (0: at once).
+   *
+   * @throws RefusedException if the job is unknown or has ended, or the grace is over the master's limit
+   */
+  public dev.gleaner.protocol.JobReply cancel(String jobId, String reason, long graceMs) throws IOException {
     send(Envelope.newBuilder().setCancelJob(dev.gleaner.protocol.CancelJob.newBuilder().setJobId(jobId)
-        .setReason(reason)).build());
+        .setReason(reason).setGraceMs((int) Math.min(Integer.MAX_VALUE, graceMs))).build());
     return expect(Envelope.BodyCase.JOB_REPLY).getJobReply();
   }
 

@@ -24,10 +24,13 @@ import picocli.CommandLine.Parameters;
 /** {@code gleaner submit JOB.yaml}: submit a job and, unless detached, follow it to its result. */
 @Command(name = "submit", mixinStandardHelpOptions = true,
     header = "Submit a job file and follow it until it ends.",
-    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan and the",
-        "work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far.",
-        "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,",
-        "verify."})
+    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan and the"
+        + " work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far; then its"
+        + " result on stdout. A result that is not the whole job's (its deadline came first, or it was cancelled) is"
+        + " followed by a line that starts with `# partial result`.",
+        "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,"
+        + " verify.",
+        "Exit status: 0 DONE, 1 the command failed, 2 usage, 3 CANCELLED, 5 DONE_PARTIAL, 6 FAILED."})
 public final class SubmitCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -157,22 +160,12 @@ public final class SubmitCommand implements Callable<Integer> {
     } else {
       spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
     }
-    if (!json) {
-      if (j.getState().equals("DONE_PARTIAL") || j.getState().equals("CANCELLED")) {
-        System.err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList())
-            + "\n(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes them)");
-      }
+    String partial = JobExit.partialMarker(j);
+    if (!json && partial != null) {
+      spec.commandLine().getOut().println(partial);
+      System.err.println("(gleaner submit " + jobFile + " --resume " + j.getJobId() + " computes the rest)");
     }
-    return exitCode(j.getState());
-  }
-
-  /** 0 DONE or DONE_PARTIAL (what the deadline allowed), 1 FAILED, 3 CANCELLED. */
-  public static int exitCode(String state) {
-    return switch (state) {
-      case "FAILED" -> 1;
-      case "CANCELLED" -> 3;
-      default -> 0;
-    };
+    return JobExit.of(j.getState());
   }
 
   /** Polls the job until it is DONE or FAILED, drawing a progress line on stderr if asked. */

@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
     header = "Wait until a job ends, showing its progress.",
     description = {"Follow a job already submitted (by `gleaner submit --detach`, or one whose `gleaner submit` was"
         + " stopped) until it ends, with its progress on stderr, then print its state and message.",
-        "Exit status: 0 DONE or DONE_PARTIAL, 1 FAILED, 3 CANCELLED, 4 still running when --timeout passed."})
+        "Exit status: 0 DONE, 1 the command failed, 2 usage, 3 CANCELLED, 4 still running when --timeout passed,"
+            + " 5 DONE_PARTIAL, 6 FAILED."})
 public final class WaitCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -68,14 +69,14 @@ public final class WaitCommand implements Callable<Integer> {
           }
           spec.commandLine().getOut().println(j.getJobId() + " " + j.getState()
               + (j.getMessage().isEmpty() ? "" : ": " + j.getMessage()));
-          return SubmitCommand.exitCode(j.getState());
+          return JobExit.of(j.getState());
         }
         if (System.nanoTime() - until > 0) {
           if (!quiet) {
             System.err.println();
           }
           spec.commandLine().getOut().println(j.getJobId() + " is still " + j.getState() + " after " + timeout);
-          return 4;
+          return JobExit.STILL_RUNNING;
         }
         // a master that cannot wait answers at once: the period is kept all the same
         long left = pollMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - asked);

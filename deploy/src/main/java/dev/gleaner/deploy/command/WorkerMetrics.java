@@ -86,6 +86,8 @@ final class WorkerMetrics implements AutoCloseable {
     counter("gleaner.worker.chunks.failed", "chunks that failed here (their units went to others)", c,
         WorkerCounters::chunksFailed);
     counter("gleaner.worker.pieces.reported", "pieces computed and sent to the master", c, WorkerCounters::piecesReported);
+    counter("gleaner.worker.units.computed", "units computed here, step by step, reported or not yet", c,
+        WorkerCounters::unitsComputed);
     counter("gleaner.worker.units.reported", "units in the pieces computed and sent to the master", c,
         WorkerCounters::unitsReported);
     counter("gleaner.worker.units.acknowledged", "units the master acknowledged as durable", c,

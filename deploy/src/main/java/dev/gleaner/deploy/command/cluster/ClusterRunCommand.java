@@ -3,7 +3,6 @@ package dev.gleaner.deploy.command.cluster;
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.client.MasterClient;
-import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.client.TextSink;
 import dev.gleaner.deploy.command.Plugins;
 import dev.gleaner.deploy.command.SubmitCommand;
@@ -48,8 +47,8 @@ import picocli.CommandLine.Parameters;
         + " this command's; with --master they keep running for the next job unless --stop is given, and the"
         + " command prints how to stop them.",
         "It logs in with the shared secret; with tokens or TLS, use `gleaner cluster start` and `gleaner submit`.",
-        "Hosts that fail to start are reported and the job runs on the others. Exit code: 0 DONE or DONE_PARTIAL,"
-        + " 1 FAILED or nothing to run on, 3 CANCELLED."})
+        "Hosts that fail to start are reported and the job runs on the others. Exit status as for `gleaner submit`:"
+        + " 0 DONE, 1 the command failed (nothing to run on), 3 CANCELLED, 5 DONE_PARTIAL, 6 FAILED."})
 final class ClusterRunCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -168,10 +167,12 @@ final class ClusterRunCommand implements Callable<Integer> {
           out.println(j.getResult());
         }
         out.flush();
-        if (j.getState().equals("DONE_PARTIAL") || j.getState().equals("CANCELLED")) {
-          err.println(j.getMessage() + "; not done: " + StatusView.ranges(j.getNotDoneList()));
+        String partial = dev.gleaner.deploy.command.JobExit.partialMarker(j);
+        if (partial != null) {
+          out.println(partial);
+          out.flush();
         }
-        return SubmitCommand.exitCode(j.getState());
+        return dev.gleaner.deploy.command.JobExit.of(j.getState());
       }
     } finally {
       if (stop) {
