@@ -108,7 +108,13 @@ public final class Gleaner implements Runnable {
     cl.setParameterExceptionHandler((e, arguments) -> {
       // one line saying what is wrong, one saying where the options are; exit 2 as picocli does
       String name = e.getCommandLine().getCommandSpec().qualifiedName();
-      e.getCommandLine().getErr().println(name + ": " + e.getMessage());
+      String guess = "";
+      if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+        // picocli's nearest names to the mistyped one
+        guess = "; did you mean " + String.join(" or ", u.getSuggestions().subList(0, Math.min(3, u.getSuggestions().size())))
+            + "?";
+      }
+      e.getCommandLine().getErr().println(name + ": " + e.getMessage() + guess);
       e.getCommandLine().getErr().println("see `" + name + " --help`");
       return 2;
     });

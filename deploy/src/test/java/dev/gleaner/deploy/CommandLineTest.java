@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 import org.junit.jupiter.api.io.TempDir;
 
 public class CommandLineTest {
@@ -31,6 +32,22 @@ public class CommandLineTest {
     StringWriter err = new StringWriter();
     int code = Gleaner.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
     return new Run(code, out.toString(), err.toString());
+  }
+
+  /** A missing secret: the master is told how to make one, a worker or client to copy the master's. */
+  @Test
+  void aMissingSecretSaysWhatToDoForEachRole() {
+    Path missing = dir.resolve("keys").resolve("secret");
+    Run master = gleaner("master", "--port", "0", "--bind", "127.0.0.1", "--data", dir.resolve("data").toString(),
+        "--secret-file", missing.toString());
+    assertEquals(1, master.code());
+    assertEquals("gleaner: secret file " + missing + " does not exist; make one with: mkdir -p " + missing.getParent()
+        + " && (umask 077 && head -c 32 /dev/urandom | base64 > " + missing + "), then copy it to every worker and"
+        + " client", master.err().strip());
+    Run client = gleaner("status", "--master", "127.0.0.1:1", "--secret-file", missing.toString());
+    assertEquals(1, client.code());
+    assertEquals("gleaner: secret file " + missing + " does not exist; copy the master's secret file there (the same"
+        + " bytes; chmod 600), or name it with --secret-file", client.err().strip());
   }
 
   @Test
@@ -53,6 +70,51 @@ public class CommandLineTest {
     for (String line : joined.lines().skip(1).filter(l -> l.startsWith("  ")).toList()) {
       assertTrue(line.strip().endsWith("."), "cut short: " + line);
     }
+  }
+
+  /**
+   * No help text breaks a sentence across lines: picocli wraps each paragraph to the terminal, so a
+   * paragraph is one string (examples and list items, indented, are lines of their own).
+   */
+  @Test
+  void noHelpTextBreaksASentenceAcrossLines() {
+    CommandLine cl = new CommandLine(new Gleaner());
+    for (String name : Gleaner.COMMANDS) {
+      cl.addSubcommand(name, Gleaner.command(name));
+    }
+    List<String> broken = new ArrayList<>();
+    java.util.ArrayDeque<CommandLine> todo = new java.util.ArrayDeque<>(List.of(cl));
+    while (!todo.isEmpty()) {
+      CommandLine c = todo.poll();
+      todo.addAll(c.getSubcommands().values());
+      String[] d = c.getCommandSpec().usageMessage().description();
+      for (int i = 0; i + 1 < d.length; i++) {
+        boolean prose = !d[i].isBlank() && !d[i].startsWith("  ");
+        boolean continues = !d[i + 1].isBlank() && !d[i + 1].startsWith("  ");
+        if (prose && continues && !d[i].strip().matches("(?s).*[.:!?)]")) {
+          broken.add(c.getCommandSpec().qualifiedName() + ": '" + d[i] + "' / '" + d[i + 1] + "'");
+        }
+      }
+    }
+    assertEquals(List.of(), broken);
+  }
+
+  @Test
+  void anUnknownJobStateListsTheStatesInTheOrderOfAJobsLife() {
+    Run r = gleaner("jobs", "--state", "bogus", "--master", "127.0.0.1:1", "--secret-file", "/nonexistent");
+    assertEquals(1, r.code());
+    assertEquals("gleaner: --state bogus is not a state; known: QUEUED, RUNNING, ENDING, DONE, DONE_PARTIAL, FAILED,"
+        + " CANCELLED, running, ended", r.err().strip());
+  }
+
+  @Test
+  void aMistypedOptionOrCommandGetsTheNearestNames() {
+    Run option = gleaner("status", "--mastr", "127.0.0.1:1");
+    assertEquals(2, option.code());
+    assertTrue(option.err().lines().findFirst().orElse("").endsWith("; did you mean --master?"), option.err());
+    Run command = gleaner("sttaus");
+    assertEquals(2, command.code());
+    assertTrue(command.err().contains("did you mean status"), command.err());
   }
 
   @Test

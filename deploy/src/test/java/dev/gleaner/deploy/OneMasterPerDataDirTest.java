@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.protocol.JobSpec;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,30 @@ class OneMasterPerDataDirTest {
       // the first master still serves its directory
       assertEquals("job-1", c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("from", "0")
           .putParams("to", "1000").build()));
+    }
+  }
+
+  /** SIGTERM stops a master, and its log says so: what it does, then that it has stopped. */
+  @Test
+  void aMasterStoppedBySigtermSaysSoInItsLog() throws Exception {
+    Path secret = Files.write(dir.resolve("secret"), "a-secret-of-thirty-two-bytes-000".getBytes(StandardCharsets.UTF_8));
+    Path log = dir.resolve("master.log");
+    String java = ProcessHandle.current().info().command().orElse("java");
+    Process p = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+        Gleaner.class.getName(), "master", "--port", "0", "--bind", "127.0.0.1",
+        "--data", dir.resolve("data").toString(), "--secret-file", secret.toString()))
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+          .until(() -> Files.readString(log).contains("gleaner master listening on port"));
+      p.destroy();
+      assertTrue(p.waitFor(30, TimeUnit.SECONDS), "SIGTERM stops it");
+      List<String> lines = Files.readAllLines(log);
+      assertTrue(lines.stream().anyMatch(l -> l.contains("stopping (SIGTERM or Ctrl-C): what is saved stays in the"
+          + " store; running jobs resume at the next start")), String.join("\n", lines));
+      assertTrue(lines.get(lines.size() - 1).endsWith("MasterCommand - stopped"), String.join("\n", lines));
+    } finally {
+      p.destroyForcibly();
     }
   }
 }

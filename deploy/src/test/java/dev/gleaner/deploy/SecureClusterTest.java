@@ -62,6 +62,8 @@ class SecureClusterTest {
     assertEquals(1, again.code());
     assertEquals(1, again.err().strip().lines().count(), again.err());
     assertTrue(again.err().contains("--force"), again.err());
+    assertTrue(again.err().contains("`gleaner token worker|client ID --cluster-key " + pki.resolve("cluster.key")
+        + "` makes a token for one more peer"), "the way to add a peer comes first: " + again.err());
     assertEquals(master, Files.readString(pki.resolve("master.crt")), "nothing may be overwritten without --force");
 
     Run token = gleaner("token", "worker", "c", "--cluster-key", pki.resolve("cluster.key").toString(),

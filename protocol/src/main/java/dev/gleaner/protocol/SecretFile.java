@@ -13,12 +13,32 @@ public final class SecretFile {
 
   private SecretFile() {}
 
+  /**
+   * The secret a worker or a client answers with: a missing file is to be copied from the master,
+   * whose secret it must be.
+   */
   public static byte[] read(Path file) {
+    return read(file, false);
+  }
+
+  /**
+   * The secret a master checks its peers with: a missing file is to be made (then copied to the
+   * workers and clients).
+   */
+  public static byte[] readForMaster(Path file) {
+    return read(file, true);
+  }
+
+  private static byte[] read(Path file, boolean master) {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("secret file " + file + " does not exist; create one with: head -c 32 /dev/urandom | base64 > " + file, e);
+      Path dir = file.toAbsolutePath().getParent();
+      throw new IllegalArgumentException("secret file " + file + " does not exist; " + (master
+          ? "make one with: mkdir -p " + dir + " && (umask 077 && head -c 32 /dev/urandom | base64 > " + file
+              + "), then copy it to every worker and client"
+          : "copy the master's secret file there (the same bytes; chmod 600), or name it with --secret-file"), e);
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read secret file " + file + ": " + e.getMessage(), e);
     }

@@ -28,10 +28,10 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "init", mixinStandardHelpOptions = true,
     header = "Make a cluster's CA, master certificate, cluster key and tokens.",
-    description = {"Make a cluster's credentials in DIR: a cluster CA (ca.crt, ca.key), the master's certificate",
-        "and key (master.crt, master.key), the cluster key (cluster.key) and tokens (tokens/*.token).",
-        "Secret files are mode 600. Then run `gleaner master --tls DIR`; workers and clients need ca.crt and",
-        "their own token only."})
+    description = {"Make a cluster's credentials in DIR: a cluster CA (ca.crt, ca.key), the master's certificate"
+        + " and key (master.crt, master.key), the cluster key (cluster.key) and tokens (tokens/*.token).",
+        "Secret files are mode 600. Then run `gleaner master --tls DIR`; workers and clients need ca.crt and"
+        + " their own token only."})
 public final class InitCommand implements Callable<Integer> {
   static final String TOKENS = "tokens";
   static final String CERTS = "certs";
@@ -73,7 +73,8 @@ public final class InitCommand implements Callable<Integer> {
     List<String> existing = existing();
     if (!existing.isEmpty() && !force) {
       throw new IllegalArgumentException(dir + " already holds cluster credentials (" + String.join(", ", existing)
-          + "); pass --force to replace them");
+          + "); `gleaner token worker|client ID --cluster-key " + dir.resolve("cluster.key") + "` makes a token for"
+          + " one more peer from them; --force replaces them all (every worker and client then needs new files)");
     }
     Set<String> names = new LinkedHashSet<>(hosts);
     if (names.isEmpty()) {

@@ -21,8 +21,9 @@ import picocli.CommandLine.Option;
     description = {"List the master's jobs (the latest 200), one line each: id, state, units saved of the total,"
         + " workload and name. --state keeps the jobs in those states."})
 public final class JobsCommand implements Callable<Integer> {
-  private static final Set<String> STATES = Set.of("QUEUED", "RUNNING", "ENDING", "DONE", "DONE_PARTIAL", "FAILED",
-      "CANCELLED");
+  /** In the order of a job's life (a set in this order, so that the error lists them so). */
+  private static final Set<String> STATES = new java.util.LinkedHashSet<>(
+      java.util.List.of("QUEUED", "RUNNING", "ENDING", "DONE", "DONE_PARTIAL", "FAILED", "CANCELLED"));
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

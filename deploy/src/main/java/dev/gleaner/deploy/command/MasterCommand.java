@@ -33,7 +33,7 @@ public final class MasterCommand implements Callable<Integer> {
   String bind;
 
   @Option(names = "--data", defaultValue = "gleaner-data", paramLabel = "DIR",
-      description = "Directory of the SQLite store (default: ./${DEFAULT-VALUE}).")
+      description = "Directory of the SQLite store (default: ${DEFAULT-VALUE}, in the current directory).")
   Path data;
 
   @Option(names = "--secret-file", paramLabel = "FILE", defaultValue = "${env:GLEANER_SECRET_FILE:-${sys:user.home}/.gleaner/secret}",
@@ -119,7 +119,7 @@ public final class MasterCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--tls " + tls + " has no " + ClusterFiles.CLUSTER_KEY + ", so nobody could log in:"
           + " give --cluster-key FILE (from `gleaner init`), or --allow-shared-secret");
     }
-    byte[] secret = !secured || allowSharedSecret ? SecretFile.read(secretFile) : null;
+    byte[] secret = !secured || allowSharedSecret ? SecretFile.readForMaster(secretFile) : null;
     if (key != null && !Files.exists(key)) {
       throw new IllegalArgumentException("cluster key " + key + " does not exist (`gleaner init DIR` makes DIR/"
           + ClusterFiles.CLUSTER_KEY + ")");
@@ -173,11 +173,14 @@ public final class MasterCommand implements Callable<Integer> {
         + (auth.clusterKey() != null ? ", tokens" : "") + (auth.sharedSecret() != null ? ", shared secret" : "") + ")");
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MasterCommand.class);
+      log.info("stopping (SIGTERM or Ctrl-C): what is saved stays in the store; running jobs resume at the next start");
       Thread watchdog = stopWatchdog();
       if (faults != null) {
         faults.close();
       }
       server.close();
+      log.info("stopped");
       watchdog.interrupt();
       stop.countDown();
     }, "gleaner-master-shutdown"));

@@ -18,9 +18,9 @@ import picocli.CommandLine.Parameters;
 /** {@code gleaner token worker ID} / {@code gleaner token client NAME}: one more token from the cluster key. */
 @Command(name = "token", mixinStandardHelpOptions = true,
     header = "Make a worker's or a client's token from the cluster key.",
-    description = {"Make a token file from the cluster key: a worker's logs in as that worker id only, a client's",
-        "submits jobs and reads status under that name and cannot register as a worker. The master stores",
-        "nothing per token: it derives each one from its cluster key, so a new worker needs no master restart."})
+    description = {"Make a token file from the cluster key: a worker's logs in as that worker id only, a client's"
+        + " submits jobs and reads status under that name and cannot register as a worker. The master stores"
+        + " nothing per token: it derives each one from its cluster key, so a new worker needs no master restart."})
 public final class TokenCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -47,13 +47,29 @@ public final class JobFile {
     return parse(text, file.toString());
   }
 
+  /**
+   * A parser's message in one line: its sentences without the quoted source and the caret under it
+   * (the line and column follow it), e.g. "while parsing a flow mapping; expected ',' or '}', but got :".
+   */
+  static String oneLine(String message) {
+    List<String> parts = new java.util.ArrayList<>();
+    for (String line : message.split("\\R")) {
+      String l = line.strip();
+      if (!l.isEmpty() && !line.startsWith(" ") && !l.startsWith("in 'reader'")) {
+        parts.add(l);
+      }
+    }
+    return parts.isEmpty() ? message.strip().replaceAll("\\s+", " ") : String.join("; ", parts);
+  }
+
   static JobSpec parse(String text, String where) {
     JsonNode root;
     try {
       root = new ObjectMapper(new YAMLFactory()).readTree(text);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(where + ": not valid YAML or JSON: " + e.getOriginalMessage()
-          + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+      throw new IllegalArgumentException(where + ": not valid YAML or JSON: " + oneLine(e.getOriginalMessage())
+          + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
+              + e.getLocation().getColumnNr() + ")"), e);
     }
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(where + ": a job file is a mapping with at least 'workload' and 'params'");

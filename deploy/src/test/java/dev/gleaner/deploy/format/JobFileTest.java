@@ -56,6 +56,10 @@ class JobFileTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> JobFile.parse("workload: primes\nparams: [to: 1\n", "job.yaml"));
     assertTrue(e.getMessage().startsWith("job.yaml: not valid YAML or JSON"), e.getMessage());
+    IllegalArgumentException flow = assertThrows(IllegalArgumentException.class,
+        () -> JobFile.parse("workload: primes\nparams: {to: 100\nname: x\n", "job.yaml"));
+    assertEquals("job.yaml: not valid YAML or JSON: while parsing a flow mapping; expected ',' or '}', but got :"
+        + " (line 3, column 5)", flow.getMessage(), "one line, saying where");
   }
 
   @Test

@@ -1031,7 +1031,11 @@ public final class ControlLoop implements AutoCloseable {
     release(job);
     ended(job);
     String first = text.lines().findFirst().orElse("");
-    log.info("job {} {} in {} ms: {}", job.id, state.equals("DONE") ? "done" : "ended at its deadline",
+    log.info("job {} {} in {} ms: {}", job.id, switch (state) {
+      case "DONE" -> "done";
+      case "CANCELLED" -> "cancelled";
+      default -> "ended at its deadline";
+    },
         atMillis - job.submittedAtMillis, first.length() > 200 ? first.substring(0, 200) + "... (" + text.length()
             + " characters in all: gleaner result " + job.id + ")" : first);
   }

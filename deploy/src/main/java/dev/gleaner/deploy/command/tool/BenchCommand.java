@@ -57,8 +57,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, subcommands = BenchDriverCommand.class,
     header = "Measure the runtime end to end on loopback.",
-    description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a",
-        "plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
+    description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a"
+        + " plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
         "--closed-loop and --hostile run other benches instead (see their options)."})
 public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Spec

@@ -34,8 +34,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "driver", mixinStandardHelpOptions = true,
     header = "Run one side-by-side workload against a running master.",
-    description = {"Run one of the workloads bench/peers/peers.py compares with Work Queue and Dask, against a master",
-        "already running with its workers connected, and print its figures (--json: one JSON document):",
+    description = {"Run one of the workloads bench/peers/peers.py compares with Work Queue and Dask, against a master"
+        + " already running with its workers connected, and print its figures (--json: one JSON document):",
         "  small-chunks  one primes job of --units one-unit chunks, strategy self: chunks/s",
         "  latency       --jobs one-chunk jobs in sequence, over a new connection each and over one: ms",
         "  inputs        one wc job per file of --dir (which the master serves), all at once: MiB/s, master CPU s",

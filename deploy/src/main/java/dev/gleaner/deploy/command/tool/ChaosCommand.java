@@ -28,9 +28,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
     header = "Inject seeded faults into a local cluster and check every answer.",
-    description = {"Seeded chaos runs on loopback: a master JVM and worker JVMs (each behind a TCP proxy) run",
-        "exact-answer jobs (primes, grep, exec) while workers are killed, stopped, terminated, cut off or stalled and",
-        "the master is killed and restarted; then every answer and the store's tiling of every job are checked.",
+    description = {"Seeded chaos runs on loopback: a master JVM and worker JVMs (each behind a TCP proxy) run"
+        + " exact-answer jobs (primes, grep, exec) while workers are killed, stopped, terminated, cut off or stalled and"
+        + " the master is killed and restarted; then every answer and the store's tiling of every job are checked.",
         "Exit status 1 if any check failed."})
 public final class ChaosCommand implements Callable<Integer> {
   @CommandLine.Spec

@@ -32,9 +32,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     header = "Count primes with a local master and worker processes, half of them slowed.",
-    description = {"Start a master and local worker processes (real JVMs, half of them slowed down on purpose),",
-        "count the primes below --to with them, show progress, and print the exact count, the time taken",
-        "and each worker's share. Everything started is stopped at the end, also on Ctrl-C."})
+    description = {"Start a master and local worker processes (real JVMs, half of them slowed down on purpose),"
+        + " count the primes below --to with them, show progress, and print the exact count, the time taken"
+        + " and each worker's share. Everything started is stopped at the end, also on Ctrl-C."})
 public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--to", defaultValue = "30000000000", description = "Count primes below this (default: ${DEFAULT-VALUE}).")
   long to;

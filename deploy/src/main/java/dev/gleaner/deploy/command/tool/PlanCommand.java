@@ -30,8 +30,8 @@ import picocli.CommandLine.Option;
 /** {@code gleaner plan}: what a strategy gives each worker, when, and the work it expects done. */
 @Command(name = "plan", mixinStandardHelpOptions = true,
     header = "Plan a job on a platform and say what it expects to save.", sortOptions = false,
-    description = {"Plan a job on a platform: service order, each worker's units and checkpoints, replicas,",
-        "and the expected work done when workers may be interrupted.", "",
+    description = {"Plan a job on a platform: service order, each worker's units and checkpoints, replicas,"
+        + " and the expected work done when workers may be interrupted.", "",
         "  gleaner plan --platform lab.json --work 100000",
         "  gleaner plan --platform lab.json --work 100000 --strategy distrib --eps 2 --svg plan.svg",
         "  gleaner plan --platform lab.json --work 100000 --deadline 3600 --json",

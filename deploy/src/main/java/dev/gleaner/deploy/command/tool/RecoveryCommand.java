@@ -25,8 +25,8 @@ import picocli.CommandLine.Option;
 /** {@code gleaner recovery}: static recovery schemes, their worst-case load and the thesis's tables. */
 @Command(name = "recovery", mixinStandardHelpOptions = true,
     header = "Show a static recovery scheme and its worst-case loads.", sortOptions = false,
-    description = {"Show a static recovery scheme: where a failed computer's work goes, its worst-case load",
-        "after k crashes against the bound MV, and how many crashes keep it optimal.", "",
+    description = {"Show a static recovery scheme: where a failed computer's work goes, its worst-case load"
+        + " after k crashes against the bound MV, and how many crashes keep it optimal.", "",
         "  gleaner recovery --n 12 --scheme best",
         "  gleaner recovery --n 6 --list 1,3,5,4,2 --json",
         "  gleaner recovery --table --from 4 --to 64 --svg schemes.svg"})

@@ -32,15 +32,15 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "replay", mixinStandardHelpOptions = true,
     header = "Rehearse a weekend: play an availability trace on local workers.", sortOptions = false,
-    description = {"Rehearse a weekend: play an availability trace (FTA tab format) on local workers' owner files at",
-        "K times its pace. While the trace has node N down, DIR/N.owner exists and holds 'busy' (its owner is",
-        "present); while N is up, the file is gone. Start each worker with --owner-file DIR/N.owner and --id N.",
+    description = {"Rehearse a weekend: play an availability trace (FTA tab format) on local workers' owner files at"
+        + " K times its pace. While the trace has node N down, DIR/N.owner exists and holds 'busy' (its owner is"
+        + " present); while N is up, the file is gone. Start each worker with --owner-file DIR/N.owner and --id N.",
         "The files keep the state of the trace's end when the replay is over.", "",
-        "With --run, a whole weekend on this computer: a master and one worker per node (local JVMs, each capped at its",
-        "--platform speed times K) count the primes below --work with the deadline at the trace's end; then the saved",
-        "units are checked against the store (pieces and not-done ranges tile the range, the count is exact) and set",
-        "beside the omniscient bound, with eps the checkpoint round trip the master measured, times K. Every process",
-        "started is ended at the end, also on Ctrl-C; exit 0 when the result is exact.", "",
+        "With --run, a whole weekend on this computer: a master and one worker per node (local JVMs, each capped at its"
+        + " --platform speed times K) count the primes below --work with the deadline at the trace's end; then the saved"
+        + " units are checked against the store (pieces and not-done ranges tile the range, the count is exact) and set"
+        + " beside the omniscient bound, with eps the checkpoint round trip the master measured, times K. Every process"
+        + " started is ended at the end, also on Ctrl-C; exit 0 when the result is exact.", "",
         "  gleaner replay --trace examples/desktops-6x60h-seed1.tab --speedup 3600 --owner-dir /tmp/owners",
         "  gleaner replay --trace desktops.tab --speedup 600 --platform desktops.json --eps 1",
         "  gleaner replay --run --trace examples/desktops-6x60h-seed1.tab --platform examples/desktops.json --speedup 1200"})

@@ -33,9 +33,9 @@ import picocli.CommandLine.Option;
 /** {@code gleaner simulate}: Monte Carlo runs of a plan with sampled interruptions, beside its expectation. */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     header = "Predict what the runtime will do, on a simulated clock.", sortOptions = false,
-    description = {"Predict what the runtime will do: run the master's own controller on a simulated clock",
-        "(one-port links, each worker's speed, interruptions drawn from the risk model), and, beside it,",
-        "run the static plan many times and compare its mean with the plan's exact expectation.", "",
+    description = {"Predict what the runtime will do: run the master's own controller on a simulated clock"
+        + " (one-port links, each worker's speed, interruptions drawn from the risk model), and, beside it,"
+        + " run the static plan many times and compare its mean with the plan's exact expectation.", "",
         "  gleaner simulate --platform lab.json --work 100000 --trials 10000 --seed 1",
         "  gleaner simulate --platform lab.json --work 100000 --deadline 7200 --runs 200 --downtime 600",
         "  gleaner simulate --platform lab.json --work 100000 --strategy distrib --eps 2 --heuristics --json",

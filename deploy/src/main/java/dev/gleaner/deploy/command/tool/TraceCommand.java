@@ -38,9 +38,9 @@ public final class TraceCommand implements Runnable {
 
   /** {@code gleaner trace generate}. */
   @Command(name = "generate", mixinStandardHelpOptions = true, sortOptions = false,
-      description = {"Draw a synthetic desktop trace: each node alternates up and down periods from Weibull fits,",
-          "by default those of the Notre Dame desktops in the Failure Trace Archive (Kondo et al., CCGrid 2010):",
-          "up Weibull(shape 0.45, scale 4.16 h), down Weibull(shape 0.51, scale 0.74 h). Nodes are named 1..N."})
+      description = {"Draw a synthetic desktop trace: each node alternates up and down periods from Weibull fits,"
+          + " by default those of the Notre Dame desktops in the Failure Trace Archive (Kondo et al., CCGrid 2010):"
+          + " up Weibull(shape 0.45, scale 4.16 h), down Weibull(shape 0.51, scale 0.74 h). Nodes are named 1..N."})
   static final class Generate implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
