@@ -57,7 +57,7 @@ public final class LocalCluster implements AutoCloseable {
     return d;
   }
 
-  Path secretFile() throws IOException {
+  public Path secretFile() throws IOException {
     Path f = dir.resolve("secret");
     if (!Files.exists(f)) {
       Files.write(f, SECRET);

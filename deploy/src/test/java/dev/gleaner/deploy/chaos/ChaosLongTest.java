@@ -1,4 +1,6 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
+
+import dev.gleaner.deploy.Gleaner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

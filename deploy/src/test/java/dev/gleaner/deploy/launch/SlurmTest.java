@@ -1,4 +1,7 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
+
+import dev.gleaner.deploy.LocalCluster;
+import dev.gleaner.deploy.Gleaner;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,6 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.chaos;
+
+import dev.gleaner.deploy.CommandLineTest;
 
 import static dev.gleaner.deploy.CommandLineTest.gleaner;
 import static org.awaitility.Awaitility.await;

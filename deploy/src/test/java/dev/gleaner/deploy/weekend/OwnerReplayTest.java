@@ -1,4 +1,6 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.weekend;
+
+import dev.gleaner.deploy.CommandLineTest;
 
 import static dev.gleaner.deploy.CommandLineTest.gleaner;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
