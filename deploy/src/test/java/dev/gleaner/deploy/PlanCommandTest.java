@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import static dev.gleaner.deploy.CommandLineTest.gleaner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -123,5 +124,18 @@ class PlanCommandTest {
       assertTrue(r.err().contains(says[i]), r.err());
       assertEquals("", r.out());
     }
+  }
+
+  /** A self plan gives nobody units ahead: it says so instead of an empty table, and says which expectation to trust. */
+  @Test
+  void aSelfPlanOverATraceSaysWhatItIsAndWhichFigureToTrust() {
+    CommandLineTest.Run r = gleaner("plan", "--platform", "examples/desktops.json", "--work", "2000000", "--availability",
+        "examples/desktops-6x60h-seed1.tab", "--strategy", "self");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("no worker is given units ahead: every chunk waits in the shared pool for whoever is"
+        + " free"), r.out());
+    assertFalse(r.out().contains("#    worker"), "no empty table: " + r.out());
+    assertTrue(r.out().contains("(the plan's own model, which counts the pool as done)"), r.out());
+    assertTrue(r.out().contains("the figure to trust for it, over the plan's own above"), r.out());
   }
 }

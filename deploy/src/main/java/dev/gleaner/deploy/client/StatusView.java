@@ -132,8 +132,10 @@ public final class StatusView {
       String speeds = known.isEmpty() ? "?" : known.stream()
           .map(e -> (known.size() > 1 ? e.getKey() + ":" : "") + figure(e.getValue()))
           .collect(java.util.stream.Collectors.joining(" "));
-      String risk = String.format(Locale.ROOT, "%.3g (%d in %.1f h)", w.getRiskRate() * 3600, w.getRiskInterruptions(),
-          w.getRiskExposureSeconds() / 3600);
+      // a worker with no time up yet (one that joined away, a new one) has no rate of its own: '?' as for speeds
+      String risk = w.getRiskInterruptions() == 0 && !(w.getRiskExposureSeconds() > 0) ? "? (no history)"
+          : String.format(Locale.ROOT, "%.3g (%d in %.1f h)", w.getRiskRate() * 3600, w.getRiskInterruptions(),
+              w.getRiskExposureSeconds() / 3600);
       out.printf(Locale.ROOT, "  %-16s %-9s %-16s %5d %-22s %-14s %-22s %12d  %s%s%n", w.getWorkerId(), w.getState(),
           w.getHost(), w.getCores(), speeds, figure(w.getBandwidth()), risk, w.getUnitsDone(), w.getCurrentChunk(),
           w.getAvailableUntilMillis() > 0 ? "  until " + java.time.Instant.ofEpochMilli(w.getAvailableUntilMillis()) : "");

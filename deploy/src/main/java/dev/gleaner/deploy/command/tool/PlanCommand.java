@@ -93,7 +93,8 @@ public final class PlanCommand implements Callable<Integer> {
       }
       if (expect != null) {
         out.printf(java.util.Locale.ROOT, "%nwith the workers lent as %s says, by %.2f h: expect %d units saved (the"
-            + " controller on the simulator), at most %d by any schedule (ratio %.4f); hours up:%s%n",
+            + " controller on the simulator, playing this trace: the figure to trust for it, over the plan's own"
+            + " above), at most %d by any schedule (ratio %.4f); hours up:%s%n",
             availability, (Double) expect.get("horizon") / 3600, (Long) expect.get("committed"),
             (Long) expect.get("bound"), (Double) expect.get("ratio"), upHours(expect));
       }
@@ -192,8 +193,13 @@ public final class PlanCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "%s: %s%n%n", plan.strategy(), plan.reason());
     Map<String, Worker> byId = platform.byId();
     Map<String, Timeline.Lane> lanes = lanes(plan);
-    out.printf("%-4s %-12s %9s %10s %9s %10s %7s %6s %10s %10s%n", "#", "worker", "speed", "bandwidth", "risk",
-        "units", "chunks", "saves", "data by s", "done by s");
+    boolean assigned = plan.order().stream().anyMatch(a -> !a.chunks().isEmpty());
+    if (!assigned) {
+      out.println("no worker is given units ahead: every chunk waits in the shared pool for whoever is free");
+    } else {
+      out.printf("%-4s %-12s %9s %10s %9s %10s %7s %6s %10s %10s%n", "#", "worker", "speed", "bandwidth", "risk",
+          "units", "chunks", "saves", "data by s", "done by s");
+    }
     int rank = 0;
     for (Assignment a : plan.order()) {
       if (a.chunks().isEmpty()) {
@@ -214,8 +220,9 @@ public final class PlanCommand implements Callable<Integer> {
     if (pooled > 0) {
       out.printf(Locale.ROOT, "%nleft to the shared pool: %d units in %d chunks (not counted below)%n", pooled, plan.pool().size());
     }
-    out.printf(Locale.ROOT, "%nexpected work: %.6g of %d units (%.1f%%), %s risk%s%n", plan.expectedWork(), request.units(),
-        100 * plan.expectedWork() / request.units(), request.risk().name(),
-        request.hasDeadline() ? String.format(", deadline %.6g s", request.deadline()) : "");
+    out.printf(Locale.ROOT, "%nexpected work: %.6g of %d units (%.1f%%), %s risk%s (the plan's own model%s)%n",
+        plan.expectedWork(), request.units(), 100 * plan.expectedWork() / request.units(), request.risk().name(),
+        request.hasDeadline() ? String.format(", deadline %.6g s", request.deadline()) : "",
+        pooled > 0 ? ", which counts the pool as done" : "");
   }
 }
