@@ -243,7 +243,8 @@ public class CommandLineTest {
       long computed = workers.stream().mapToLong(w -> w.counters().unitsComputed()).sum();
       assertEquals(0, c.job(id).getUnitsDone(), "nothing saved before the cancel");
 
-      Run cancelled = gleaner("cancel", id, "--master", master, "--secret-file", secret);
+      // a grace no busy machine runs out of: the job ends as soon as the three last pieces are in
+      Run cancelled = gleaner("cancel", id, "--master", master, "--secret-file", secret, "--grace", "10m");
       assertEquals(0, cancelled.code(), cancelled.err());
       Run waited = gleaner("wait", id, "--master", master, "--secret-file", secret, "--quiet");
       assertEquals(3, waited.code(), waited.out() + waited.err());

@@ -57,9 +57,17 @@ class OneMasterPerDataDirTest {
       p.destroy();
       assertTrue(p.waitFor(30, TimeUnit.SECONDS), "SIGTERM stops it");
       List<String> lines = Files.readAllLines(log);
-      assertTrue(lines.stream().anyMatch(l -> l.contains("stopping (SIGTERM or Ctrl-C): what is saved stays in the"
-          + " store; running jobs resume at the next start")), String.join("\n", lines));
-      assertTrue(lines.get(lines.size() - 1).endsWith("MasterCommand - stopped"), String.join("\n", lines));
+      int stopping = -1;
+      int stopped = -1;
+      for (int i = 0; i < lines.size(); i++) {
+        if (lines.get(i).contains("stopping (SIGTERM or Ctrl-C): what is saved stays in the store; running jobs resume"
+            + " at the next start (those being cancelled end there)")) {
+          stopping = i;
+        } else if (lines.get(i).endsWith("MasterCommand - stopped")) {
+          stopped = i;
+        }
+      }
+      assertTrue(stopping >= 0 && stopped > stopping, "says it stops, then that it has: " + String.join("\n", lines));
     } finally {
       p.destroyForcibly();
     }

@@ -74,6 +74,9 @@ public final class MasterServer implements AutoCloseable {
     try {
       jobs = new JobService(store, loop, config.workloads(), config.serve());
     } catch (IllegalArgumentException e) {
+      if (freshDataDir) {
+        store.deleteOnClose();
+      }
       close();
       throw e;
     }
@@ -89,12 +92,11 @@ public final class MasterServer implements AutoCloseable {
     try {
       server = b.bind(config.bind()).sync().channel();
     } catch (Exception e) {
-      close();
-      IllegalStateException failed = new IllegalStateException("cannot listen on " + config.bind() + ": " + e.getMessage(), e);
       if (freshDataDir) {
-        removeTree(config.dataDir(), failed);
+        store.deleteOnClose();
       }
-      throw failed;
+      close();
+      throw new IllegalStateException("cannot listen on " + config.bind() + ": " + e.getMessage(), e);
     }
     loop.start(TICK_MILLIS);
     long period = Math.max(10, config.heartbeatInterval().toMillis() / 2);
@@ -117,17 +119,6 @@ public final class MasterServer implements AutoCloseable {
           + " use --tls anywhere but a trusted lab network");
     }
     return this;
-  }
-
-  /** Deletes a folder this master made and nothing else wrote to; a failure is added to {@code failed}. */
-  private static void removeTree(java.nio.file.Path dir, Exception failed) {
-    try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.walk(dir)) {
-      for (java.nio.file.Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        java.nio.file.Files.deleteIfExists(p);
-      }
-    } catch (java.io.IOException | java.io.UncheckedIOException e) {
-      failed.addSuppressed(e);
-    }
   }
 
   /** The store (for fault injection in tests). */

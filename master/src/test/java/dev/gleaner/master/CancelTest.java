@@ -93,20 +93,21 @@ class CancelTest {
   @Test
   void aMasterRestartedWhileItWaitsForTheLastPiecesEndsTheJobWithWhatIsSaved() throws Exception {
     String id;
-    long saved;
-    try (MasterFixture m = MasterFixture.start(dir)) {
+    long saved = 1000;
+    MasterFixture m = MasterFixture.start(dir);
+    // the worker stays connected until the master has stopped: the job is still waiting for its last piece then
+    try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
       id = m.submit(MasterFixture.primes(0, 1_000_000, "self", 1_000_000, 0));
-      try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
-        Assign a = assigned(w);
-        saved = 1000;
-        w.send(piece(a, a.getStart(), a.getStart() + saved, false));
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
-            .until(() -> m.job(id).getUnitsDone() == saved);
-        assertEquals("ENDING", cancel(m, id, 600_000).getState());
-      }
+      Assign a = assigned(w);
+      w.send(piece(a, a.getStart(), a.getStart() + saved, false));
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+          .until(() -> m.job(id).getUnitsDone() == saved);
+      assertEquals("ENDING", cancel(m, id, 600_000).getState());
+      assertEquals("ENDING", m.job(id).getState(), "it waits for the worker's last piece");
+      m.close();
     }
-    try (MasterFixture m = MasterFixture.start(dir)) {
-      JobStatus s = m.awaitEnd(id);
+    try (MasterFixture again = MasterFixture.start(dir)) {
+      JobStatus s = again.awaitEnd(id);
       assertEquals("CANCELLED", s.getState(), s.getMessage());
       assertTrue(s.getMessage().contains("enough"), s.getMessage());
       assertEquals(saved, s.getUnitsDone());

@@ -276,6 +276,10 @@ final class ChunkRunner implements AutoCloseable {
           return;
         }
         long stop = Math.min(bound, task.end());
+        if (stop <= pos) {
+          // truncated behind us meanwhile (a cancel while suspended): what this piece has is its last
+          break;
+        }
         long to = stop - pos <= step ? stop : pos + step;
         long t0 = System.nanoTime();
         acc = w.merge(acc, computeParallel(w, a.getParamsMap(), pos, to, task));

@@ -185,7 +185,9 @@ final class Outbox implements ChunkRunner.Reporter {
       counters.unitsAcknowledged.add(p.getEnd() - p.getStart());
     }
     e.acked = Math.max(e.acked, Math.min(e.end, end));
-    if (e.unacked.isEmpty() && (!e.running || e.acked >= e.end)) {
+    // a running chunk stays until its task ends (ended()): truncated where the master had saved up to
+    // (a cancel), it still reports what it computed since, as its final piece
+    if (e.unacked.isEmpty() && !e.running) {
       entries.remove(key);
     }
   }

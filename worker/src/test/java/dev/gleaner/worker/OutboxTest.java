@@ -53,6 +53,26 @@ class OutboxTest {
     assertTrue(outbox.claims().isEmpty());
   }
 
+  /**
+   * A cancel truncates a running chunk where the master had saved up to: a piece sent just before,
+   * acknowledged after the truncation, must not make the outbox forget the chunk, whose final piece
+   * (what it computed since, up to its current step) is still to go.
+   */
+  @Test
+  void aChunkTruncatedBehindAPieceOnTheWayStillSendsItsFinalPiece() {
+    outbox.assigned(assign(4, 0, 1000));
+    outbox.piece(piece(4, 0, 100));
+    outbox.truncated("job-1", 4, 0);
+    outbox.acked("job-1", 4, 100);
+    assertEquals(0, outbox.unacked());
+    outbox.piece(piece(4, 100, 130).toBuilder().setFinal(true).build());
+    assertEquals(1, outbox.unacked(), "the final piece is kept to be sent, not dropped");
+    outbox.acked("job-1", 4, 130);
+    outbox.ended("job-1", 4);
+    assertTrue(outbox.claims().isEmpty());
+    assertEquals(0, outbox.unacked());
+  }
+
   @Test
   void aRunningChunkIsClaimedWhole() {
     outbox.assigned(assign(3, 0, 100));

@@ -892,7 +892,10 @@ public final class Controller {
     if (j.phase != JobPhase.ENDING) {
       if (graceSeconds > 0 && j.phase == JobPhase.RUNNING) {
         collect(j, why, now);
-        j.collectUntil = now + graceSeconds;
+        // the job's deadline still holds: what comes after it is not waited for
+        j.collectUntil = Math.min(now + graceSeconds, j.def.deadline());
+        j.message = String.format(Locale.ROOT, "being cancelled (%s): waiting up to %.0f s for the last pieces of %d"
+            + " chunk(s)", reason, j.collectUntil - now, j.copies.size());
       } else {
         cancelAll(j, why, now);
       }

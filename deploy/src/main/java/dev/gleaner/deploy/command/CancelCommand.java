@@ -60,8 +60,9 @@ public final class CancelCommand implements Callable<Integer> {
       spec.commandLine().getOut().println(StatusView.json(m));
     } else {
       spec.commandLine().getOut().println(r.getState().equals("CANCELLED") ? r.getJobId() + " cancelled: " + r.getMessage()
-          : r.getJobId() + " is being cancelled: its workers report what they computed since their last checkpoints"
-              + (graceMs > 0 ? " (within " + grace + ")" : "") + "; `gleaner wait " + r.getJobId()
+          : r.getJobId() + " is being cancelled: " + (graceMs > 0
+              ? "its workers report what they computed since their last checkpoints (within " + grace + ")"
+              : "the pieces already received are being saved") + "; `gleaner wait " + r.getJobId()
               + "` follows it to its end");
     }
     return 0;

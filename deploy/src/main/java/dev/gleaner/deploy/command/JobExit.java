@@ -45,7 +45,8 @@ public final class JobExit {
     if (!j.getState().equals("DONE_PARTIAL") && !j.getState().equals("CANCELLED")) {
       return null;
     }
-    return "# partial result (" + j.getState() + "): " + j.getMessage() + "; not done: "
+    // one line whatever the message holds (a cancel's reason is free text)
+    return "# partial result (" + j.getState() + "): " + j.getMessage().replaceAll("\\R", " ") + "; not done: "
         + StatusView.ranges(j.getNotDoneList());
   }
 }

@@ -174,7 +174,8 @@ public final class MasterCommand implements Callable<Integer> {
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MasterCommand.class);
-      log.info("stopping (SIGTERM or Ctrl-C): what is saved stays in the store; running jobs resume at the next start");
+      log.info("stopping (SIGTERM or Ctrl-C): what is saved stays in the store; running jobs resume at the next start"
+          + " (those being cancelled end there)");
       Thread watchdog = stopWatchdog();
       if (faults != null) {
         faults.close();

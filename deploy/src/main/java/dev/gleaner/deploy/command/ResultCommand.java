@@ -1,6 +1,7 @@
 package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.client.TextSink;
 import dev.gleaner.protocol.JobStatus;
 import java.io.OutputStream;
@@ -19,8 +20,8 @@ import picocli.CommandLine.Parameters;
         "A result that is not the whole job's (its deadline came first, or it was cancelled) is followed on stdout"
             + " by a line that starts with `# partial result` and names the units not done (with -o, that line"
             + " alone is on stdout).",
-        "Exit status: 0 DONE, 1 the command failed (unknown job, one still running or failed), 3 CANCELLED,"
-            + " 5 DONE_PARTIAL."})
+        "Exit status: 0 DONE, 1 the command failed (an unknown job, one still running, or one that FAILED and so has"
+            + " no result), 3 CANCELLED, 5 DONE_PARTIAL."})
 public final class ResultCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -37,10 +38,7 @@ public final class ResultCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     try (MasterClient c = client.connect("`gleaner result`")) {
-      // its state first: a result that is not the whole job's says so (the master refuses one of a job
-      // that has not ended, or failed, with its own line)
-      var reply = c.status(job, 0);
-      JobStatus j = reply.getJobsCount() == 0 ? null : reply.getJobs(0);
+      // the master refuses the result of a job that has not ended, or failed, with its own line
       if (output != null) {
         Path partial = output.resolveSibling(output.getFileName() + ".part");
         long bytes;
@@ -56,11 +54,17 @@ public final class ResultCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().println();
       }
-      String partial = j == null ? null : JobExit.partialMarker(j);
+      // then its state, which no longer changes: a result that is not the whole job's says so
+      var reply = c.status(job, 0);
+      if (reply.getJobsCount() == 0 || !StatusView.ended(reply.getJobs(0).getState())) {
+        throw new IllegalStateException("the master no longer shows job " + job + " as ended after sending its result");
+      }
+      JobStatus j = reply.getJobs(0);
+      String partial = JobExit.partialMarker(j);
       if (partial != null) {
         spec.commandLine().getOut().println(partial);
       }
-      return j == null ? JobExit.DONE : JobExit.of(j.getState());
+      return JobExit.of(j.getState());
     }
   }
 }

@@ -1,6 +1,6 @@
 package dev.gleaner.deploy.command;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,15 +17,23 @@ class LogFileTest {
   @Test
   void theDaemonLogAlsoGoesToARollingFileWithTheDate() throws Exception {
     Path file = dir.resolve("master.log");
+    // at INFO whatever an in-process command run before in this JVM made quieter (demo, cluster run)
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.gleaner.master.control.ControlLoop");
+    ch.qos.logback.classic.Level before = logger.getLevel();
+    logger.setLevel(ch.qos.logback.classic.Level.INFO);
     try (AutoCloseable installed = LogFile.install(file)) {
-      LoggerFactory.getLogger("dev.gleaner.master.control.ControlLoop").info("job {} planned", "job-7");
+      logger.info("job {} planned", "job-7");
+    } finally {
+      logger.setLevel(before);
     }
     String text = Files.readString(file);
-    assertTrue(text.matches("(?s)\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} INFO  ControlLoop - job job-7 planned\\n"),
-        text);
+    // (other threads of this test JVM may log meanwhile: the line is looked for, not the whole file)
+    assertTrue(text.lines().anyMatch(l -> l.matches(
+        "\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3} INFO  ControlLoop - job job-7 planned")), text);
     // taken away again: later lines do not go there
     LoggerFactory.getLogger(LogFileTest.class).info("not in the file");
-    assertEquals(text, Files.readString(file));
+    assertFalse(Files.readString(file).contains("not in the file"));
   }
 
   @Test

@@ -1256,20 +1256,32 @@ public final class ControlLoop implements AutoCloseable {
       return CompletableFuture.completedFuture(new JobOutcome(null, "a cancel waits at most "
           + MAX_CANCEL_GRACE_MS / 60_000 + " min for the last pieces, not " + graceMs + " ms"));
     }
-    return call(() -> {
+    CompletableFuture<JobOutcome> out = new CompletableFuture<>();
+    post(() -> {
       MasterJob job = jobs.get(jobId);
       if (job == null) {
-        return new JobOutcome(null, "no job '" + jobId + "' (gleaner jobs lists them)");
+        out.complete(new JobOutcome(null, "no job '" + jobId + "' (gleaner jobs lists them)"));
+        return;
       }
       if (job.state != null || !controller.cancel(jobId, reason, graceMs / 1000.0, now())) {
-        return new JobOutcome(null, "job " + jobId + " has already ended" + (job.state == null ? "" : " (" + job.state + ")"));
+        out.complete(new JobOutcome(null, "job " + jobId + " has already ended"
+            + (job.state == null ? "" : " (" + job.state + ")")));
+        return;
       }
-      store.submit(Store.cancelRequested(jobId, reason));
       log.info("job {} is cancelled: {}{}", jobId, reason, graceMs > 0
           ? " (its workers have up to " + graceMs + " ms to report what they computed since their last pieces)" : "");
       Controller.JobView v = controller.job(jobId);
-      return new JobOutcome(v.phase().name(), v.message());
+      JobOutcome outcome = new JobOutcome(v.phase().name(), v.message());
+      // the reply waits for the stored cancel: a master restarted after it does not run the job again
+      store.submit(Store.cancelRequested(jobId, reason)).whenComplete((ok, err) -> {
+        if (err != null) {
+          log.error("job {}: cannot store its cancel; it ends all the same, but a restart before its end would run it"
+              + " again: {}", jobId, err.toString(), err);
+        }
+        out.complete(outcome);
+      });
     });
+    return out;
   }
 
   /** Drops an ended job and everything stored of it. */

@@ -351,6 +351,8 @@ public final class JobService {
       }
       MasterJob job = new MasterJob(r.id(), spec, workload, input, r.start(), r.end(), r.submittedAt());
       job.piecesCommitted = pieces.size();
+      // a re-plan after the restart that picks another strategy says so
+      job.strategy = r.strategy();
       List<dev.gleaner.common.control.Held> handedOut = store.call(Store.handedOut(r.id()));
       log.info("job {} resumes: {} of {} units already committed, {} chunk(s) out with workers", r.id(),
           job.units() - remaining.size(), job.units(), handedOut.size());

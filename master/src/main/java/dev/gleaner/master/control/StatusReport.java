@@ -192,6 +192,8 @@ final class StatusReport {
     String state = j.state != null ? j.state : switch (v.phase()) {
       case WAITING -> "QUEUED";
       case FAILED -> "FAILED";
+      // cancelled or past its deadline, its last pieces being saved
+      case ENDING -> "ENDING";
       default -> "RUNNING";
     };
     b.setState(state).setMessage(j.message.isEmpty() ? v.message() : j.message).setStrategy(v.strategy())

@@ -104,6 +104,8 @@ public final class Store implements AutoCloseable {
   private volatile Thread owner;
   private volatile java.util.concurrent.Executor ownerExecutor;
   private volatile boolean closing;
+  /** Delete the data folder at the close (see {@link #deleteOnClose}). */
+  private volatile boolean deleteOnClose;
   /** Copies the WAL into the database once a second, on its own thread and connection (see {@link #attach}). */
   private java.util.concurrent.ScheduledExecutorService checkpointer;
   private Connection checkpointConnection;
@@ -498,6 +500,15 @@ public final class Store implements AutoCloseable {
   }
 
   /**
+   * Marks a store whose folder this master made a moment ago, and that failed to start, to be deleted
+   * with the folder at the close: its files while the folder's lock is still held, then the folder
+   * if nothing else is in it by then.
+   */
+  public void deleteOnClose() {
+    deleteOnClose = true;
+  }
+
+  /**
    * Closes the store. The owning loop must have stopped, after committing its last pass; operations
    * submitted after that fail.
    */
@@ -547,7 +558,26 @@ public final class Store implements AutoCloseable {
       } catch (SQLException e) {
         log.warn("closing the store failed: {}", e.getMessage(), e);
       } finally {
+        Path dir = file.getParent();
+        if (deleteOnClose) {
+          // under the lock: no other master can have opened this folder's store meanwhile
+          try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.toList()) {
+              Files.deleteIfExists(f);
+            }
+          } catch (java.io.IOException e) {
+            log.warn("cannot remove the data folder {} this master made: {}", dir, e.toString(), e);
+          }
+        }
         lock.close();
+        if (deleteOnClose) {
+          try {
+            Files.deleteIfExists(dir);
+          } catch (java.io.IOException e) {
+            // another master took the folder after the lock was released: it stays
+            log.warn("cannot remove the data folder {} this master made: {}", dir, e.toString(), e);
+          }
+        }
       }
     }
   }
