@@ -110,10 +110,19 @@ class WebPageBrowserTest {
       c.worker("slow", 1, Set.of(), w -> w.withMaxSpeed(1_000_000));
       String job = c.submit(JobSpec.newBuilder().setWorkload("primes").putParams("from", "0")
           .putParams("to", "600000000").setStrategy("proportional").setCheckpoints(200).build());
+      await().atMost(Duration.ofSeconds(60)).until(() -> c.job(job).getState().equals("RUNNING"));
       try (Browser b = new Browser(Files.createDirectory(dir.resolve("chromium-profile")))) {
         b.driver.get("http://127.0.0.1:" + c.master.port() + "/");
         assertEquals("Gleaner master", b.driver.getTitle());
         By jobRow = By.cssSelector("#jobs tr[data-job='" + job + "']");
+        // at load, before any poll: the page came with its status and drew it (no "loading...")
+        assertEquals(1, b.driver.findElements(By.id("initial-status")).size(), "the page comes with its status");
+        assertEquals(1, b.driver.findElements(jobRow).size(), "the job at first paint");
+        for (String w : List.of("fast", "slow")) {
+          assertEquals(1, b.driver.findElements(By.cssSelector("#workers tr[data-worker='" + w + "']")).size(),
+              "worker " + w + " at first paint");
+        }
+        assertFalse(b.driver.findElement(By.id("updated")).getText().contains("loading"));
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
             b.driver.findElement(jobRow).getDomAttribute("data-state").equals("RUNNING")
                 && unitsDone(b.driver.findElement(jobRow)) > 0);

@@ -174,6 +174,29 @@ class WebPageTest {
     throw new AssertionError("no job " + id + " in " + status);
   }
 
+  /**
+   * The page comes with its first status in it, which it draws before its first poll: its first paint
+   * shows the jobs (a job's name that looks like markup stays text: it cannot end the element).
+   */
+  @Test
+  void thePageComesWithItsFirstStatusInIt() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String name = "</script><script>alert(1)</script> & <!-- x";
+      String id = m.submit(MasterFixture.primes(0, 1000, "self", 100, 0).toBuilder().setName(name).build());
+      Reply page = get(m.port, "/");
+      assertEquals(200, page.status(), page.body());
+      String open = "<script id=\"initial-status\" type=\"application/json\">";
+      int from = page.body().indexOf(open);
+      assertTrue(from > 0, page.body());
+      int to = page.body().indexOf("</script>", from);
+      JsonNode status = JSON.readTree(page.body().substring(from + open.length(), to));
+      JsonNode job = status.get("jobs").get(0);
+      assertEquals(id, job.get("id").asText());
+      assertEquals(name, job.get("name").asText(), "the same text once read");
+      assertFalse(page.body().contains("<script>alert(1)"), "no markup of the name reaches the page: " + page.body());
+    }
+  }
+
   @Test
   void thePageAndItsFilesComeFromTheMastersJar() throws Exception {
     try (MasterFixture m = MasterFixture.start(dir)) {

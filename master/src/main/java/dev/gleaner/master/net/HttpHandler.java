@@ -78,6 +78,8 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         respond(ctx, HttpResponseStatus.FORBIDDEN, refusal + "\n", TEXT, head);
       } else if (path.equals("/api/status")) {
         status(ctx, head);
+      } else if (path.equals("/")) {
+        page(ctx, head);
       } else {
         WebAssets.Asset a = WebAssets.get(path);
         respond(ctx, HttpResponseStatus.OK, a.bytes(), a.contentType(), head);
@@ -99,6 +101,59 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     } else {
       respond(ctx, HttpResponseStatus.OK, prometheus.scrape(), CONTENT_TYPE, head);
     }
+  }
+
+  /** Where the page's first status goes: in the page itself, so that its first paint shows the jobs and workers. */
+  static final String STATUS_MARK = "<!--initial-status-->";
+
+  /**
+   * The page with the current status in it ({@code <script id="initial-status" type="application/json">}),
+   * which the page draws before its first poll: a page opened shows its jobs and workers at once,
+   * not "loading...". A status that cannot be built leaves the page to its polls.
+   */
+  private void page(ChannelHandlerContext ctx, boolean head) {
+    WebAssets.Asset page = WebAssets.get("/");
+    services.loop().webStatus(services.registry()).whenCompleteAsync((status, err) -> {
+      String html = new String(page.bytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String inline = "";
+      Throwable failed = err;
+      if (failed == null) {
+        try {
+          inline = "<script id=\"initial-status\" type=\"application/json\">" + scriptSafe(StatusJson.write(status))
+              + "</script>";
+        } catch (RuntimeException e) {
+          failed = e;
+        }
+      }
+      if (failed != null) {
+        log.warn("the page for {} goes without its first status (its polls fetch it): {}",
+            ctx.channel().remoteAddress(), failed.toString(), failed);
+      }
+      respond(ctx, HttpResponseStatus.OK, html.replace(STATUS_MARK, inline).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+          page.contentType(), head);
+    }, ctx.executor());
+  }
+
+  /**
+   * JSON made safe inside an HTML script element: '<', '>' and '&' (and the two line separators
+   * JavaScript reads as line ends) as JSON escapes, so that no text in it (a job's name) can end the
+   * element or open a tag; the JSON means the same.
+   */
+  static String scriptSafe(byte[] json) {
+    String s = new String(json, java.nio.charset.StandardCharsets.UTF_8);
+    StringBuilder b = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '<' -> b.append("\\u003c");
+        case '>' -> b.append("\\u003e");
+        case '&' -> b.append("\\u0026");
+        case '\u2028' -> b.append("\\u2028");
+        case '\u2029' -> b.append("\\u2029");
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
   }
 
   private void status(ChannelHandlerContext ctx, boolean head) {

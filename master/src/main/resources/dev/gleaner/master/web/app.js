@@ -333,5 +333,14 @@
     }
   }
 
-  poll();
+  // the status the page came with, drawn before the first poll: the first paint shows the jobs and workers
+  const initial = document.getElementById('initial-status');
+  if (initial) {
+    try {
+      show(JSON.parse(initial.textContent));
+    } catch (e) {
+      fail('cannot read the status the page came with: ' + e.message + ' (its polls fetch it)');
+    }
+  }
+  setTimeout(poll, initial ? POLL_MS : 0);
 })();
