@@ -126,14 +126,26 @@ class WebPageBrowserTest {
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
             b.driver.findElement(jobRow).getDomAttribute("data-state").equals("RUNNING")
                 && unitsDone(b.driver.findElement(jobRow)) > 0);
+        // the page redraws its rows every second: each is read again until one read holds (a row read
+        // while it is replaced is stale, not wrong)
         for (String w : List.of("fast", "slow")) {
-          WebElement row = b.driver.findElement(By.cssSelector("#workers tr[data-worker='" + w + "']"));
-          assertTrue(row.getText().startsWith(w), row.getText());
+          By row = By.cssSelector("#workers tr[data-worker='" + w + "']");
+          await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+              b.driver.findElement(row).getText().startsWith(w));
         }
-        assertTrue(b.driver.findElement(jobRow).getText().contains("RUNNING"), b.driver.findElement(jobRow).getText());
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+            b.driver.findElement(jobRow).getText().contains("RUNNING"));
         // the page polls by itself: a later poll shows more units done
-        long seen = unitsDone(b.driver.findElement(jobRow));
-        String shown = b.driver.findElement(jobRow).findElement(By.cssSelector("td.done")).getText();
+        long[] seenUnits = new long[1];
+        String[] shownText = new String[1];
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+          WebElement row = b.driver.findElement(jobRow);
+          seenUnits[0] = unitsDone(row);
+          shownText[0] = row.findElement(By.cssSelector("td.done")).getText();
+          return true;
+        });
+        long seen = seenUnits[0];
+        String shown = shownText[0];
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
             unitsDone(b.driver.findElement(jobRow)) > seen
                 && !b.driver.findElement(jobRow).findElement(By.cssSelector("td.done")).getText().equals(shown));

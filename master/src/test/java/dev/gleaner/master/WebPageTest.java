@@ -197,6 +197,27 @@ class WebPageTest {
     }
   }
 
+  /** What a worker computed between its checkpoints reaches the page with its heartbeats (the chart's source). */
+  @Test
+  void aWorkersHeartbeatsSayWhatItComputedSoFar() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir); RawPeer w = RawPeer.worker(m.port, MasterFixture.SECRET, "w")) {
+      w.send(dev.gleaner.protocol.Envelope.newBuilder().setHeartbeat(dev.gleaner.protocol.Heartbeat.newBuilder()
+          .setSeq(1).setUnitsComputed(123_456_789)).build());
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> worker(m, "w") != null
+          && worker(m, "w").getUnitsComputed() == 123_456_789);
+      JsonNode status = JSON.readTree(get(m.port, "/api/status").body());
+      JsonNode shown = null;
+      for (JsonNode x : status.get("workers")) {
+        if (x.get("id").asText().equals("w")) {
+          shown = x;
+        }
+      }
+      assertTrue(shown != null, status.toString());
+      assertEquals(123_456_789, shown.get("unitsComputed").asLong());
+      assertEquals(0, shown.get("unitsDone").asLong(), "nothing saved: the page still sees the work");
+    }
+  }
+
   @Test
   void thePageAndItsFilesComeFromTheMastersJar() throws Exception {
     try (MasterFixture m = MasterFixture.start(dir)) {

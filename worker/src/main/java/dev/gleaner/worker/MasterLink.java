@@ -156,7 +156,10 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
             ctx.close();
             return;
           }
-          ctx.writeAndFlush(Messages.heartbeat(++heartbeatSeq, System.currentTimeMillis()));
+          // with what it computed so far: the master shows the work between checkpoints too
+          ctx.writeAndFlush(dev.gleaner.protocol.Envelope.newBuilder().setHeartbeat(dev.gleaner.protocol.Heartbeat
+              .newBuilder().setSeq(++heartbeatSeq).setSentAtMillis(System.currentTimeMillis())
+              .setUnitsComputed(daemon.counters().unitsComputed())).build());
         }, interval, interval, TimeUnit.MILLISECONDS);
         daemon.connected(this);
         outbox.connected(ctx.channel(), frame, maxResult);

@@ -60,6 +60,8 @@ public final class ControlLoop implements AutoCloseable {
   private final Store store;
   private final MasterMetrics metrics;
   private final Ticker ticker;
+  /** The units the workers computed per second over the last hour, for the web page's chart. */
+  private final ComputedHistory computed = new ComputedHistory();
   private final long originNanos;
   /** The loop's tasks, run in passes on {@link #thread}. */
   private final java.util.concurrent.LinkedBlockingQueue<Runnable> tasks = new java.util.concurrent.LinkedBlockingQueue<>();
@@ -269,6 +271,12 @@ public final class ControlLoop implements AutoCloseable {
           labelWorkers();
         }
         refreshStatus();
+        long at = epochMillis();
+        if (computed.due(at)) {
+          Map<String, Long> counts = new HashMap<>();
+          links.forEach((id, link) -> counts.put(id, link.unitsComputed()));
+          computed.sample(at, counts);
+        }
       });
     }, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
   }
@@ -1180,7 +1188,7 @@ public final class ControlLoop implements AutoCloseable {
    * {@link #status}.
    */
   public CompletableFuture<WebStatus> webStatus(MeterRegistry registry) {
-    return call(() -> StatusReport.web(controller, jobs, links, away, registry, now(), this));
+    return call(() -> StatusReport.web(controller, jobs, links, away, registry, now(), this, computed.points()));
   }
 
   /**

@@ -43,7 +43,8 @@ final class StatusReport {
    * times as wall-clock milliseconds.
    */
   static WebStatus web(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
-      Map<String, ControlLoop.Away> away, MeterRegistry registry, double now, ControlLoop clock) {
+      Map<String, ControlLoop.Away> away, MeterRegistry registry, double now, ControlLoop clock,
+      java.util.List<ComputedHistory.Point> history) {
     StatusReply reply = build(controller, jobs, links, away, registry, "", now, clock, true, true);
     Map<String, WebStatus.Plan> plans = new java.util.LinkedHashMap<>();
     for (dev.gleaner.protocol.JobStatus j : reply.getJobsList()) {
@@ -52,7 +53,9 @@ final class StatusReport {
         plans.put(j.getJobId(), new WebStatus.Plan(clock.toMillis(t.at()), t.timeline()));
       }
     }
-    return new WebStatus(reply, plans, clock.epochMillis());
+    java.util.List<WebStatus.RatePoint> rates = history.stream()
+        .map(p -> new WebStatus.RatePoint(p.atMillis(), p.unitsPerSecond())).toList();
+    return new WebStatus(reply, plans, clock.epochMillis(), rates);
   }
 
   private static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
@@ -105,7 +108,8 @@ final class StatusReport {
           .setUnitsDone(w.unitsDone()).setInterruptions((int) clock.seenInterruptions(w))
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
-          .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds());
+          .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds())
+          .setUnitsComputed(link == null ? 0 : link.unitsComputed());
       // risk_interruptions and risk_exposure_seconds are what the rate rests on, a prior's included
       if (a == null && Double.isFinite(w.risk().declaredEnd())) {
         b.setAvailableUntilMillis(clock.toMillis(w.risk().declaredEnd()));

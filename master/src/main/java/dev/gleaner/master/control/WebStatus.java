@@ -11,11 +11,16 @@ import java.util.Map;
  * @param reply the status, as {@code gleaner status} gets it
  * @param plans job id to its current plan, for jobs that are running and have one
  * @param atMillis when this was taken (wall clock)
+ * @param computed the units all workers computed per second over the last hour, a point per 10 s
  */
-public record WebStatus(StatusReply reply, Map<String, Plan> plans, long atMillis) {
+public record WebStatus(StatusReply reply, Map<String, Plan> plans, long atMillis, java.util.List<RatePoint> computed) {
   public WebStatus {
     plans = Map.copyOf(plans);
+    computed = java.util.List.copyOf(computed);
   }
+
+  /** The rate over the step that ended at {@code atMillis} (wall clock). */
+  public record RatePoint(long atMillis, double unitsPerSecond) {}
 
   /**
    * A plan's prediction.

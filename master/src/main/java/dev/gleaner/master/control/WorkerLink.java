@@ -8,6 +8,11 @@ import dev.gleaner.protocol.Error;
  * implements it; every method is safe to call from any thread.
  */
 public interface WorkerLink {
+  /** Units the worker's process says it computed so far, reported or not (its last heartbeat); 0 if unknown. */
+  default long unitsComputed() {
+    return 0;
+  }
+
   String workerId();
 
   String host();

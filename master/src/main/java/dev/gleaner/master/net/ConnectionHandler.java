@@ -215,6 +215,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         long late = now - lastHeartbeatNanos - services.config().heartbeatInterval().toNanos();
         services.metrics().heartbeatLag.record(Math.max(0, late), TimeUnit.NANOSECONDS);
         lastHeartbeatNanos = now;
+        session.unitsComputed = msg.getHeartbeat().getUnitsComputed();
         // answered, so the worker can tell a master that went away from a quiet one
         ctx.writeAndFlush(Messages.heartbeat(msg.getHeartbeat().getSeq(), services.ticker().epochMillis()));
       }

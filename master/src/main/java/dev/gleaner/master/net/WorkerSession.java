@@ -33,6 +33,8 @@ final class WorkerSession implements WorkerLink {
   volatile String refusal;
   /** Written by the connection's event loop, read by the heartbeat sweep and status. */
   volatile long lastHeardNanos;
+  /** What its last heartbeat said it computed so far. */
+  volatile long unitsComputed;
 
   WorkerSession(String workerId, String host, int cores, long instance, Channel channel, SendPort port,
       ControlLoop loop, Ticker ticker) {
@@ -117,5 +119,10 @@ final class WorkerSession implements WorkerLink {
   @Override
   public String toString() {
     return workerId + "@" + host;
+  }
+
+  @Override
+  public long unitsComputed() {
+    return unitsComputed;
   }
 }

@@ -41,6 +41,8 @@ public final class StatusJson {
     StatusReply reply = status.reply();
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("atMillis", status.atMillis());
+    // [time in ms, units/s] a point per 10 s over the last hour: the chart's start
+    m.put("computed", status.computed().stream().map(p -> List.of(p.atMillis(), p.unitsPerSecond())).toList());
     List<Object> jobs = new ArrayList<>();
     for (JobStatus j : reply.getJobsList()) {
       jobs.add(job(j, status.plans().get(j.getJobId())));

@@ -31,6 +31,7 @@ public final class StatusMaps {
     m.put("state", w.getState());
     m.put("unitsPerSecond", w.getUnitsPerSecond());
     m.put("unitsDone", w.getUnitsDone());
+    m.put("unitsComputed", w.getUnitsComputed());
     m.put("interruptions", w.getInterruptions());
     m.put("currentChunk", w.getCurrentChunk());
     m.put("silentMillis", w.getLastHeartbeatMillis());

@@ -4,7 +4,7 @@
 (function () {
   'use strict';
   const POLL_MS = 1000;
-  const HISTORY = 300;            // points of the units/s chart kept (5 minutes)
+  const HISTORY = 3600;           // points of the units/s chart kept (an hour of polls)
   const CHART_SERIES = 8;         // workers drawn in the chart at most, besides their sum
   const WINDOW = 10;              // polls each point of the chart spans
   const ALL = '';                 // the chart's series of all workers (no worker id is empty)
@@ -245,11 +245,23 @@
 
   // ------------------------------------------------------------------ units/s chart (uPlot)
 
-  // Units saved per second by all workers and by each (the first CHART_SERIES), each point over
-  // the last WINDOW polls: pieces are saved at checkpoints, so a rate over one second is spiky.
+  // Units computed per second by all workers and by each (the first CHART_SERIES), each point over
+  // the last WINDOW polls: heartbeats come every few seconds, so a rate over one second is spiky.
+
+  // what a worker computed so far: its own count from its heartbeats (work between checkpoints
+  // included), or what the master saved of it for a worker that does not send one
+  function computed(w) {
+    return w.unitsComputed > 0 ? w.unitsComputed : w.unitsDone;
+  }
+
   function drawChart(s) {
-    const done = new Map([[ALL, s.workers.reduce((sum, w) => sum + w.unitsDone, 0)]]);
-    for (const w of s.workers) { done.set(w.id, w.unitsDone); }
+    if (history.t.length === 0 && Array.isArray(s.computed) && s.computed.length > 0) {
+      // the master's last hour, a point per 10 s, before this page's own points
+      history.t = s.computed.map(p => p[0] / 1000);
+      history.series.set(ALL, s.computed.map(p => p[1]));
+    }
+    const done = new Map([[ALL, s.workers.reduce((sum, w) => sum + computed(w), 0)]]);
+    for (const w of s.workers) { done.set(w.id, computed(w)); }
     samples.push({ t: s.atMillis, done: done });
     if (samples.length > WINDOW + 1) { samples.shift(); }
     const first = samples[0];
