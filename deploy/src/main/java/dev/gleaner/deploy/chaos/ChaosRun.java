@@ -469,11 +469,22 @@ public final class ChaosRun {
       // the acknowledged piece: the last one this worker sent of that chunk ending there (a chunk's tail
       // split off to this worker ends where the chunk it came from ends: the chunk tells them apart)
       long start = a.end();
+      long sentAfter = a.end();
       for (ReportedPieces.Piece p : reported) {
         if (p.workerId().equals(a.workerId()) && p.jobId().equals(a.jobId()) && p.chunkId() == a.chunkId()
-            && p.end() == a.end() && p.atMillis() <= a.atMillis()) {
-          start = p.start();
+            && p.end() == a.end()) {
+          if (p.atMillis() <= a.atMillis()) {
+            start = p.start();
+          } else if (sentAfter == a.end()) {
+            sentAfter = p.start();
+          }
         }
+      }
+      if (start == a.end()) {
+        // the worker's record of the send can come a few ms after the acknowledgement's (two observers,
+        // each stamping after its write): the piece is then the first one recorded after it. What is
+        // checked stays the same: the store committed those units before the acknowledgement.
+        start = sentAfter;
       }
       dev.gleaner.common.util.RangeSet durable = new dev.gleaner.common.util.RangeSet();
       Long at = null;
