@@ -862,15 +862,6 @@ public final class Controller {
   }
 
   /**
-   * Someone ends the job now: its copies are cancelled, the pieces already received are made
-   * durable, and it ends CANCELLED with the committed units as its result and the rest not done.
-   * Returns false for a job that is unknown or has already ended.
-   */
-  public boolean cancel(String job, String reason, double now) {
-    return cancel(job, reason, 0, now);
-  }
-
-  /**
    * Ends a running job, keeping what is saved. With a grace, what its workers computed since their
    * last piece is kept too: each copy being computed is truncated where its worker has reported up
    * to, so the worker stops at the end of its current step and reports what it has as a final
@@ -1274,9 +1265,7 @@ public final class Controller {
   private void endAtDeadline(JobLedger j, double now) {
     cancelAll(j, "the job's deadline passed", now);
     j.phase = JobPhase.ENDING;
-    if (j.pending.isEmpty()) {
-      endPartial(j, now);
-    }
+    settleEnding(j, now);
   }
 
   private void endPartial(JobLedger j, double now) {

@@ -142,15 +142,6 @@ public final class MasterClient implements AutoCloseable {
   }
 
   /**
-   * Ends a running job now, keeping what is saved.
-   *
-   * @throws RefusedException if the job is unknown or has ended
-   */
-  public dev.gleaner.protocol.JobReply cancel(String jobId, String reason) throws IOException {
-    return cancel(jobId, reason, 0);
-  }
-
-  /**
    * Ends a running job, keeping what is saved and, within {@code graceMs}, what its workers computed
    * since their last pieces (0: at once).
    *
