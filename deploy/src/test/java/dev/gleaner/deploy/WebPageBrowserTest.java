@@ -146,6 +146,8 @@ class WebPageBrowserTest {
         });
         long seen = seenUnits[0];
         String shown = shownText[0];
+        // every count in one form, three significant digits and a prefix; the exact one on hover
+        assertTrue(shown.matches("\\d+(\\.\\d+)?( [kMGT])? of 600 M units"), shown);
         await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
             unitsDone(b.driver.findElement(jobRow)) > seen
                 && !b.driver.findElement(jobRow).findElement(By.cssSelector("td.done")).getText().equals(shown));

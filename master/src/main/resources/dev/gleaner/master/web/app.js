@@ -32,13 +32,29 @@
     return e;
   }
 
+  // Every number on the page in one form: three significant digits and an SI prefix (1.00 T, 15.9 M,
+  // 812 k, 42, 2.50, 0.0123); exact figures stay in the tooltips, /api/status and the command line.
+  const PREFIXES = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+
   function human(x) {
     if (x === null || x === undefined || !isFinite(x)) { return '?'; }
-    const a = Math.abs(x);
-    if (a >= 1e9) { return (x / 1e9).toFixed(a >= 1e10 ? 1 : 2) + 'G'; }
-    if (a >= 1e6) { return (x / 1e6).toFixed(a >= 1e7 ? 1 : 2) + 'M'; }
-    if (a >= 1e3) { return (x / 1e3).toFixed(a >= 1e4 ? 1 : 2) + 'k'; }
-    return a >= 10 || Number.isInteger(x) ? Math.round(x).toString() : x.toFixed(2);
+    const r = Number(Number(x).toPrecision(3));
+    const a = Math.abs(r);
+    for (const [d, prefix] of PREFIXES) {
+      if (a >= d) { return three(r / d) + ' ' + prefix; }
+    }
+    return Number.isInteger(r) || a < 1 ? r.toString() : three(r);
+  }
+
+  function three(v) {
+    const a = Math.abs(v);
+    return v.toFixed(a >= 100 ? 0 : a >= 10 ? 1 : 2);
+  }
+
+  // the master's messages in the same form: counts of five digits or more and 1.2e+06-style figures
+  // (not the digits inside an id, a date or a result line, which are shown as they are)
+  function humanText(text) {
+    return text.replace(/(?<![\w.:-])(\d{5,}|\d+(\.\d+)?e[+-]?\d+)(?![\w.:-]*\w)/g, m => human(Number(m)));
   }
 
   function clock(ms) {
@@ -66,6 +82,11 @@
   }
 
   function cell(text, cls) { return el('td', cls ? { class: cls } : {}, text); }
+
+  function titled(e, title) {
+    e.setAttribute('title', title);
+    return e;
+  }
 
   // ------------------------------------------------------------------ jobs
 
@@ -99,8 +120,9 @@
         cell(j.id + (j.name ? ' ' + j.name : '') + ' (' + j.workload + ')'),
         cell(j.state, 'state state-' + j.state),
         progress(j),
-        cell(human(j.unitsDone) + ' of ' + human(j.unitsTotal), 'num done'),
-        cell(j.expectedWork === null ? '?' : human(j.expectedWork), 'num'),
+        titled(cell(human(j.unitsDone) + ' of ' + human(j.unitsTotal) + ' units', 'num done'),
+            j.unitsDone + ' of ' + j.unitsTotal + ' units'),
+        j.expectedWork === null ? cell('?', 'num') : titled(cell(human(j.expectedWork), 'num'), String(j.expectedWork)),
         cell(human(j.unitsPerSecond), 'num'),
         cell(j.strategy),
         cell(j.replans, 'num'),
@@ -110,7 +132,7 @@
       tr.setAttribute('data-state', j.state);
       tr.setAttribute('data-units-done', j.unitsDone);
       body.appendChild(tr);
-      const why = [j.planReason, j.message, j.finishedAtMillis ? 'result: ' + j.resultLine : '']
+      const why = [humanText(j.planReason || ''), humanText(j.message || ''), j.finishedAtMillis ? 'result: ' + j.resultLine : '']
           .filter(x => x).join(' | ');
       if (why) {
         const td = el('td', { colspan: 9, class: 'reason' }, why);
@@ -234,7 +256,7 @@
         cell(human(w.bandwidth.value) + ' (' + w.bandwidth.observations + ')', 'num'),
         cell(rate === null ? '?' : (rate * 3600).toFixed(3) + ' (' + w.risk.interruptions + ')', 'num'),
         cell(w.currentChunk || '-'),
-        cell(human(w.unitsDone), 'num'),
+        titled(cell(human(w.unitsDone), 'num'), w.unitsDone + ' units'),
         cell(seconds(w.silentMillis / 1000), 'num'),
       ]);
       tr.setAttribute('data-worker', w.id);
