@@ -88,15 +88,25 @@ public final class Gleaner implements Runnable {
 
   /** Runs the command line with its output and errors going to the given writers. */
   public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+    // only the named subcommand, when the line names one (see the class comment)
+    Class<?> named = args.length == 0 ? null : command(args[0]);
+    boolean none = named == null && args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
+    CommandLine cl = build(out, err, named == null ? (none ? List.of() : COMMANDS) : List.of(args[0]));
+    return cl.execute(args);
+  }
+
+  /** Every command, for the reference page and {@code --help}; the settings {@link #run} uses. */
+  static CommandLine commandLine(java.io.PrintWriter out, java.io.PrintWriter err) {
+    return build(out, err, COMMANDS);
+  }
+
+  private static CommandLine build(java.io.PrintWriter out, java.io.PrintWriter err, List<String> names) {
     CommandLine cl = new CommandLine(new Gleaner());
     // before the settings below: picocli applies them to the subcommands there are at that moment
-    Class<?> named = args.length == 0 ? null : command(args[0]);
-    if (named != null) {
-      cl.addSubcommand(args[0], named);
-    } else if (args.length != 1 || !(args[0].equals("--version") || args[0].equals("-V"))) {
-      for (String name : COMMANDS) {
-        cl.addSubcommand(name, command(name));
-      }
+    for (String name : names) {
+      cl.addSubcommand(name, command(name));
+    }
+    if (names.size() > 1) {
       cl.addSubcommand(CommandLine.HelpCommand.class);
       cl.addSubcommand(picocli.AutoComplete.GenerateCompletion.class);
     }
@@ -124,7 +134,7 @@ public final class Gleaner implements Runnable {
       org.slf4j.LoggerFactory.getLogger(Gleaner.class).debug("command failed", e);
       return 1;
     });
-    return cl.execute(args);
+    return cl;
   }
 
   @Override
