@@ -7,6 +7,7 @@
   const HISTORY = 3600;           // points of the units/s chart kept (an hour of polls)
   const CHART_SERIES = 8;         // workers drawn in the chart at most, besides their sum
   const WINDOW = 10;              // polls each point of the chart spans
+  const MIN_SPAN_MS = 5000;       // the least time a point spans (the page's first few seconds draw none)
   const ALL = '';                 // the chart's series of all workers (no worker id is empty)
   const SVG = 'http://www.w3.org/2000/svg';
   const token = new URLSearchParams(location.search).get('token');
@@ -287,7 +288,8 @@
     samples.push({ t: s.atMillis, done: done });
     if (samples.length > WINDOW + 1) { samples.shift(); }
     const first = samples[0];
-    if (samples.length > 1 && s.atMillis > first.t) {
+    // a point once the window spans a few heartbeats: over one or two seconds a rate is 0 or double
+    if (samples.length > 1 && s.atMillis - first.t >= MIN_SPAN_MS) {
       const dt = (s.atMillis - first.t) / 1000;
       history.t.push(s.atMillis / 1000);
       for (const [id, units] of done) {
