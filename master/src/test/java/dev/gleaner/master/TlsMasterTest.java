@@ -104,6 +104,19 @@ class TlsMasterTest {
   }
 
   @Test
+  void metricsOverTlsAnswerLoopbackNamesOnly() throws Exception {
+    start(ServerTls.fromDir(pki, false));
+    WebPageTest.assertMetricsAnswerLoopbackNamesOnly(h -> {
+      try (java.net.Socket s = trustingTheCluster().wrap(new java.net.Socket("127.0.0.1", master.port), "127.0.0.1",
+          master.port)) {
+        return WebPageTest.exchange(s, h[0], "/metrics", java.util.Arrays.copyOfRange(h, 1, h.length));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, master.port);
+  }
+
+  @Test
   void aMasterCertificateFromAnotherCaIsRefusedInOneLine() throws Exception {
     start(ServerTls.fromDir(pki, false));
     ClientTls stranger = ClientTls.trusting(pki.resolve("other").resolve(ClusterFiles.CA_CERT));

@@ -63,6 +63,13 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       respond(ctx, HttpResponseStatus.BAD_REQUEST, "a malformed HTTP request\n", TEXT, false);
       return;
     }
+    if (request.headers().getAll(HttpHeaderNames.HOST).size() > 1) {
+      // which one a check reads and which one a proxy on the way reads may differ: neither is trusted
+      log.info("refused an HTTP request with {} Host headers from {}", request.headers().getAll(HttpHeaderNames.HOST).size(),
+          ctx.channel().remoteAddress());
+      respond(ctx, HttpResponseStatus.BAD_REQUEST, "more than one Host header\n", TEXT, false);
+      return;
+    }
     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
     String path = uri.path();
     boolean head = request.method().equals(HttpMethod.HEAD);
@@ -70,7 +77,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       respond(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET and HEAD: this master's web is read-only\n", TEXT,
           head);
     } else if (path.equals("/metrics")) {
-      metrics(ctx, head);
+      metrics(ctx, request, head);
     } else if (path.equals("/api/status") || WebAssets.has(path)) {
       String refusal = webRefusal(ctx, request, uri, path);
       if (refusal != null) {
@@ -91,11 +98,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
   }
 
-  private void metrics(ChannelHandlerContext ctx, boolean head) {
-    if (!metricsAllowed(ctx)) {
-      log.info("refused /metrics to {} (loopback only; --metrics-from-anywhere opens it)", ctx.channel().remoteAddress());
-      respond(ctx, HttpResponseStatus.FORBIDDEN, "/metrics answers loopback addresses only; start the master with"
-          + " --metrics-from-anywhere to open it\n", TEXT, head);
+  private void metrics(ChannelHandlerContext ctx, FullHttpRequest request, boolean head) {
+    String refusal = metricsRefusal(ctx, request.headers().get(HttpHeaderNames.HOST));
+    if (refusal != null) {
+      log.info("refused /metrics to {}: {}", ctx.channel().remoteAddress(), refusal);
+      respond(ctx, HttpResponseStatus.FORBIDDEN, refusal + "\n", TEXT, head);
     } else if (!(services.registry() instanceof PrometheusMeterRegistry prometheus)) {
       respond(ctx, HttpResponseStatus.SERVICE_UNAVAILABLE, "this master keeps no Prometheus registry\n", TEXT, head);
     } else {
@@ -178,8 +185,23 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }, ctx.executor());
   }
 
-  private boolean metricsAllowed(ChannelHandlerContext ctx) {
-    return services.config().metricsFromAnywhere() || loopback(ctx);
+  /**
+   * Null if this peer may read the meters, else why not: loopback peers asking for a loopback name
+   * (the page's rule: a web site whose name was rebound to 127.0.0.1 would otherwise read the workers'
+   * ids and activity through a browser on this machine), or anyone with {@code --metrics-from-anywhere}.
+   */
+  private String metricsRefusal(ChannelHandlerContext ctx, String host) {
+    if (services.config().metricsFromAnywhere()) {
+      return null;
+    }
+    if (!loopback(ctx)) {
+      return "/metrics answers loopback addresses only; start the master with --metrics-from-anywhere to open it";
+    }
+    if (!localName(host)) {
+      return "/metrics asked for as '" + host + "' from this machine: scrape it as localhost:" + port(ctx)
+          + " or 127.0.0.1:" + port(ctx) + " (--metrics-from-anywhere opens it to any name)";
+    }
+    return null;
   }
 
   /** Null if this peer may see the page and its status, else why not. */
@@ -230,7 +252,10 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     String h = host.strip().toLowerCase(java.util.Locale.ROOT);
     if (h.startsWith("[")) {
       int close = h.indexOf(']');
-      h = close < 0 ? h : h.substring(1, close);
+      if (close < 0 || !h.substring(close + 1).matches("(:\\d+)?")) {
+        return false; // only a port may follow an IPv6 literal
+      }
+      h = h.substring(1, close);
     } else if (h.indexOf(':') >= 0) {
       h = h.substring(0, h.indexOf(':'));
     }
