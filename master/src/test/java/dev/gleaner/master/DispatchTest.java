@@ -386,6 +386,32 @@ class DispatchTest {
   }
 
   @Test
+  void aWorkerWhoseResultPartsGoOverTheLimitEachTimeFailsTheJobInsteadOfLoggingInForEver() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withMaxFrameBytes(64 * 1024).withMaxResultBytes(64 * 1024))) {
+      String id = m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0));
+      for (int i = 1; i <= 3; i++) {
+        // the same worker each time, as a broken one logging in again after each refusal
+        try (RawPeer hoarder = RawPeer.worker(m.port, SECRET, "hoarder")) {
+          Assign a = nextAssign(hoarder);
+          // two parts of 40,000 bytes, each within a frame, together over the 65,536 bytes of one piece
+          for (int part = 0; part < 2; part++) {
+            hoarder.send(Envelope.newBuilder().setPiecePart(dev.gleaner.protocol.PiecePart.newBuilder().setJobId(id)
+                .setChunkId(a.getChunkId()).setStart(a.getStart()).setData(ByteString.copyFrom(new byte[40_000]))).build());
+          }
+          Envelope e = hoarder.readSkippingAcks(10_000);
+          assertTrue(e != null && e.hasError() && e.getError().getCode() == Error.Code.BAD_RESULT, String.valueOf(e));
+          assertTrue(e.getError().getMessage().contains("over the limit of 65536 bytes"), e.getError().getMessage());
+          assertTrue(hoarder.closedByMaster());
+        }
+      }
+      var status = m.awaitEnd(id);
+      assertEquals("FAILED", status.getState(), status.getMessage());
+      assertTrue(status.getMessage().contains("failed 3 times") && status.getMessage().contains("over the limit"),
+          status.getMessage());
+    }
+  }
+
+  @Test
   void aSubmitSentAgainWithItsKeyGetsTheSameJobAndAnotherJobUnderTheKeyIsRefused() throws Exception {
     try (MasterFixture m = MasterFixture.start(dir)) {
       JobSpec spec = MasterFixture.primes(0, 1000, "self", 1000, 0).toBuilder().setKey("friday-run").build();

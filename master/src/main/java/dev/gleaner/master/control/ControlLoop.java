@@ -571,6 +571,19 @@ public final class ControlLoop implements AutoCloseable {
     });
   }
 
+  /**
+   * A result of this worker refused before it counted (malformed, or its parts over the limit or out
+   * of order): a failure of that piece, so that a piece refused on every try fails the job instead of
+   * being handed out for ever. Call before the session is refused, so that it is still this link's.
+   */
+  public void badResult(WorkerLink link, String jobId, long chunkId, String why) {
+    post(() -> {
+      if (links.get(link.workerId()) == link) {
+        controller.badResult(link.workerId(), jobId, chunkId, why, now());
+      }
+    });
+  }
+
   public void piece(WorkerLink link, Piece p) {
     // checked on the connection's thread, not the loop's: reading a large result is not the loop's work
     Workload workload = workloadOf.get(p.getJobId());
@@ -578,11 +591,7 @@ public final class ControlLoop implements AutoCloseable {
     if (malformed != null) {
       // refused before it counts: the worker's session ends and its unsaved units go to others; it
       // counts as a failure of that piece (a result malformed everywhere fails the job)
-      post(() -> {
-        if (links.get(link.workerId()) == link) {
-          controller.badResult(link.workerId(), p.getJobId(), p.getChunkId(), malformed, now());
-        }
-      });
+      badResult(link, p.getJobId(), p.getChunkId(), malformed);
       link.refuse(Error.Code.BAD_RESULT, malformed);
       return;
     }

@@ -234,6 +234,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         try {
           assembly().part(msg.getPiecePart());
         } catch (PieceAssembly.Broken e) {
+          services.loop().badResult(session, msg.getPiecePart().getJobId(), msg.getPiecePart().getChunkId(), e.getMessage());
           refuse(ctx, Error.Code.BAD_RESULT, e.getMessage());
         }
       }
@@ -242,6 +243,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         try {
           whole = assembly().complete(msg.getPiece());
         } catch (PieceAssembly.Broken e) {
+          services.loop().badResult(session, msg.getPiece().getJobId(), msg.getPiece().getChunkId(), e.getMessage());
           refuse(ctx, Error.Code.BAD_RESULT, e.getMessage());
           return;
         }
