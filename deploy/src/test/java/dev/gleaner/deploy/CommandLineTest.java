@@ -50,6 +50,17 @@ public class CommandLineTest {
         + " bytes; chmod 600), or name it with --secret-file", client.err().strip());
   }
 
+  /** A result limit below one frame is refused at start: a one-frame result is taken whole, so it could not be held to. */
+  @Test
+  void aResultLimitBelowTheFrameSizeIsRefusedAtStart() {
+    Run master = gleaner("master", "--port", "0", "--bind", "127.0.0.1", "--data", dir.resolve("data").toString(),
+        "--secret-file", dir.resolve("secret").toString(), "--max-result-mib", "1");
+    assertEquals(1, master.code());
+    assertEquals("gleaner: --max-result-mib 1 is below --max-frame-mib 16: a piece's result of one frame could be"
+        + " larger than the limit; give --max-result-mib 16 or more, or a smaller --max-frame-mib", master.err().strip());
+    assertFalse(java.nio.file.Files.exists(dir.resolve("data")), "nothing made for a master that did not start");
+  }
+
   @Test
   void helpListsTheCommands() {
     Run r = gleaner("--help");

@@ -305,12 +305,19 @@ final class ChunkRunner implements AutoCloseable {
     }
   }
 
+  /** The workload's computation of {@code [from, to)}, told the master's result limit. */
+  private ChunkComputation open(Workload w, Map<String, String> params, long from, long to) {
+    ChunkComputation c = w.open(params, from, to);
+    c.limitResult(maxResultBytes);
+    return c;
+  }
+
   private byte[] computeParallel(Workload w, Map<String, String> params, long from, long to, ChunkTask task)
       throws Exception {
     ChunkComputation.Cancellation cancel = task::cancelled;
     int parts = (int) Math.max(1, Math.min(cores, (to - from) / MIN_UNITS_PER_THREAD));
     if (parts == 1) {
-      try (ChunkComputation c = w.open(params, from, to)) {
+      try (ChunkComputation c = open(w, params, from, to)) {
         c.compute(from, to, null, cancel);
         return c.take();
       }
@@ -321,7 +328,7 @@ final class ChunkRunner implements AutoCloseable {
       long lo = from + i * size;
       long hi = i == parts - 1 ? to : lo + size;
       futures.add(pool.submit(() -> {
-        try (ChunkComputation c = w.open(params, lo, hi)) {
+        try (ChunkComputation c = open(w, params, lo, hi)) {
           c.compute(lo, hi, null, cancel);
           return c.take();
         }
@@ -341,7 +348,7 @@ final class ChunkRunner implements AutoCloseable {
   private void runInOrder(ChunkTask task, Workload w, Reporter reporter) throws Exception {
     Assign a = task.assign;
     ChunkComputation.Cancellation cancel = task::cancelled;
-    try (ChunkComputation c = w.open(a.getParamsMap(), a.getStart(), a.getEnd())) {
+    try (ChunkComputation c = open(w, a.getParamsMap(), a.getStart(), a.getEnd())) {
       long pos = a.getStart();
       for (long end = task.end(); pos < end; end = task.end()) {
         pauseWhileSuspended(task);

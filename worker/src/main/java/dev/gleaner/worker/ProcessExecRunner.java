@@ -16,11 +16,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@code exec} pieces as real processes, only for programs on the allow-list this worker was
- * started with ({@code --allow-exec}), compared by real path ({@link ExecAllowList}). stdout (at most {@link #MAX_OUTPUT} bytes) is the result; a
+ * started with ({@code --allow-exec}), compared by real path ({@link ExecAllowList}). stdout is the result, up to the
+ * master's limit for one piece ({@code --max-result-mib}, told by {@link ChunkComputation#limitResult}); a
  * non-zero exit fails the chunk with the program's last lines of stderr.
  */
 final class ProcessExecRunner implements ExecWorkload.Runner {
-  static final int MAX_OUTPUT = 64 * 1024 * 1024;
+  /** The most stdout a piece may buffer before the master's limit is told (the master's default). */
+  static final long DEFAULT_MAX_OUTPUT = 256L * 1024 * 1024;
+  /** The most a byte array holds: a limit above it still stops there. */
+  private static final int ARRAY_MAX = Integer.MAX_VALUE - 8;
   static final int STDERR_TAIL = 4096;
 
   private final ExecAllowList allowed;
@@ -42,6 +46,12 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
       private WritableByteChannel stdin;
       private List<String> command;
       private Cancellation cancel = Cancellation.NEVER;
+      private long maxOutput = DEFAULT_MAX_OUTPUT;
+
+      @Override
+      public void limitResult(long maxBytes) {
+        maxOutput = maxBytes;
+      }
 
       @Override
       public void beginPiece(long from, long to) {
@@ -57,7 +67,8 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
         }
         stdout.reset();
         stderr.reset();
-        stdoutReader = pump(process.getInputStream(), stdout, MAX_OUTPUT, "stdout");
+        // one byte past the limit is kept: enough to tell a result over it from one at it
+        stdoutReader = pump(process.getInputStream(), stdout, (int) Math.min(ARRAY_MAX, maxOutput + 1), "stdout");
         stderrReader = pump(process.getErrorStream(), stderr, Integer.MAX_VALUE, "stderr");
         if (hasInput) {
           stdin = Channels.newChannel(process.getOutputStream());
@@ -105,8 +116,10 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
           Thread.currentThread().interrupt();
           throw new CancellationException("interrupted");
         }
-        if (stdout.size() >= MAX_OUTPUT) {
-          throw new IllegalStateException("exec: " + command.get(0) + " wrote more than " + MAX_OUTPUT + " bytes to stdout");
+        if (stdout.size() > maxOutput || stdout.size() >= ARRAY_MAX) {
+          throw new IllegalStateException("exec: " + command.get(0) + " wrote more than " + Math.min(maxOutput, ARRAY_MAX)
+              + " bytes to stdout, over the master's limit for one piece (gleaner master --max-result-mib); give the job"
+              + " smaller chunks or more checkpoints");
         }
         int code = process.exitValue();
         if (code != 0) {

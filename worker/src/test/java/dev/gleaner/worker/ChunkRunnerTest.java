@@ -249,8 +249,26 @@ class ChunkRunnerTest {
           .putParams("command", "head -c 5000 /dev/zero").putParams("to", "1").setStart(0).setEnd(1).build(), NO_FLOW, r);
       await().atMost(Duration.ofSeconds(10)).until(() -> !r.failures.isEmpty());
     }
-    assertTrue(r.failures.get(0).contains("is 5000 bytes, over the master's limit of 4096 bytes for one piece"), r.failures.get(0));
+    // the program's stdout is buffered up to the master's limit only, and the chunk fails naming it
+    assertTrue(r.failures.get(0).contains("exec: ") && r.failures.get(0).contains("wrote more than 4096 bytes to stdout,"
+        + " over the master's limit for one piece (gleaner master --max-result-mib)"), r.failures.get(0));
     assertTrue(r.pieces.isEmpty());
+  }
+
+  /** The exec output a piece may have is the master's limit, whatever it is: 66 MiB under a 70 MiB limit arrives whole. */
+  @Test
+  void anExecResultUpToTheMastersLimitIsKeptWholeAboveTheOld64MibCap() {
+    RecordingReporter r = new RecordingReporter();
+    long bytes = 66L * 1024 * 1024;
+    try (ChunkRunner runner = new ChunkRunner(Workers.workloads(getClass().getClassLoader(), Set.of("head")), 1, 1, 0,
+        Map.of(), 70L * 1024 * 1024)) {
+      runner.assign(Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload("exec")
+          .putParams("command", "head -c " + bytes + " /dev/zero").putParams("to", "1").setStart(0).setEnd(1).build(),
+          NO_FLOW, r);
+      await().atMost(Duration.ofSeconds(60)).until(() -> !r.failures.isEmpty() || r.pieces.stream().anyMatch(Piece::getFinal));
+    }
+    assertEquals(List.of(), r.failures);
+    assertEquals(bytes, r.pieces.stream().mapToLong(p -> p.getResult().size()).sum());
   }
 
   @Test

@@ -27,6 +27,13 @@ public interface ChunkComputation extends AutoCloseable {
   /** The result of the units computed since the previous {@code take}, and starts afresh. */
   byte[] take();
 
+  /**
+   * The largest result of one piece the master takes ({@code gleaner master --max-result-mib}), told
+   * before the first piece: a computation that buffers output it does not control (a program's
+   * stdout) stops buffering past it. Others need not care; the worker checks every result anyway.
+   */
+  default void limitResult(long maxBytes) {}
+
   @Override
   default void close() {}
 

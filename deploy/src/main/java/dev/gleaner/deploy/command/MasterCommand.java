@@ -136,6 +136,12 @@ public final class MasterCommand implements Callable<Integer> {
     if (logFile != null) {
       LogFile.install(logFile);
     }
+    if (maxResultMib < maxFrameMib) {
+      // a piece's result of one frame is taken whole: a lower limit could not be held to
+      throw new IllegalArgumentException("--max-result-mib " + maxResultMib + " is below --max-frame-mib " + maxFrameMib
+          + ": a piece's result of one frame could be larger than the limit; give --max-result-mib " + maxFrameMib
+          + " or more, or a smaller --max-frame-mib");
+    }
     MasterAuth auth = auth();
     if (!clientAuth.equals("none") && !clientAuth.equals("require")) {
       throw new IllegalArgumentException("--client-auth is none or require, not '" + clientAuth + "'");
@@ -150,9 +156,7 @@ public final class MasterCommand implements Callable<Integer> {
         .withTls(serverTls)
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
-        // a result limit under a larger frame limit is raised to it (a piece of one frame always fits)
-        .withMaxResultBytes(Math.max(Math.multiplyExact((long) maxResultMib, 1024L * 1024),
-            Math.multiplyExact(maxFrameMib, 1024 * 1024)))
+        .withMaxResultBytes(Math.multiplyExact((long) maxResultMib, 1024L * 1024))
         .withConcurrentSends(concurrentSends)
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
