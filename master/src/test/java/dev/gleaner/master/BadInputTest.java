@@ -243,28 +243,34 @@ class BadInputTest {
   }
 
   @Test
-  void connectionsWaitingToLogInAreBoundedPerAddress() throws Exception {
+  void idleConnectionsFromOneAddressCannotLockTheOperatorOutOfIt() throws Exception {
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
         .until(() -> master.server.liveWorkers().contains("good"));
     var waiting = master.server.registry().get("gleaner.connections.logging.in").gauge();
+    var evicted = master.server.registry().get("gleaner.connections.evicted").counter();
+    double evictedBefore = evicted.count();
     List<RawPeer> idle = new java.util.ArrayList<>();
     try {
+      // another process on the master's machine holds the 16 places of 127.0.0.1 with idle sockets
       for (int i = 0; i < 16; i++) {
         idle.add(new RawPeer(master.port));
       }
       org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> waiting.value() == 16);
-      try (RawPeer extra = new RawPeer(master.port)) {
-        Error e = errorThenClose(extra);
-        assertEquals(Error.Code.TOO_MANY_CONNECTIONS, e.getCode());
-        assertTrue(e.getMessage().contains("at most 16 per address"), e.getMessage());
-      }
-      // one leaves: a place is free again, and a real client is served
-      idle.remove(0).close();
+      // the operator's status from that address is served once they have waited out the gate's grace
+      // (2 s; refused before that, as the gate's own test shows on its clock), long before their 30 s
+      // to log in end: it closes the one that has waited longest instead of being refused
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+          .pollInterval(java.time.Duration.ofMillis(500)).until(() -> {
+            try (RawPeer client = RawPeer.client(master.port, SECRET)) {
+              client.send(Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build());
+              return client.read().hasStatusReply();
+            } catch (java.io.IOException refused) {
+              return false;
+            }
+          });
+      assertTrue(evicted.count() > evictedBefore, "an idle connection was closed to make room");
+      // the other 15 still wait: the address is back within its bound
       org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> waiting.value() == 15);
-      try (RawPeer client = RawPeer.client(master.port, SECRET)) {
-        client.send(Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build());
-        assertTrue(client.read().hasStatusReply());
-      }
     } finally {
       for (RawPeer p : idle) {
         p.close();

@@ -12,7 +12,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Bounds what peers that have not logged in can cost the master. At most {@link #PER_ADDRESS}
- * connections per address may be in the handshake at once (more are refused). Past that, a
+ * connections per address may be in the handshake at once: a newcomer past that closes the one of
+ * its address that has waited longest, if that one has waited {@link #GRACE_MILLIS}, and is refused
+ * otherwise (so idle sockets cannot lock an address out; a flood of fresh ones can). Past that, a
  * handshake is in one of two pools, each with its own bound:
  *
  * <ul>
@@ -143,8 +145,9 @@ final class LoginGate {
 
   /**
    * A connection from {@code address} starts its handshake: its ticket, or null when its address
-   * already has {@link #PER_ADDRESS} waiting (it is refused). A full hello pool makes room (see
-   * the class comment) instead of refusing this one. The ticket ends with {@link #login} or
+   * already has {@link #PER_ADDRESS} waiting, none of them for {@link #GRACE_MILLIS} (it is
+   * refused); one that has waited that long is closed to make room instead. A full hello pool makes
+   * room (see the class comment) instead of refusing this one. The ticket ends with {@link #login} or
    * {@link #leave}.
    */
   Ticket enter(InetAddress address, Channel channel) {
@@ -158,7 +161,19 @@ final class LoginGate {
       return now + 1;
     });
     if (!admitted[0]) {
-      return null;
+      // its address is at the bound: an idle one of them makes room, as in the pools, so that a
+      // process holding idle sockets cannot lock out the operator's own commands from that address
+      Ticket idle = longestWaiting(address);
+      if (idle == null) {
+        return null;
+      }
+      Pool from = idle.state.get() == HELLO ? hellos : answers;
+      if (!from.tickets.remove(idle)) {
+        return null;
+      }
+      evict(from, idle);
+      // the evicted one's place is given back when it is closed (leave): one over the bound meanwhile
+      byAddress.merge(address, 1, Integer::sum);
     }
     if (acceptor == null && channel.parent() != null) {
       acceptor = channel.parent();
@@ -169,6 +184,20 @@ final class LoginGate {
       rebalance();
     }
     return t;
+  }
+
+  /** The connection from {@code address} that has waited longest in the gate, if it has waited out the grace; else null. */
+  private Ticket longestWaiting(InetAddress address) {
+    long now = nanos.getAsLong();
+    Ticket best = null;
+    for (Pool p : new Pool[] {hellos, answers}) {
+      for (Ticket t : p.tickets) {
+        if (t.address.equals(address) && now - t.since >= GRACE_NANOS && (best == null || t.since < best.since)) {
+          best = t;
+        }
+      }
+    }
+    return best;
   }
 
   /**

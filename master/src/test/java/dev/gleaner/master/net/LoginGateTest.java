@@ -258,6 +258,41 @@ class LoginGateTest {
   }
 
   @Test
+  void anAddressAtItsBoundMakesRoomByClosingItsLongestWaitingIdleConnectionNotAnotherAddresss() {
+    LoginGate gate = gate();
+    InetAddress a = address(7);
+    Peer other = enter(gate, 8);
+    List<Peer> held = new ArrayList<>();
+    for (int i = 0; i < LoginGate.PER_ADDRESS; i++) {
+      EmbeddedChannel c = new EmbeddedChannel();
+      held.add(new Peer(c, gate.enter(a, c)));
+      clock.addAndGet(1_000);
+    }
+    assertNull(gate.enter(a, new EmbeddedChannel()), "none has waited out the grace: the newcomer is refused");
+    graceOver();
+    EmbeddedChannel c = new EmbeddedChannel();
+    LoginGate.Ticket operator = gate.enter(a, c);
+    assertNotNull(operator, "past the grace, the newcomer is let in");
+    assertFalse(held.get(0).open(), "the longest waiting of that address is closed");
+    for (Peer p : held.subList(1, held.size())) {
+      assertTrue(p.open());
+    }
+    assertTrue(other.open(), "another address's connection is not touched");
+    assertEquals(1, gate.evicted());
+    gate.leave(held.get(0).ticket());
+    assertEquals(LoginGate.PER_ADDRESS + 1, gate.waiting(), "16 of address a and one of another");
+    assertTrue(gate.challenged(operator));
+    assertTrue(gate.login(operator));
+    // the login freed a place; the next newcomer past it closes the next longest waiting, never a logged-in one
+    assertNotNull(gate.enter(a, new EmbeddedChannel()));
+    assertEquals(1, gate.evicted());
+    assertNotNull(gate.enter(a, new EmbeddedChannel()));
+    assertFalse(held.get(1).open());
+    assertEquals(2, gate.evicted());
+    assertTrue(c.isOpen(), "the logged-in operator stays");
+  }
+
+  @Test
   void racingLoginsAndEvictionsNeverCloseAWelcomedConnectionAndKeepTheCountsExact() throws Exception {
     // each round: a full answer pool whose members log in on one thread while newcomers overflow it
     // on another; whatever the interleaving, a login that succeeded is never evicted
