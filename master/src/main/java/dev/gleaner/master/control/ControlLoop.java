@@ -55,6 +55,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ControlLoop implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControlLoop.class);
+  /** Store failures, a line per kind per 10 s at most: a full disk fails every write. */
+  private final ProblemLog storeProblems = new ProblemLog(log, System::nanoTime);
 
   private final Controller controller;
   private final Store store;
@@ -206,7 +208,7 @@ public final class ControlLoop implements AutoCloseable {
         metrics.storeCommit.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
       }
     } catch (RuntimeException | java.lang.Error e) {
-      log.error("control loop: committing the store's pass failed: {}", e.toString(), e);
+      storeProblems.error("commit", "control loop: committing the store's pass failed: " + e, e);
     }
   }
 
@@ -652,8 +654,8 @@ public final class ControlLoop implements AutoCloseable {
           if (err != null) {
             // not acknowledged, not counted: its units are queued again and the job goes on
             Throwable cause = err.getCause() != null ? err.getCause() : err;
-            log.error("job {}: cannot save piece [{}, {}) from worker {}; its units are queued again: {}",
-                p.getJobId(), p.getStart(), p.getEnd(), id, cause.getMessage(), cause);
+            storeProblems.error("piece", "job " + p.getJobId() + ": cannot save piece [" + p.getStart() + ", "
+                + p.getEnd() + ") from worker " + id + "; its units are queued again: " + cause.getMessage(), cause);
             metrics.storeFailures.increment();
             controller.commitFailed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), cause.getMessage(),
                 now());
@@ -923,8 +925,8 @@ public final class ControlLoop implements AutoCloseable {
           if (err != null) {
             // not sent: what follows it is dropped, and its units are queued again
             Throwable cause = err.getCause() != null ? err.getCause() : err;
-            log.error("job {}: cannot record chunk {} for worker {}; it is not sent: {}", x.job(), x.copyId(),
-                x.worker(), cause.getMessage(), cause);
+            storeProblems.error("assign", "job " + x.job() + ": cannot record chunk " + x.copyId() + " for worker "
+                + x.worker() + "; it is not sent: " + cause.getMessage(), cause);
             metrics.storeFailures.increment();
             controller.assignFailed(x.worker(), x.job(), x.copyId(), now());
             return;
