@@ -335,6 +335,15 @@ class WebPageTest {
     }
   }
 
+  @Test
+  void metricsFromAnywhereAnswerAnyName() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withMetricsFromAnywhere(true))) {
+      for (String name : foreignNames(m.port)) {
+        assertEquals(200, getAs(InetAddress.getLoopbackAddress(), m.port, name, "/metrics").status(), name);
+      }
+    }
+  }
+
   /** A POST is not sniffed as HTTP (only GET and HEAD are): the master takes it for a bad frame and closes. */
   private static Reply postApiStatus(int port) throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {

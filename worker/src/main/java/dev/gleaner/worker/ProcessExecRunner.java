@@ -23,8 +23,13 @@ import java.util.concurrent.TimeUnit;
 final class ProcessExecRunner implements ExecWorkload.Runner {
   /** The most stdout a piece may buffer before the master's limit is told (the master's default). */
   static final long DEFAULT_MAX_OUTPUT = 256L * 1024 * 1024;
-  /** The most a byte array holds: a limit above it still stops there. */
-  private static final int ARRAY_MAX = Integer.MAX_VALUE - 8;
+  /**
+   * The most stdout this worker buffers, whatever the master takes: a quarter of its heap (a buffer
+   * that doubles as it grows, then the result's copies on its way out) and what a byte array holds.
+   */
+  static long heapCap() {
+    return Math.min(Integer.MAX_VALUE - 8, Runtime.getRuntime().maxMemory() / 4);
+  }
   static final int STDERR_TAIL = 4096;
 
   private final ExecAllowList allowed;
@@ -47,6 +52,7 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
       private List<String> command;
       private Cancellation cancel = Cancellation.NEVER;
       private long maxOutput = DEFAULT_MAX_OUTPUT;
+      private long cap;
 
       @Override
       public void limitResult(long maxBytes) {
@@ -68,7 +74,8 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
         stdout.reset();
         stderr.reset();
         // one byte past the limit is kept: enough to tell a result over it from one at it
-        stdoutReader = pump(process.getInputStream(), stdout, (int) Math.min(ARRAY_MAX, maxOutput + 1), "stdout");
+        cap = Math.min(maxOutput, heapCap());
+        stdoutReader = pump(process.getInputStream(), stdout, (int) (cap + 1), "stdout");
         stderrReader = pump(process.getErrorStream(), stderr, Integer.MAX_VALUE, "stderr");
         if (hasInput) {
           stdin = Channels.newChannel(process.getOutputStream());
@@ -116,10 +123,11 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
           Thread.currentThread().interrupt();
           throw new CancellationException("interrupted");
         }
-        if (stdout.size() > maxOutput || stdout.size() >= ARRAY_MAX) {
-          throw new IllegalStateException("exec: " + command.get(0) + " wrote more than " + Math.min(maxOutput, ARRAY_MAX)
-              + " bytes to stdout, over the master's limit for one piece (gleaner master --max-result-mib); give the job"
-              + " smaller chunks or more checkpoints");
+        if (stdout.size() > cap) {
+          throw new IllegalStateException("exec: " + command.get(0) + " wrote more than " + cap + " bytes to stdout, "
+              + (cap < maxOutput ? "more than this worker's heap holds (the master takes up to " + maxOutput
+                  + "; give the worker a larger -Xmx in JAVA_OPTS)" : "over the master's limit for one piece"
+                  + " (gleaner master --max-result-mib)") + "; give the job smaller chunks or more checkpoints");
         }
         int code = process.exitValue();
         if (code != 0) {

@@ -200,6 +200,7 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   private void commitPass() {
+    storeProblems.flush();
     try {
       endWithLastPieces();
       if (store.hasPending()) {

@@ -172,7 +172,8 @@ final class LoginGate {
         return null;
       }
       evict(from, idle);
-      // the evicted one's place is given back when it is closed (leave): one over the bound meanwhile
+      // the evicted one's place is given back when it is closed (leave): one over the bound meanwhile,
+      // or until one of them leaves if the evicted one was challenged before its close ran (it then stays)
       byAddress.merge(address, 1, Integer::sum);
     }
     if (acceptor == null && channel.parent() != null) {

@@ -2,7 +2,6 @@ package dev.gleaner.master.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -57,9 +56,18 @@ class ProblemLogTest {
             + " last such line, 10 s ago)",
         "job job-1: cannot save piece 4000: [SQLITE_FULL] database or disk is full (and 1999 more like it since the"
             + " last such line, 10 s ago)"), messages());
-    assertNotNull(lines.list.get(0).getThrowableProxy(), "the first line of a kind has the stack trace");
-    assertNull(lines.list.get(1).getThrowableProxy(), "later ones name the cause only");
+    assertNotNull(lines.list.get(0).getThrowableProxy(), "each line has the stack trace: one per window");
+    assertNotNull(lines.list.get(1).getThrowableProxy());
     assertEquals(Level.ERROR, lines.list.get(2).getLevel());
+    // the disk is freed: no failure comes after the last line, and the count of the rest is said all the same
+    log.flush();
+    assertEquals(3, lines.list.size(), "not before its window is over");
+    seconds(ProblemLog.WINDOW_SECONDS);
+    log.flush();
+    assertEquals("999 more like it in the 15 s after the line before; the last: job job-1: cannot save piece 4999:"
+        + " [SQLITE_FULL] database or disk is full", messages().get(3));
+    log.flush();
+    assertEquals(4, lines.list.size(), "said once");
   }
 
   @Test

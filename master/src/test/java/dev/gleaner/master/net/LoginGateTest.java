@@ -289,7 +289,30 @@ class LoginGateTest {
     assertNotNull(gate.enter(a, new EmbeddedChannel()));
     assertFalse(held.get(1).open());
     assertEquals(2, gate.evicted());
-    assertTrue(c.isOpen(), "the logged-in operator stays");
+  }
+
+  @Test
+  void aConnectionThatLogsInIsNeverTheOneClosedForANewcomerOfItsAddressEvenIfItCameFirst() {
+    LoginGate gate = gate();
+    InetAddress a = address(7);
+    EmbeddedChannel first = new EmbeddedChannel();
+    LoginGate.Ticket firstTicket = gate.enter(a, first);
+    assertTrue(gate.challenged(firstTicket));
+    clock.addAndGet(1_000);
+    List<Peer> others = new ArrayList<>();
+    for (int i = 1; i < LoginGate.PER_ADDRESS; i++) {
+      EmbeddedChannel c = new EmbeddedChannel();
+      others.add(new Peer(c, gate.enter(a, c)));
+    }
+    graceOver();
+    // the first, longest waiting of its address, logs in just before a newcomer comes
+    assertTrue(gate.login(firstTicket));
+    assertNotNull(gate.enter(a, new EmbeddedChannel()), "its login freed a place: no one is closed");
+    assertNotNull(gate.enter(a, new EmbeddedChannel()), "the next closes the longest waiting still in the gate");
+    first.runPendingTasks();
+    assertTrue(first.isOpen(), "the logged-in one stays");
+    assertFalse(others.get(0).open(), "the longest waiting of the others is closed instead");
+    assertEquals(1, gate.evicted());
   }
 
   @Test
