@@ -1,6 +1,7 @@
 package dev.gleaner.deploy.cds;
 
 import dev.gleaner.deploy.Gleaner;
+import dev.gleaner.deploy.command.JobExit;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -30,6 +31,9 @@ public final class ClientTraining {
     run(with(List.of("status"), to, List.of()));
     run(with(List.of("jobs"), to, List.of()));
     run(with(List.of("cancel", job), to, List.of()));
+    // a cancel returns once it is recorded, the job ends after it (its workers' last reports): forget
+    // only an ended job, as a script must
+    run(with(List.of("wait", job), to, List.of()), JobExit.CANCELLED);
     run(with(List.of("forget", job), to, List.of()));
     System.exit(0);
   }
@@ -43,10 +47,15 @@ public final class ClientTraining {
 
   /** Runs one command line; returns what it printed, or exits 1 if it failed. */
   private static String run(List<String> args) {
+    return run(args, 0);
+  }
+
+  /** Runs one command line; returns what it printed, or exits 1 if its exit code is not {@code expected}. */
+  private static String run(List<String> args, int expected) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Gleaner.run(new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(String[]::new));
-    if (code != 0) {
+    if (code != expected) {
       System.err.println("gleaner " + String.join(" ", args) + " exited " + code + ": " + err.toString().strip());
       System.exit(1);
     }
