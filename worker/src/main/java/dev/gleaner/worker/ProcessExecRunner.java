@@ -21,8 +21,6 @@ import java.util.concurrent.TimeUnit;
  * non-zero exit fails the chunk with the program's last lines of stderr.
  */
 final class ProcessExecRunner implements ExecWorkload.Runner {
-  /** The most stdout a piece may buffer before the master's limit is told (the master's default). */
-  static final long DEFAULT_MAX_OUTPUT = 256L * 1024 * 1024;
   /**
    * The most stdout this worker buffers, whatever the master takes: a quarter of its heap (a buffer
    * that doubles as it grows, then the result's copies on its way out) and what a byte array holds.
@@ -51,12 +49,16 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
       private WritableByteChannel stdin;
       private List<String> command;
       private Cancellation cancel = Cancellation.NEVER;
-      private long maxOutput = DEFAULT_MAX_OUTPUT;
-      private long cap;
+      private long maxOutput = ChunkRunner.DEFAULT_MAX_RESULT_BYTES;
 
       @Override
       public void limitResult(long maxBytes) {
         maxOutput = maxBytes;
+      }
+
+      /** The most stdout a piece buffers: the master's limit, within this worker's heap. */
+      private long cap() {
+        return Math.min(maxOutput, heapCap());
       }
 
       @Override
@@ -74,8 +76,7 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
         stdout.reset();
         stderr.reset();
         // one byte past the limit is kept: enough to tell a result over it from one at it
-        cap = Math.min(maxOutput, heapCap());
-        stdoutReader = pump(process.getInputStream(), stdout, (int) (cap + 1), "stdout");
+        stdoutReader = pump(process.getInputStream(), stdout, (int) (cap() + 1), "stdout");
         stderrReader = pump(process.getErrorStream(), stderr, Integer.MAX_VALUE, "stderr");
         if (hasInput) {
           stdin = Channels.newChannel(process.getOutputStream());
@@ -123,6 +124,7 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
           Thread.currentThread().interrupt();
           throw new CancellationException("interrupted");
         }
+        long cap = cap();
         if (stdout.size() > cap) {
           throw new IllegalStateException("exec: " + command.get(0) + " wrote more than " + cap + " bytes to stdout, "
               + (cap < maxOutput ? "more than this worker's heap holds (the master takes up to " + maxOutput

@@ -63,10 +63,10 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       respond(ctx, HttpResponseStatus.BAD_REQUEST, "a malformed HTTP request\n", TEXT, false);
       return;
     }
-    if (request.headers().getAll(HttpHeaderNames.HOST).size() > 1) {
+    int hosts = request.headers().getAll(HttpHeaderNames.HOST).size();
+    if (hosts > 1) {
       // which one a check reads and which one a proxy on the way reads may differ: neither is trusted
-      log.info("refused an HTTP request with {} Host headers from {}", request.headers().getAll(HttpHeaderNames.HOST).size(),
-          ctx.channel().remoteAddress());
+      log.info("refused an HTTP request with {} Host headers from {}", hosts, ctx.channel().remoteAddress());
       respond(ctx, HttpResponseStatus.BAD_REQUEST, "more than one Host header\n", TEXT, false);
       return;
     }
