@@ -62,7 +62,7 @@ class SecureClusterTest {
     assertEquals(1, again.code());
     assertEquals(1, again.err().strip().lines().count(), again.err());
     assertTrue(again.err().contains("--force"), again.err());
-    assertTrue(again.err().contains("`gleaner token worker|client ID --cluster-key " + pki.resolve("cluster.key")
+    assertTrue(again.err().contains("`gleaner token worker|client|operator ID --cluster-key " + pki.resolve("cluster.key")
         + "` makes a token for one more peer"), "the way to add a peer comes first: " + again.err());
     assertEquals(master, Files.readString(pki.resolve("master.crt")), "nothing may be overwritten without --force");
 
@@ -125,6 +125,100 @@ class SecureClusterTest {
       assertEquals(1, plain.code());
       assertEquals(1, plain.err().strip().lines().count(), plain.err());
       assertTrue(plain.err().contains("speaks TLS only"), plain.err());
+    }
+  }
+
+  /** The client options of {@code gleaner} for this master, logged in with {@code token}. */
+  private static String[] as(String address, Path pki, String token, String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.addAll(List.of("--master", address, "--ca", pki.resolve(ClusterFiles.CA_CERT).toString(),
+        "--token", pki.resolve("tokens/" + token + ".token").toString()));
+    return all.toArray(String[]::new);
+  }
+
+  private static void oneLineRefusal(Run r, String says) {
+    assertEquals(1, r.code(), r.out() + r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains(says), r.err());
+  }
+
+  @Test
+  void rolesAndRevocationThroughTheCommandsOnATlsMasterWithWorkerJvms() throws Exception {
+    Path pki = dir.resolve("pki");
+    Run init = gleaner("init", pki.toString(), "--workers", "w1,w2", "--clients", "alice,bob", "--operators", "root");
+    assertEquals(0, init.code(), init.err());
+    assertTrue(init.out().contains("tokens/operator-root.token"), init.out());
+    try (MasterServer m = tlsMaster(pki); WorkerProcesses workers = new WorkerProcesses(dir)) {
+      String address = "127.0.0.1:" + m.port();
+      Process w1 = null;
+      for (String id : List.of("w1", "w2")) {
+        Process p = workers.start(id, m.port(), dir.resolve("unused"), 1, 1, "128m", List.of("--ca",
+            pki.resolve(ClusterFiles.CA_CERT).toString(), "--token", pki.resolve("tokens/worker-" + id + ".token").toString()));
+        w1 = w1 == null ? p : w1;
+      }
+      await().atMost(Duration.ofSeconds(60)).until(() -> {
+        workers.requireAlive();
+        return Set.copyOf(m.liveWorkers()).equals(Set.of("w1", "w2"));
+      });
+      Path job = Files.writeString(dir.resolve("job.yaml"), "workload: primes\nparams: {to: 1000000000000000}\n");
+      Run submitted = gleaner(as(address, pki, "client-alice", "submit", job.toString(), "--detach"));
+      assertEquals(0, submitted.code(), submitted.err());
+      String id = submitted.out().strip();
+
+      Run listed = gleaner(as(address, pki, "client-bob", "jobs"));
+      assertTrue(listed.out().contains(id + " ") && listed.out().contains("(client alice)"), "reading is shared: " + listed.out());
+      oneLineRefusal(gleaner(as(address, pki, "client-bob", "cancel", id, "--now")),
+          "job " + id + " belongs to client 'alice'; only client 'alice' or an operator may cancel it");
+      oneLineRefusal(gleaner(as(address, pki, "client-bob", "drain", "w2")), "only an operator may ask worker 'w2' to leave");
+      Run cancelled = gleaner(as(address, pki, "operator-root", "cancel", id, "--now"));
+      assertEquals(0, cancelled.code(), cancelled.err());
+      oneLineRefusal(gleaner(as(address, pki, "client-bob", "forget", id)), "only client 'alice' or an operator may forget it");
+      assertEquals(0, gleaner(as(address, pki, "operator-root", "forget", id)).code());
+
+      Run revoked = gleaner(as(address, pki, "operator-root", "token", "revoke", "worker", "w1", "--reason", "stolen laptop"));
+      assertEquals(0, revoked.code(), revoked.err());
+      assertTrue(revoked.out().contains("1 live session(s) closed") && revoked.out().contains("--generation 1"), revoked.out());
+      // disconnected at once, and the worker stops: a revocation is no outage to wait out
+      await().atMost(Duration.ofSeconds(5)).until(() -> !m.liveWorkers().contains("w1"));
+      Process stopped = w1;
+      await().atMost(Duration.ofSeconds(60)).until(() -> !stopped.isAlive());
+      assertTrue(Files.readString(workers.log("w1")).contains("the worker token of 'w1' was revoked"),
+          Files.readString(workers.log("w1")));
+      assertTrue(m.liveWorkers().contains("w2"), "the other worker is untouched");
+
+      assertEquals(0, gleaner(as(address, pki, "operator-root", "token", "revoke", "client", "bob")).code());
+      oneLineRefusal(gleaner(as(address, pki, "client-bob", "status")), "the client token of 'bob' was revoked");
+      assertEquals(0, gleaner(as(address, pki, "client-alice", "status")).code(), "the other client is untouched");
+      Run list = gleaner(as(address, pki, "operator-root", "token", "list"));
+      assertEquals(0, list.code(), list.err());
+      assertTrue(list.out().contains("stolen laptop") && list.out().lines().filter(l -> l.startsWith("worker ")
+          || l.startsWith("client ")).count() == 2, list.out());
+      oneLineRefusal(gleaner(as(address, pki, "client-alice", "token", "list")), "only an operator may list the revoked tokens");
+    }
+  }
+
+  @Test
+  void aRevocationWrittenIntoAStoppedMastersDataIsHeldWhenItStarts() throws Exception {
+    Path pki = dir.resolve("pki");
+    assertEquals(0, gleaner("init", pki.toString(), "--clients", "bob").code());
+    Path data = dir.resolve("data");
+    try (MasterServer m = tlsMaster(pki)) {
+      String address = "127.0.0.1:" + m.port();
+      assertEquals(0, gleaner(as(address, pki, "client-bob", "status")).code());
+      oneLineRefusal(gleaner("token", "revoke", "client", "bob", "--data", data.toString()), "is in use by another master");
+    }
+    Run revoked = gleaner("token", "revoke", "client", "bob", "--data", data.toString(), "--reason", "left");
+    assertEquals(0, revoked.code(), revoked.err());
+    assertTrue(revoked.out().contains("gleaner token client bob --generation 1"), revoked.out());
+    Run list = gleaner("token", "list", "--data", data.toString());
+    assertTrue(list.out().contains("client    bob") && list.out().contains("left"), list.out());
+    oneLineRefusal(gleaner("token", "list", "--data", dir.resolve("nowhere").toString()), "holds no master's store");
+    try (MasterServer m = tlsMaster(pki)) {
+      oneLineRefusal(gleaner(as("127.0.0.1:" + m.port(), pki, "client-bob", "status")), "the client token of 'bob' was revoked");
+      Run next = gleaner("token", "client", "bob", "--generation", "1", "--cluster-key",
+          pki.resolve(ClusterFiles.CLUSTER_KEY).toString(), "--out", pki.resolve("tokens/client-bob.token").toString(), "--force");
+      assertEquals(0, next.code(), next.err());
+      assertEquals(0, gleaner(as("127.0.0.1:" + m.port(), pki, "client-bob", "status")).code(), "the next generation logs in");
     }
   }
 

@@ -4,6 +4,7 @@ import dev.gleaner.master.control.ControlLoop;
 import dev.gleaner.master.control.JobService;
 import dev.gleaner.master.metrics.MasterMetrics;
 import dev.gleaner.master.net.MasterChannelInitializer;
+import dev.gleaner.master.control.Revocations;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.StatusReply;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -58,6 +59,7 @@ public final class MasterServer implements AutoCloseable {
     // a master that cannot start leaves no data folder of its own making behind
     boolean freshDataDir = !java.nio.file.Files.exists(config.dataDir());
     store = new Store(config.dataDir());
+    Revocations revocations = new Revocations(store);
     MasterMetrics metrics = new MasterMetrics(registry);
     // the JVM's memory, collections, threads and CPU beside the master's own meters on /metrics
     new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
@@ -81,7 +83,8 @@ public final class MasterServer implements AutoCloseable {
       throw e;
     }
     jobs.resume();
-    MasterChannelInitializer initializer = new MasterChannelInitializer(config, loop, jobs, metrics, registry);
+    MasterChannelInitializer initializer = new MasterChannelInitializer(config, loop, jobs, revocations, metrics,
+        registry);
 
     boss = new NioEventLoopGroup(1);
     workers = new NioEventLoopGroup();

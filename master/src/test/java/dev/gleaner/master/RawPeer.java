@@ -106,7 +106,8 @@ final class RawPeer implements AutoCloseable {
   /** Says hello and answers the challenge; returns the master's reply (a Welcome or an Error). */
   Envelope login(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
     Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder()
-        .setInstance(instance).setCredential(credential.kind()).addAllHeld(held);
+        .setInstance(instance).setCredential(credential.kind()).setTokenGeneration(credential.generation())
+        .addAllHeld(held);
     if (away != null) {
       hello.setAway(away);
     }
@@ -157,7 +158,7 @@ final class RawPeer implements AutoCloseable {
     return readSkipping(timeoutMillis, Envelope::hasHeartbeat);
   }
 
-  private Envelope readSkipping(int timeoutMillis, java.util.function.Predicate<Envelope> skip) throws IOException {
+  Envelope readSkipping(int timeoutMillis, java.util.function.Predicate<Envelope> skip) throws IOException {
     int old = socket.getSoTimeout();
     socket.setSoTimeout(timeoutMillis);
     try {

@@ -406,7 +406,7 @@ class WebPageTest {
       Reply forged = get(outside, m.port, "/api/status", "Authorization: Bearer alice:"
           + Base64.getEncoder().encodeToString(Auth.token(CLUSTER_KEY, Role.CLIENT, "bob")));
       assertEquals(403, forged.status());
-      assertTrue(forged.body().contains("neither a client token of this cluster"), forged.body());
+      assertTrue(forged.body().contains("neither a client's or an operator's token of this cluster"), forged.body());
       Reply basic = get(outside, m.port, "/api/status", "Authorization: Basic YTpi");
       assertEquals(403, basic.status());
       assertTrue(basic.body().contains("must be 'Bearer CREDENTIAL'"), basic.body());

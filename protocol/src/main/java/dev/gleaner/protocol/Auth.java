@@ -13,9 +13,12 @@ import javax.crypto.spec.SecretKeySpec;
  * peer's {@linkplain #token token}. No key crosses the wire, and a recorded answer is useless for
  * any other nonce.
  *
- * <p>A token is HMAC-SHA256(cluster key, "worker:" + id) or HMAC-SHA256(cluster key, "client:" +
- * name): the master keeps only the cluster key and derives the token of whoever says hello, so a
- * token answers for its own role and id and for nothing else, and no per-worker list is stored.
+ * <p>A token is HMAC-SHA256(cluster key, ROLE + ":" + id), ROLE being "worker", "client" or
+ * "operator": the master keeps only the cluster key and derives the token of whoever says hello, so
+ * a token answers for its own role and id and for nothing else, and no per-worker list is stored.
+ * After a revocation the id needs a token of a later generation G, HMAC-SHA256(cluster key, ROLE +
+ * "#" + G + ":" + id): the text before the first ':' is the role's and the generation's alone, so no
+ * id can make one generation's text equal another's.
  */
 public final class Auth {
   public static final int NONCE_BYTES = 32;
@@ -46,26 +49,37 @@ public final class Auth {
     }
   }
 
-  /** The token of {@code role} and {@code id} under the cluster key. */
+  /** The first-generation token of {@code role} and {@code id} under the cluster key. */
   public static byte[] token(byte[] clusterKey, Role role, String id) {
-    return hmac(clusterKey, (roleName(role) + ":" + id).getBytes(StandardCharsets.UTF_8));
+    return token(clusterKey, role, id, 0);
   }
 
-  /** "worker" or "client": the name a role has in tokens, token files and commands. */
+  /** The token of {@code role} and {@code id} of {@code generation} (0 the first) under the cluster key. */
+  public static byte[] token(byte[] clusterKey, Role role, String id, int generation) {
+    if (generation < 0) {
+      throw new IllegalArgumentException("a token's generation is 0 or more, not " + generation);
+    }
+    String prefix = generation == 0 ? roleName(role) : roleName(role) + "#" + generation;
+    return hmac(clusterKey, (prefix + ":" + id).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** "worker", "client" or "operator": the name a role has in tokens, token files and commands. */
   public static String roleName(Role role) {
     return switch (role) {
       case WORKER -> "worker";
       case CLIENT -> "client";
+      case OPERATOR -> "operator";
       default -> throw new IllegalArgumentException("no tokens for role " + role);
     };
   }
 
-  /** The role named "worker" or "client". */
+  /** The role named "worker", "client" or "operator". */
   public static Role role(String name) {
     return switch (name) {
       case "worker" -> Role.WORKER;
       case "client" -> Role.CLIENT;
-      default -> throw new IllegalArgumentException("a role is worker or client, not '" + name + "'");
+      case "operator" -> Role.OPERATOR;
+      default -> throw new IllegalArgumentException("a role is worker, client or operator, not '" + name + "'");
     };
   }
 

@@ -19,6 +19,8 @@ import java.util.Map;
  * id=a
  * token=BASE64
  * </pre>
+ *
+ * <p>A token made after a revocation of its id has a {@code generation=G} line too.
  */
 public final class TokenFile {
   private TokenFile() {}
@@ -26,12 +28,21 @@ public final class TokenFile {
   /** The file's text for this credential. */
   public static String format(PeerCredential c) {
     String role = Auth.roleName(c.role());
-    String can = c.role() == Role.WORKER ? "logs in as worker '" + c.id() + "' and as nothing else"
-        : "submits jobs and reads status as client '" + c.id() + "'; it cannot register as a worker";
-    return "# Gleaner " + role + " token: " + can + ". Keep it secret.\n"
+    return "# Gleaner " + role + " token: " + describe(c.role(), c.id()) + ". Keep it secret.\n"
         + "role=" + role + "\n"
         + "id=" + c.id() + "\n"
+        + (c.generation() == 0 ? "" : "generation=" + c.generation() + "\n")
         + "token=" + Base64.getEncoder().encodeToString(c.key()) + "\n";
+  }
+
+  /** What a token of {@code role} for {@code id} lets its holder do, in one clause. */
+  public static String describe(Role role, String id) {
+    return switch (role) {
+      case WORKER -> "logs in as worker '" + id + "' and as nothing else";
+      case OPERATOR -> "acts as operator '" + id + "': submits and reads like a client, and may also cancel and forget"
+          + " anybody's job, drain workers and revoke tokens";
+      default -> "submits jobs, reads status and cancels its own jobs as client '" + id + "'; it cannot register as a worker";
+    };
   }
 
   public static PeerCredential read(Path file) {
@@ -39,8 +50,8 @@ public final class TokenFile {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("token file " + file + " does not exist; make one with `gleaner token worker ID`"
-          + " or `gleaner token client NAME`", e);
+      throw new IllegalArgumentException("token file " + file + " does not exist; make one with `gleaner token worker ID`,"
+          + " `gleaner token client NAME` or `gleaner token operator NAME`", e);
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read token file " + file + ": " + e.getMessage(), e);
     }
@@ -76,7 +87,25 @@ public final class TokenFile {
       throw new IllegalArgumentException(source + ": the token is " + token.length + " bytes; at least "
           + SecretFile.MIN_BYTES + " are needed");
     }
-    return PeerCredential.token(role, fields.get("id"), token);
+    int generation = 0;
+    if (fields.containsKey("generation")) {
+      try {
+        generation = Integer.parseInt(fields.get("generation"));
+      } catch (NumberFormatException e) {
+        generation = -1;
+      }
+      if (generation < 0) {
+        throw new IllegalArgumentException(source + ": generation= is a whole number of 0 or more, not '"
+            + abbreviate(fields.get("generation")) + "'");
+      }
+    }
+    for (String k : fields.keySet()) {
+      if (!java.util.Set.of("role", "id", "token", "generation").contains(k)) {
+        throw new IllegalArgumentException(source + ": unknown key '" + abbreviate(k) + "' (a token file has role=, id=,"
+            + " token= and, after a revocation, generation=)");
+      }
+    }
+    return PeerCredential.token(role, fields.get("id"), token, generation);
   }
 
   private static String abbreviate(String s) {

@@ -68,7 +68,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     channel = ctx.channel();
     Hello.Builder hello = Messages.hello(Role.WORKER, config.workerId(), WorkerDaemon.hostName(), config.cores(),
         config.workloads().names()).getHello().toBuilder();
-    hello.setInstance(daemon.instance()).setCredential(config.credential().kind());
+    hello.setInstance(daemon.instance()).setCredential(config.credential().kind())
+        .setTokenGeneration(config.credential().generation());
     // chunks computed on while the master was away: the master takes them up or cancels them
     hello.addAllHeld(outbox.claims());
     speeds.forEach((w, s) -> hello.addSpeeds(Speed.newBuilder().setWorkload(w).setUnitsPerSecond(s)));

@@ -84,13 +84,14 @@ public final class MasterClient implements AutoCloseable {
 
   private void handshake(PeerCredential credential) throws IOException {
     String id = credential.isToken() ? credential.id() : "client-" + ProcessHandle.current().pid();
-    send(Envelope.newBuilder().setHello(Messages.hello(Role.CLIENT, id, "", 0, List.of()).getHello().toBuilder()
-        .setCredential(credential.kind())).build());
+    Role role = credential.clientRole();
+    send(Envelope.newBuilder().setHello(Messages.hello(role, id, "", 0, List.of()).getHello().toBuilder()
+        .setCredential(credential.kind()).setTokenGeneration(credential.generation())).build());
     Envelope challenge = expect(Envelope.BodyCase.CHALLENGE);
     if (challenge.getChallenge().getProtocolVersion() != ProtocolVersion.CURRENT) {
       throw new IOException(ProtocolVersion.mismatch(challenge.getChallenge().getProtocolVersion()));
     }
-    byte[] mac = credential.answer(challenge.getChallenge().getNonce().toByteArray(), Role.CLIENT, id);
+    byte[] mac = credential.answer(challenge.getChallenge().getNonce().toByteArray(), role, id);
     send(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
     expect(Envelope.BodyCase.WELCOME);
   }
@@ -184,6 +185,28 @@ public final class MasterClient implements AutoCloseable {
         throw new IOException("the master sent an empty part of the result of " + jobId);
       }
     }
+  }
+
+  /**
+   * Revokes the tokens {@code role}/{@code id} has (an operator only): its logins are refused and
+   * its live sessions closed.
+   *
+   * @throws RefusedException if this session is not an operator's
+   */
+  public dev.gleaner.protocol.RevokeReply revoke(Role role, String id, String reason) throws IOException {
+    send(Envelope.newBuilder().setRevoke(dev.gleaner.protocol.Revoke.newBuilder().setRole(role).setId(id)
+        .setReason(reason)).build());
+    return expect(Envelope.BodyCase.REVOKE_REPLY).getRevokeReply();
+  }
+
+  /**
+   * The revoked token ids (an operator only).
+   *
+   * @throws RefusedException if this session is not an operator's
+   */
+  public List<dev.gleaner.protocol.Revocation> revocations() throws IOException {
+    send(Envelope.newBuilder().setRevocationsRequest(dev.gleaner.protocol.RevocationsRequest.getDefaultInstance()).build());
+    return expect(Envelope.BodyCase.REVOCATIONS_REPLY).getRevocationsReply().getRevocationsList();
   }
 
   private void send(Envelope e) throws IOException {

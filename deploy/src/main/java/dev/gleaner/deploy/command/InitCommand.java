@@ -1,6 +1,7 @@
 package dev.gleaner.deploy.command;
 
 import dev.gleaner.protocol.PrivateFile;
+import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.tls.ClusterCertificates;
 import dev.gleaner.protocol.tls.ClusterFiles;
@@ -54,6 +55,11 @@ public final class InitCommand implements Callable<Integer> {
       description = "Client names to make tokens for (default: ${DEFAULT-VALUE}).")
   List<String> clients = new ArrayList<>();
 
+  @Option(names = "--operators", split = ",", paramLabel = "NAME",
+      description = "Operator names to make tokens for: clients that may also change anybody's job, drain workers and"
+          + " revoke tokens.")
+  List<String> operators = new ArrayList<>();
+
   @Option(names = "--client-certs", description = "Also issue a certificate and key for each worker and client, for a"
       + " master run with --client-auth require.")
   boolean clientCerts;
@@ -73,7 +79,7 @@ public final class InitCommand implements Callable<Integer> {
     List<String> existing = existing();
     if (!existing.isEmpty() && !force) {
       throw new IllegalArgumentException(dir + " already holds cluster credentials (" + String.join(", ", existing)
-          + "); `gleaner token worker|client ID --cluster-key " + dir.resolve("cluster.key") + "` makes a token for"
+          + "); `gleaner token worker|client|operator ID --cluster-key " + dir.resolve("cluster.key") + "` makes a token for"
           + " one more peer from them; --force replaces them all (every worker and client then needs new files)");
     }
     Set<String> names = new LinkedHashSet<>(hosts);
@@ -109,11 +115,14 @@ public final class InitCommand implements Callable<Integer> {
     for (String c : clients) {
       peers.add(new String[] {"client", c});
     }
+    for (String o : operators) {
+      peers.add(new String[] {"operator", o});
+    }
     if (clientCerts && !peers.isEmpty()) {
       Files.createDirectories(dir.resolve(CERTS));
     }
     for (String[] p : peers) {
-      Role role = p[0].equals("worker") ? Role.WORKER : Role.CLIENT;
+      Role role = Auth.role(p[0]);
       String file = TokenCommand.fileName(role, p[1]);
       TokenCommand.write(dir.resolve(TOKENS).resolve(file), keyText, role, p[1]);
       line(out, TOKENS + "/" + file, "(600) " + TokenCommand.describe(role, p[1]));
@@ -136,7 +145,8 @@ public final class InitCommand implements Callable<Integer> {
     out.println("  as a client:    gleaner submit JOB.yaml --master " + master + ":7070 --ca ca.crt --token "
         + TokenCommand.fileName(Role.CLIENT, client)
         + (clientCerts ? " --cert client-" + client + ".crt --key client-" + client + ".key" : ""));
-    out.println("  more tokens:    gleaner token worker ID --cluster-key " + dir.resolve(ClusterFiles.CLUSTER_KEY));
+    out.println("  more tokens:    gleaner token worker ID --cluster-key " + dir.resolve(ClusterFiles.CLUSTER_KEY)
+        + " (or client NAME, operator NAME)");
     out.println("copy ca.crt and each peer's own token (never cluster.key, ca.key or master.key) to that peer.");
     return 0;
   }

@@ -1209,10 +1209,19 @@ public final class ControlLoop implements AutoCloseable {
    * the job is unknown, still running, or failed.
    */
   public CompletableFuture<byte[]> result(String jobId) {
+    return result(jobId, Caller.TRUSTED);
+  }
+
+  /** {@link #result(String)} for {@code caller}, refused with a sentence if the job is another client's. */
+  public CompletableFuture<byte[]> result(String jobId, Caller caller) {
     return call(() -> {
       MasterJob j = jobs.get(jobId);
       if (j == null) {
         throw new IllegalArgumentException("the master knows no job '" + jobId + "'");
+      }
+      String refusal = caller.refusal("read the result of", jobId, j.spec.getOwner());
+      if (refusal != null) {
+        throw new Caller.NotAllowed(refusal);
       }
       if (j.state == null) {
         throw new IllegalArgumentException("job " + jobId + " has not ended yet (gleaner status " + jobId + ")");
@@ -1256,8 +1265,17 @@ public final class ControlLoop implements AutoCloseable {
    * What a cancel or a forget did: the job's state after it, or why it could not be done.
    *
    * @param state CANCELLED, ENDING (its last pieces are being saved), FORGOTTEN; null when refused
+   * @param notAllowed refused because the job is another client's
    */
-  public record JobOutcome(String state, String message) {}
+  public record JobOutcome(String state, String message, boolean notAllowed) {
+    public JobOutcome(String state, String message) {
+      this(state, message, false);
+    }
+
+    static JobOutcome notAllowed(String why) {
+      return new JobOutcome(null, why, true);
+    }
+  }
 
   /** The longest a cancel waits for the last pieces of the chunks being computed. */
   public static final long MAX_CANCEL_GRACE_MS = 10 * 60 * 1000;
@@ -1273,6 +1291,11 @@ public final class ControlLoop implements AutoCloseable {
    * The cancel is stored first: a master restarted before the job has ended ends it at once.
    */
   public CompletableFuture<JobOutcome> cancel(String jobId, String reason, long graceMs) {
+    return cancel(jobId, reason, graceMs, Caller.TRUSTED);
+  }
+
+  /** {@link #cancel(String, String, long)} for {@code caller}, refused if the job is another client's. */
+  public CompletableFuture<JobOutcome> cancel(String jobId, String reason, long graceMs, Caller caller) {
     if (graceMs < 0 || graceMs > MAX_CANCEL_GRACE_MS) {
       return CompletableFuture.completedFuture(new JobOutcome(null, "a cancel waits at most "
           + MAX_CANCEL_GRACE_MS / 60_000 + " min for the last pieces, not " + graceMs + " ms"));
@@ -1282,6 +1305,12 @@ public final class ControlLoop implements AutoCloseable {
       MasterJob job = jobs.get(jobId);
       if (job == null) {
         out.complete(new JobOutcome(null, "no job '" + jobId + "' (gleaner jobs lists them)"));
+        return;
+      }
+      String refusal = caller.refusal("cancel", jobId, job.spec.getOwner());
+      if (refusal != null) {
+        log.info("job {}: a cancel by {} is refused: it belongs to {}", jobId, caller, Caller.ownerText(job.spec.getOwner()));
+        out.complete(JobOutcome.notAllowed(refusal));
         return;
       }
       if (job.state != null || !controller.cancel(jobId, reason, graceMs / 1000.0, now())) {
@@ -1307,11 +1336,22 @@ public final class ControlLoop implements AutoCloseable {
 
   /** Drops an ended job and everything stored of it. */
   public CompletableFuture<JobOutcome> forget(String jobId) {
+    return forget(jobId, Caller.TRUSTED);
+  }
+
+  /** {@link #forget(String)} for {@code caller}, refused if the job is another client's. */
+  public CompletableFuture<JobOutcome> forget(String jobId, Caller caller) {
     CompletableFuture<JobOutcome> out = new CompletableFuture<>();
     post(() -> {
       MasterJob job = jobs.get(jobId);
       if (job == null) {
         out.complete(new JobOutcome(null, "no job '" + jobId + "' (gleaner jobs lists them)"));
+        return;
+      }
+      String refusal = caller.refusal("forget", jobId, job.spec.getOwner());
+      if (refusal != null) {
+        log.info("job {}: a forget by {} is refused: it belongs to {}", jobId, caller, Caller.ownerText(job.spec.getOwner()));
+        out.complete(JobOutcome.notAllowed(refusal));
         return;
       }
       if (job.state == null) {

@@ -73,6 +73,15 @@ public final class JobService {
    *     the person who wrote the job file, or with the store's error
    */
   public CompletableFuture<Submitted> submit(JobSpec spec) {
+    return submit(spec, Caller.TRUSTED);
+  }
+
+  /**
+   * {@link #submit(JobSpec)} for {@code caller}, who owns the job: its owner is set from the
+   * session, whatever the spec says.
+   */
+  public CompletableFuture<Submitted> submit(JobSpec submitted, Caller caller) {
+    JobSpec spec = submitted.toBuilder().setOwner(caller.owner()).build();
     CompletableFuture<Submitted> out = new CompletableFuture<>();
     loop.execute(() -> {
       try {
@@ -114,7 +123,13 @@ public final class JobService {
       }
       Store.KeyedJob existing = store.now(Store.jobByKey(key));
       if (existing != null) {
-        if (!sameSpec(existing.spec(), spec)) {
+        JobSpec stored = parsed(existing.spec());
+        String owner = stored == null ? "" : stored.getOwner();
+        if (!owner.isEmpty() && !owner.equals(spec.getOwner())) {
+          throw new IllegalArgumentException("the key '" + key + "' already names job " + existing.id() + " of "
+              + Caller.ownerText(owner) + "; choose another key");
+        }
+        if (stored == null || !stored.toBuilder().setOwner(spec.getOwner()).build().equals(spec)) {
           throw new IllegalArgumentException("the key '" + key + "' already names job " + existing.id()
               + ", submitted with a different job; choose another key");
         }
@@ -230,12 +245,13 @@ public final class JobService {
   }
 
   /** Whether a stored spec is the same job as {@code spec} (maps compared as maps, not as bytes). */
-  private static boolean sameSpec(byte[] stored, JobSpec spec) {
+  /** A stored spec, or null (logged) if it cannot be read. */
+  private static JobSpec parsed(byte[] stored) {
     try {
-      return JobSpec.parseFrom(stored).equals(spec);
+      return JobSpec.parseFrom(stored);
     } catch (InvalidProtocolBufferException e) {
       log.warn("a stored job spec is unreadable: {}", e.getMessage(), e);
-      return false;
+      return null;
     }
   }
 

@@ -164,7 +164,7 @@ final class StatusReport {
 
   /** A job the control loop has not taken up yet, from what its submit says. */
   static JobStatus queued(MasterJob j) {
-    return JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName()).setWorkload(j.workload.name())
+    return JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName()).setOwner(j.spec.getOwner()).setWorkload(j.workload.name())
         .setUnitsTotal(j.units()).setSubmittedAtMillis(j.submittedAtMillis).setDeadlineMillis(j.spec.getDeadlineMillis())
         .setStrategy(j.spec.getStrategy()).setState("QUEUED").setExpectedWork(Double.NaN)
         .setMessage("submitted; the master's control loop has not taken it up yet").build();
@@ -176,7 +176,7 @@ final class StatusReport {
     double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
     int shown = one ? RESULT_SHOWN_ONE : RESULT_SHOWN_ALL;
     boolean cut = !j.resultWhole || j.resultHead.length() > shown;
-    JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName())
+    JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName()).setOwner(j.spec.getOwner())
         .setWorkload(j.workload.name()).setUnitsTotal(j.units())
         .setResult(j.resultHead.length() > shown ? j.resultHead.substring(0, shown) : j.resultHead)
         .setResultTruncated(cut)

@@ -39,7 +39,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     AWAIT_ANSWER,
     /** An authenticated worker. */
     WORKER,
-    /** An authenticated client. */
+    /** An authenticated client or operator. */
     CLIENT,
     /** An error was sent; the connection is closing. */
     CLOSING
@@ -67,6 +67,10 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   private LoginGate.Ticket ticket;
   /** Ends a handshake that takes too long; cancelled when it ends. */
   private io.netty.util.concurrent.ScheduledFuture<?> handshakeTimer;
+  /** Who a client session acts as (set at its Welcome). */
+  private dev.gleaner.master.control.Caller caller = dev.gleaner.master.control.Caller.TRUSTED;
+  /** Its place among the token sessions a revocation closes; null under the shared secret or before the Welcome. */
+  private TokenSessions.Session tokenSession;
 
   ConnectionHandler(Services services) {
     this.services = services;
@@ -138,8 +142,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.VERSION_MISMATCH, ProtocolVersion.mismatch(h.getProtocolVersion()));
       return;
     }
-    if (h.getRole() != Role.WORKER && h.getRole() != Role.CLIENT) {
-      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "Hello must say WORKER or CLIENT, got " + h.getRole());
+    if (h.getRole() != Role.WORKER && h.getRole() != Role.CLIENT && h.getRole() != Role.OPERATOR) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "Hello must say WORKER, CLIENT or OPERATOR, got " + h.getRole());
       return;
     }
     if (h.getRole() == Role.WORKER && (h.getPeerId().isBlank() || h.getPeerId().length() > 200)) {
@@ -184,6 +188,20 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       return;
     }
     ticket = null;
+    if (hello.getCredential() == dev.gleaner.protocol.Credential.TOKEN) {
+      Role role = hello.getRole();
+      String id = hello.getPeerId();
+      tokenSession = why -> ctx.executor().execute(() -> refuse(ctx, Error.Code.AUTH_FAILED, why));
+      services.tokenSessions().add(role, id, tokenSession);
+      caller = role == Role.OPERATOR ? dev.gleaner.master.control.Caller.operator(id)
+          : dev.gleaner.master.control.Caller.client(id);
+      // a revocation stored between the check and here: its closing pass may have missed this session
+      String revoked = services.authenticator().revokedRefusal(role, id, hello.getTokenGeneration());
+      if (revoked != null) {
+        refuse(ctx, Error.Code.AUTH_FAILED, revoked);
+        return;
+      }
+    }
     // fresh random bytes the handshake already drew: no second draw from the shared SecureRandom
     java.nio.ByteBuffer n = java.nio.ByteBuffer.wrap(nonce);
     String sessionId = new UUID(n.getLong(), n.getLong()).toString();
@@ -271,7 +289,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       if (err != null) {
         ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not do it: " + err.getMessage()));
       } else if (o.state() == null) {
-        ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, o.message()));
+        ctx.writeAndFlush(Messages.error(o.notAllowed() ? Error.Code.NOT_ALLOWED : Error.Code.BAD_JOB, o.message()));
       } else {
         ctx.writeAndFlush(Envelope.newBuilder().setJobReply(dev.gleaner.protocol.JobReply.newBuilder().setJobId(jobId)
             .setState(o.state()).setMessage(o.message())).build());
@@ -341,7 +359,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     switch (msg.getBodyCase()) {
       case SUBMIT -> {
         try {
-          services.jobs().submit(msg.getSubmit().getSpec()).whenComplete((submitted, err) -> {
+          services.jobs().submit(msg.getSubmit().getSpec(), caller).whenComplete((submitted, err) -> {
             Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
                 ? err.getCause() : err;
             if (cause instanceof IllegalArgumentException bad) {
@@ -390,11 +408,12 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       }
       case RESULT_REQUEST -> {
         String job = msg.getResultRequest().getJobId();
-        services.loop().result(job).whenComplete((bytes, err) -> ctx.executor().execute(() -> {
+        services.loop().result(job, caller).whenComplete((bytes, err) -> ctx.executor().execute(() -> {
           if (err != null) {
             Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
                 ? err.getCause() : err;
-            ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, cause.getMessage()));
+            ctx.writeAndFlush(Messages.error(cause instanceof dev.gleaner.master.control.Caller.NotAllowed
+                ? Error.Code.NOT_ALLOWED : Error.Code.BAD_JOB, cause.getMessage()));
           } else {
             result = new ResultStream(job, bytes);
             pumpResult(ctx);
@@ -405,10 +424,22 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
         String reason = msg.getCancelJob().getReason().isBlank() ? "asked by " + ctx.channel().remoteAddress()
             : msg.getCancelJob().getReason();
         reply(ctx, msg.getCancelJob().getJobId(), services.loop().cancel(msg.getCancelJob().getJobId(), reason,
-            Integer.toUnsignedLong(msg.getCancelJob().getGraceMs())));
+            Integer.toUnsignedLong(msg.getCancelJob().getGraceMs()), caller));
       }
-      case FORGET_JOB -> reply(ctx, msg.getForgetJob().getJobId(), services.loop().forget(msg.getForgetJob().getJobId()));
+      case FORGET_JOB -> reply(ctx, msg.getForgetJob().getJobId(),
+          services.loop().forget(msg.getForgetJob().getJobId(), caller));
+      case REVOKE -> revoke(ctx, msg.getRevoke());
+      case REVOCATIONS_REQUEST -> {
+        if (operatorOnly(ctx, "list the revoked tokens")) {
+          dev.gleaner.protocol.RevocationsReply.Builder b = dev.gleaner.protocol.RevocationsReply.newBuilder();
+          services.revocations().list().forEach(r -> b.addRevocations(dev.gleaner.master.control.Revocations.proto(r)));
+          ctx.writeAndFlush(Envelope.newBuilder().setRevocationsReply(b).build());
+        }
+      }
       case DRAIN_REQUEST -> {
+        if (!operatorOnly(ctx, "ask worker '" + msg.getDrainRequest().getWorkerId() + "' to leave")) {
+          return;
+        }
         String reason = msg.getDrainRequest().getReason().isBlank() ? "asked by " + ctx.channel().remoteAddress()
             : msg.getDrainRequest().getReason();
         String worker = msg.getDrainRequest().getWorkerId();
@@ -429,6 +460,60 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       case GOODBYE -> ctx.close();
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client may not send " + msg.getBodyCase());
     }
+  }
+
+  /**
+   * True if this session may act as an operator; else answers NOT_ALLOWED with a sentence (the
+   * session stays open: the client may go on reading) and returns false.
+   */
+  private boolean operatorOnly(ChannelHandlerContext ctx, String what) {
+    if (caller.isOperator()) {
+      return true;
+    }
+    log.info("{} from {} may not {}: refused", caller, ctx.channel().remoteAddress(), what);
+    ctx.writeAndFlush(Messages.error(Error.Code.NOT_ALLOWED, "only an operator may " + what + " (you are " + caller
+        + "); an operator token is made with `gleaner token operator NAME`"));
+    return false;
+  }
+
+  /** An operator's `gleaner token revoke`: stored, then its sessions other than this one closed, then answered. */
+  private void revoke(ChannelHandlerContext ctx, dev.gleaner.protocol.Revoke r) {
+    if (!operatorOnly(ctx, "revoke tokens")) {
+      return;
+    }
+    Role role = r.getRole();
+    String id = r.getId();
+    if (role != Role.WORKER && role != Role.CLIENT && role != Role.OPERATOR) {
+      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, "a revocation names a worker, client or operator,"
+          + " not " + role));
+      return;
+    }
+    if (id.isBlank() || id.length() > 200) {
+      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, "a revocation names an id of 1 to 200 characters"));
+      return;
+    }
+    String reason = r.getReason().length() > 500 ? r.getReason().substring(0, 500) : r.getReason();
+    services.revocations().revoke(role, id, caller, reason, services.ticker().epochMillis()).whenComplete((rec, err) ->
+        ctx.executor().execute(() -> {
+          if (err != null) {
+            log.error("cannot store the revocation of {} '{}': {}", Auth.roleName(role), id, err.toString(), err);
+            ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the revocation: "
+                + err.getMessage()));
+            return;
+          }
+          String why = "the " + Auth.roleName(role) + " token of '" + id + "' was "
+              + dev.gleaner.master.control.Revocations.describe(rec);
+          int closed = services.tokenSessions().endAll(role, id, tokenSession, why);
+          boolean self = caller.kind() != dev.gleaner.master.control.Caller.Kind.SHARED_SECRET
+              && role == hello.getRole() && id.equals(hello.getPeerId());
+          log.warn("{}; {} live session(s) closed; its logins are refused from now on; a new token for it needs"
+              + " generation {}", why, closed + (self ? 1 : 0), rec.nextGeneration());
+          ctx.writeAndFlush(Envelope.newBuilder().setRevokeReply(dev.gleaner.protocol.RevokeReply.newBuilder()
+              .setRevocation(dev.gleaner.master.control.Revocations.proto(rec)).setSessionsClosed(closed + (self ? 1 : 0))).build());
+          if (self) {
+            refuse(ctx, Error.Code.AUTH_FAILED, why);
+          }
+        }));
   }
 
   private void refuse(ChannelHandlerContext ctx, Error.Code code, String message) {
@@ -454,6 +539,9 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     loggedInOrOut(ctx);
+    if (tokenSession != null) {
+      services.tokenSessions().remove(hello.getRole(), hello.getPeerId(), tokenSession);
+    }
     if (keepAlive != null) {
       keepAlive.cancel(false);
     }

@@ -1,6 +1,8 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.master.MasterAuth;
+import dev.gleaner.master.control.Revocations;
+import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Credential;
 import dev.gleaner.protocol.Hello;
@@ -11,13 +13,17 @@ import java.security.MessageDigest;
  * Checks a peer's answer to the challenge against what its Hello claims: the shared secret, or the
  * token the master derives from its cluster key for the Hello's role and id. It stores nothing per
  * worker; a token for worker A cannot answer for B, nor a worker's token for a client, nor the
- * other way round. A refusal names its cause in one sentence, which the peer reads and the log keeps.
+ * other way round. A token of a revoked generation is refused at once. A refusal names its cause
+ * in one sentence, which the peer reads and the log keeps.
  */
 final class PeerAuthenticator {
+  private static final Role[] TOKEN_ROLES = {Role.WORKER, Role.CLIENT, Role.OPERATOR};
   private final MasterAuth auth;
+  private final Revocations revocations;
 
-  PeerAuthenticator(MasterAuth auth) {
+  PeerAuthenticator(MasterAuth auth, Revocations revocations) {
     this.auth = auth;
+    this.revocations = revocations;
   }
 
   /** Null if {@code answer} proves the Hello's role and id, else why not. */
@@ -30,13 +36,15 @@ final class PeerAuthenticator {
         return "authentication failed for " + who + ": this master takes no tokens (it has no cluster key);"
             + " log in with its shared secret (--secret-file)";
       }
-      if (matches(Auth.token(auth.clusterKey(), role, id), nonce, role, id, answer)) {
-        return null;
+      int generation = hello.getTokenGeneration();
+      if (matches(Auth.token(auth.clusterKey(), role, id, generation), nonce, role, id, answer)) {
+        return revokedRefusal(role, id, generation);
       }
-      Role other = role == Role.WORKER ? Role.CLIENT : Role.WORKER;
-      if (matches(Auth.token(auth.clusterKey(), other, id), nonce, role, id, answer)) {
-        return "authentication failed for " + who + ": that is a " + Auth.roleName(other) + " token, and a "
-            + Auth.roleName(other) + " token cannot log in as a " + Auth.roleName(role);
+      for (Role other : TOKEN_ROLES) {
+        if (other != role && matches(Auth.token(auth.clusterKey(), other, id, generation), nonce, role, id, answer)) {
+          return "authentication failed for " + who + ": that is " + a(other) + " token, and " + a(other)
+              + " token cannot log in as " + a(role);
+        }
       }
       return "authentication failed for " + who + ": the token is not " + who + "'s (a token for another id"
           + " or role, or from another cluster's key)";
@@ -51,11 +59,29 @@ final class PeerAuthenticator {
     return "authentication failed: the peer's secret file differs from the master's";
   }
 
+  /** "a worker", "an operator". */
+  private static String a(Role role) {
+    return (role == Role.OPERATOR ? "an " : "a ") + Auth.roleName(role);
+  }
+
+  /** Null if the generation of {@code role}/{@code id}'s token is not revoked, else why it cannot log in. */
+  String revokedRefusal(Role role, String id, int generation) {
+    int next = revocations.nextGeneration(role, id);
+    if (generation >= next) {
+      return null;
+    }
+    Store.RevocationRecord r = revocations.revoked(role, id);
+    String name = Auth.roleName(role);
+    return "the " + name + " token of '" + id + "'" + (generation == 0 ? "" : " (generation " + generation + ")")
+        + " was " + Revocations.describe(r) + "; ask the cluster's admin for a new one (gleaner token " + name + " " + id
+        + " --generation " + next + ")";
+  }
+
   /**
    * Null if {@code credential}, as a browser or a program shows it to the web page, lets it read
-   * the status, else why not in one sentence. It is a client token as {@code NAME:BASE64} (the
-   * {@code id=} and {@code token=} of a client token file) or the shared secret (the secret file's
-   * text). A worker token cannot read status, as on the framed protocol.
+   * the status, else why not in one sentence. It is a client's or an operator's token as
+   * {@code NAME:BASE64} (the {@code id=} and {@code token=} of its token file) or the shared secret
+   * (the secret file's text). A worker token cannot read status, as on the framed protocol.
    */
   String webRefusal(String credential) {
     if (credential == null || credential.isEmpty()) {
@@ -72,10 +98,19 @@ final class PeerAuthenticator {
         token = null;
       }
       if (token != null) {
-        if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), Role.CLIENT, name), token)) {
-          return null;
+        for (Role role : new Role[] {Role.CLIENT, Role.OPERATOR}) {
+          // the page takes the generation the master takes now, and names an older one as revoked
+          int next = revocations.nextGeneration(role, name);
+          if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), role, name, next), token)) {
+            return null;
+          }
+          for (int g = Math.max(0, next - 16); g < next; g++) {
+            if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), role, name, g), token)) {
+              return revokedRefusal(role, name, g);
+            }
+          }
         }
-        if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), Role.WORKER, name), token)) {
+        if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), Role.WORKER, name, revocations.nextGeneration(Role.WORKER, name)), token)) {
           return "that is the token of worker '" + name + "', and a worker token cannot read status; use a client token";
         }
       }
@@ -88,7 +123,8 @@ final class PeerAuthenticator {
         return null;
       }
     }
-    return "the credential is neither a client token of this cluster (NAME:BASE64) nor its shared secret";
+    return "the credential is neither a client's or an operator's token of this cluster (NAME:BASE64) nor its shared"
+        + " secret";
   }
 
   private static boolean matches(byte[] key, byte[] nonce, Role role, String id, byte[] answer) {

@@ -163,6 +163,9 @@ public final class Store implements AutoCloseable {
         // a check's result that disagreed with the committed one, kept for the tie-break
         s.execute("CREATE TABLE IF NOT EXISTS dissents(job_id TEXT, start INTEGER, end INTEGER, worker_id TEXT,"
             + " result BLOB, PRIMARY KEY(job_id, start, end))");
+        // revoked token ids: their generations below next_generation log in no more
+        s.execute("CREATE TABLE IF NOT EXISTS revocations(role TEXT, id TEXT, next_generation INTEGER, at INTEGER,"
+            + " by TEXT, reason TEXT, PRIMARY KEY(role, id))");
         s.execute("CREATE UNIQUE INDEX IF NOT EXISTS jobs_by_key ON jobs(submit_key) WHERE submit_key IS NOT NULL");
       }
       connection.setAutoCommit(false);
@@ -1137,6 +1140,49 @@ public final class Store implements AutoCloseable {
       p.setString(2, id);
       p.executeUpdate();
       return null;
+    };
+  }
+
+  /** A revoked token id: generations below {@code nextGeneration} are dead. */
+  public record RevocationRecord(String role, String id, int nextGeneration, long at, String by, String reason) {}
+
+  /**
+   * Revokes every generation of {@code role}/{@code id} the master takes now: the next one is one
+   * more than before; returns the record as stored.
+   */
+  public static Op<RevocationRecord> revoke(String role, String id, long at, String by, String reason) {
+    return c -> {
+      PreparedStatement p = c.prepare("INSERT INTO revocations(role, id, next_generation, at, by, reason)"
+          + " VALUES (?,?,1,?,?,?) ON CONFLICT(role, id) DO UPDATE SET next_generation=next_generation+1,"
+          + " at=excluded.at, by=excluded.by, reason=excluded.reason");
+      p.setString(1, role);
+      p.setString(2, id);
+      p.setLong(3, at);
+      p.setString(4, by);
+      p.setString(5, reason);
+      p.executeUpdate();
+      PreparedStatement q = c.prepare("SELECT next_generation FROM revocations WHERE role=? AND id=?");
+      q.setString(1, role);
+      q.setString(2, id);
+      try (ResultSet r = q.executeQuery()) {
+        r.next();
+        return new RevocationRecord(role, id, r.getInt(1), at, by, reason);
+      }
+    };
+  }
+
+  /** Every revoked id, in the order of their last revocation. */
+  public static Op<List<RevocationRecord>> revocations() {
+    return c -> {
+      List<RevocationRecord> out = new ArrayList<>();
+      try (Statement st = c.statement();
+           ResultSet r = st.executeQuery("SELECT role, id, next_generation, at, by, reason FROM revocations ORDER BY at, id")) {
+        while (r.next()) {
+          out.add(new RevocationRecord(r.getString(1), r.getString(2), r.getInt(3), r.getLong(4), r.getString(5),
+              r.getString(6)));
+        }
+      }
+      return out;
     };
   }
 }

@@ -56,6 +56,8 @@ public final class StatusMaps {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", j.getJobId());
     m.put("name", j.getName());
+    // who submitted it ("client:NAME", "operator:NAME"); empty under the shared secret
+    m.put("owner", j.getOwner());
     m.put("workload", j.getWorkload());
     m.put("state", j.getState());
     m.put("strategy", j.getStrategy());

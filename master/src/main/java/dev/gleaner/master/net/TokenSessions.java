@@ -1,0 +1,51 @@
+package dev.gleaner.master.net;
+
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.Role;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The sessions logged in with a token, by role and id: what a revocation closes. Sessions under the
+ * shared secret are not here (one trust domain: there is nothing to revoke).
+ */
+final class TokenSessions {
+  /** One logged-in connection: how to end it with a sentence. */
+  interface Session {
+    void end(String why);
+  }
+
+  private final ConcurrentHashMap<String, Set<Session>> byKey = new ConcurrentHashMap<>();
+
+  private static String key(Role role, String id) {
+    return Auth.roleName(role) + ":" + id;
+  }
+
+  void add(Role role, String id, Session s) {
+    byKey.computeIfAbsent(key(role, id), k -> ConcurrentHashMap.newKeySet()).add(s);
+  }
+
+  void remove(Role role, String id, Session s) {
+    byKey.computeIfPresent(key(role, id), (k, set) -> {
+      set.remove(s);
+      return set.isEmpty() ? null : set;
+    });
+  }
+
+  /** Ends every session of {@code role}/{@code id} but {@code except} (may be null); returns how many. */
+  int endAll(Role role, String id, Session except, String why) {
+    Set<Session> set = byKey.get(key(role, id));
+    if (set == null) {
+      return 0;
+    }
+    List<Session> ended = set.stream().filter(s -> s != except).toList();
+    ended.forEach(endWith(why));
+    return ended.size();
+  }
+
+  private static Consumer<Session> endWith(String why) {
+    return s -> s.end(why);
+  }
+}

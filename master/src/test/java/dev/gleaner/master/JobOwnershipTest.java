@@ -1,0 +1,158 @@
+package dev.gleaner.master;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.protocol.Auth;
+import dev.gleaner.protocol.CancelJob;
+import dev.gleaner.protocol.DrainRequest;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.ForgetJob;
+import dev.gleaner.protocol.PeerCredential;
+import dev.gleaner.protocol.ResultRequest;
+import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.StatusRequest;
+import dev.gleaner.protocol.Submit;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A job belongs to the client that submitted it: on a master with tokens, client bob's cancel,
+ * forget and result of alice's job, and his drain of a worker, are refused in one line naming the
+ * owner and who could; an operator's succeed; reading the status stays shared.
+ */
+class JobOwnershipTest {
+  private static final byte[] KEY = TokenLoginTest.CLUSTER_KEY;
+
+  @TempDir
+  Path dir;
+  MasterFixture master;
+
+  @BeforeEach
+  void start() throws InterruptedException {
+    master = MasterFixture.start(dir, c -> c.withAuth(MasterAuth.tokens(KEY)));
+  }
+
+  @AfterEach
+  void stop() {
+    master.close();
+  }
+
+  private RawPeer as(Role role, String id) throws IOException {
+    RawPeer p = new RawPeer(master.port);
+    p.handshake(PeerCredential.token(role, id, Auth.token(KEY, role, id)), role, id, List.of(), 0);
+    return p;
+  }
+
+  /** The master's answer to one request (skipping its heartbeats). */
+  private static Envelope ask(RawPeer p, Envelope request) throws IOException {
+    p.send(request);
+    Envelope reply = p.readSkippingHeartbeats(30_000);
+    assertTrue(reply != null, "no answer to " + request.getBodyCase());
+    return reply;
+  }
+
+  private static String notAllowed(Envelope reply) {
+    assertTrue(reply.hasError(), "expected a refusal, got " + reply);
+    assertEquals(Error.Code.NOT_ALLOWED, reply.getError().getCode(), reply.getError().getMessage());
+    return reply.getError().getMessage();
+  }
+
+  private String submit(RawPeer p, long to) throws IOException {
+    Envelope r = ask(p, Envelope.newBuilder().setSubmit(Submit.newBuilder()
+        .setSpec(MasterFixture.primes(0, to, "equal", 0, 0).toBuilder().setOwner("client:bob"))).build());
+    assertTrue(r.hasSubmitReply(), r.toString());
+    return r.getSubmitReply().getJobId();
+  }
+
+  private static Envelope cancel(String job) {
+    return Envelope.newBuilder().setCancelJob(CancelJob.newBuilder().setJobId(job)).build();
+  }
+
+  private static Envelope forget(String job) {
+    return Envelope.newBuilder().setForgetJob(ForgetJob.newBuilder().setJobId(job)).build();
+  }
+
+  @Test
+  void anotherClientsCancelForgetAndResultAreRefusedAndAnOperatorsSucceed() throws Exception {
+    try (RawPeer alice = as(Role.CLIENT, "alice"); RawPeer bob = as(Role.CLIENT, "bob");
+         RawPeer root = as(Role.OPERATOR, "root")) {
+      // no worker: it runs until it is cancelled
+      String job = submit(alice, 1_000_000_000_000L);
+      assertEquals("client:alice", master.job(job).getOwner(), "the owner comes from the session, not the spec");
+
+      String why = notAllowed(ask(bob, cancel(job)));
+      assertEquals("job " + job + " belongs to client 'alice'; only client 'alice' or an operator may cancel it"
+          + " (you are client 'bob')", why);
+      assertTrue(master.job(job).getState().equals("RUNNING") || master.job(job).getState().equals("QUEUED"));
+
+      // reading stays shared: bob sees alice's job in the status
+      Envelope status = ask(bob, Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build());
+      assertTrue(status.getStatusReply().getJobsList().stream().anyMatch(j -> j.getJobId().equals(job)
+          && j.getOwner().equals("client:alice")));
+
+      Envelope cancelled = ask(root, cancel(job));
+      assertTrue(cancelled.hasJobReply(), cancelled.toString());
+      master.awaitEnd(job);
+
+      assertTrue(notAllowed(ask(bob, Envelope.newBuilder().setResultRequest(ResultRequest.newBuilder().setJobId(job))
+          .build())).contains("belongs to client 'alice'; only client 'alice' or an operator may read the result of it"));
+      assertTrue(notAllowed(ask(bob, forget(job))).contains("may forget it"));
+      assertTrue(ask(alice, Envelope.newBuilder().setResultRequest(ResultRequest.newBuilder().setJobId(job)).build())
+          .hasResultPart(), "the owner reads her result");
+      Envelope forgotten = ask(root, forget(job));
+      assertEquals("FORGOTTEN", forgotten.getJobReply().getState());
+    }
+  }
+
+  @Test
+  void theOwnerCancelsAndForgetsItsOwnJob() throws Exception {
+    try (RawPeer alice = as(Role.CLIENT, "alice")) {
+      String job = submit(alice, 1_000_000_000_000L);
+      assertTrue(ask(alice, cancel(job)).hasJobReply());
+      master.awaitEnd(job);
+      assertEquals("FORGOTTEN", ask(alice, forget(job)).getJobReply().getState());
+    }
+  }
+
+  @Test
+  void onlyAnOperatorDrainsAWorker() throws Exception {
+    try (RawPeer worker = new RawPeer(master.port); RawPeer bob = as(Role.CLIENT, "bob");
+         RawPeer root = as(Role.OPERATOR, "root")) {
+      worker.handshake(PeerCredential.token(Role.WORKER, "w1", Auth.token(KEY, Role.WORKER, "w1")), Role.WORKER, "w1",
+          List.of("primes"), 1);
+      await().atMost(Duration.ofSeconds(30)).until(() -> master.server.liveWorkers().contains("w1"));
+      Envelope drain = Envelope.newBuilder().setDrainRequest(DrainRequest.newBuilder().setWorkerId("w1")).build();
+      assertEquals("only an operator may ask worker 'w1' to leave (you are client 'bob'); an operator token is made"
+          + " with `gleaner token operator NAME`", notAllowed(ask(bob, drain)));
+      // bob's session stays open after a refusal: he may go on reading
+      assertTrue(ask(bob, Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build())
+          .hasStatusReply());
+      assertTrue(ask(root, drain).hasDrainReply());
+      Envelope asked = worker.readSkippingAcks(30_000);
+      assertTrue(asked != null && asked.hasDrain(), "the worker is asked to leave: " + asked);
+    }
+  }
+
+  @Test
+  void aSubmitKeyOfAnotherClientsJobIsRefusedNamingItsOwner() throws Exception {
+    try (RawPeer alice = as(Role.CLIENT, "alice"); RawPeer bob = as(Role.CLIENT, "bob")) {
+      Envelope keyed = Envelope.newBuilder().setSubmit(Submit.newBuilder()
+          .setSpec(MasterFixture.primes(0, 1000, "equal", 0, 0).toBuilder().setKey("nightly"))).build();
+      String job = ask(alice, keyed).getSubmitReply().getJobId();
+      Envelope again = ask(alice, keyed);
+      assertEquals(job, again.getSubmitReply().getJobId(), "alice's own resubmission finds her job");
+      Envelope theirs = ask(bob, keyed);
+      assertTrue(theirs.hasError() && theirs.getError().getMessage().equals("the key 'nightly' already names job "
+          + job + " of client 'alice'; choose another key"), theirs.toString());
+    }
+  }
+}
