@@ -85,7 +85,7 @@ class SecureClusterTest {
         workers.start(id, m.port(), unused, 1, 1, "128m",
             List.of("--ca", ca.toString(), "--token", pki.resolve("tokens/worker-" + id + ".token").toString()));
       }
-      await().atMost(Duration.ofSeconds(60)).until(() -> {
+      await().atMost(Duration.ofSeconds(120)).until(() -> {
         workers.requireAlive();
         return Set.copyOf(m.liveWorkers()).equals(Set.of("w1", "w2"));
       });
@@ -156,7 +156,7 @@ class SecureClusterTest {
             pki.resolve(ClusterFiles.CA_CERT).toString(), "--token", pki.resolve("tokens/worker-" + id + ".token").toString()));
         w1 = w1 == null ? p : w1;
       }
-      await().atMost(Duration.ofSeconds(60)).until(() -> {
+      await().atMost(Duration.ofSeconds(120)).until(() -> {
         workers.requireAlive();
         return Set.copyOf(m.liveWorkers()).equals(Set.of("w1", "w2"));
       });
@@ -172,6 +172,8 @@ class SecureClusterTest {
       oneLineRefusal(gleaner(as(address, pki, "client-bob", "drain", "w2")), "only an operator may ask worker 'w2' to leave");
       Run cancelled = gleaner(as(address, pki, "operator-root", "cancel", id, "--now"));
       assertEquals(0, cancelled.code(), cancelled.err());
+      // a cancel returns once recorded; the job ends after its workers' last reports
+      assertEquals(3, gleaner(as(address, pki, "client-alice", "wait", id)).code(), "CANCELLED");
       oneLineRefusal(gleaner(as(address, pki, "client-bob", "forget", id)), "only client 'alice' or an operator may forget it");
       assertEquals(0, gleaner(as(address, pki, "operator-root", "forget", id)).code());
 
@@ -179,7 +181,7 @@ class SecureClusterTest {
       assertEquals(0, revoked.code(), revoked.err());
       assertTrue(revoked.out().contains("1 live session(s) closed") && revoked.out().contains("--generation 1"), revoked.out());
       // disconnected at once, and the worker stops: a revocation is no outage to wait out
-      await().atMost(Duration.ofSeconds(5)).until(() -> !m.liveWorkers().contains("w1"));
+      await().atMost(Duration.ofSeconds(30)).until(() -> !m.liveWorkers().contains("w1"));
       Process stopped = w1;
       await().atMost(Duration.ofSeconds(60)).until(() -> !stopped.isAlive());
       assertTrue(Files.readString(workers.log("w1")).contains("the worker token of 'w1' was revoked"),
@@ -205,7 +207,8 @@ class SecureClusterTest {
     try (MasterServer m = tlsMaster(pki)) {
       String address = "127.0.0.1:" + m.port();
       assertEquals(0, gleaner(as(address, pki, "client-bob", "status")).code());
-      oneLineRefusal(gleaner("token", "revoke", "client", "bob", "--data", data.toString()), "is in use by another master");
+      oneLineRefusal(gleaner("token", "revoke", "client", "bob", "--data", data.toString()),
+          "is in use by another master (pid " + ProcessHandle.current().pid() + "): ask it instead (an operator's --token");
     }
     Run revoked = gleaner("token", "revoke", "client", "bob", "--data", data.toString(), "--reason", "left");
     assertEquals(0, revoked.code(), revoked.err());

@@ -155,4 +155,44 @@ class JobOwnershipTest {
           + job + " of client 'alice'; choose another key"), theirs.toString());
     }
   }
+
+  @Test
+  void anotherClientsJobCannotBeResumedNorItsResultReadInTheStatus() throws Exception {
+    try (RawPeer alice = as(Role.CLIENT, "alice"); RawPeer bob = as(Role.CLIENT, "bob");
+         RawPeer root = as(Role.OPERATOR, "root");
+         ScriptedWorker w = new ScriptedWorker(master.port, PeerCredential.token(Role.WORKER, "w",
+             Auth.token(KEY, Role.WORKER, "w")), "w")) {
+      String job = submit(alice, 100_000);
+      assertEquals("DONE", master.awaitEnd(job).getState());
+      // a resumed job takes the old one's pieces into a result its submitter reads
+      Envelope resumed = ask(bob, Envelope.newBuilder().setSubmit(Submit.newBuilder()
+          .setSpec(MasterFixture.primes(0, 1_000_000_000_000L, "equal", 0, 0).toBuilder().setResume(job))).build());
+      assertEquals("--resume: job " + job + " belongs to client 'alice'; only client 'alice' or an operator may resume it"
+          + " (you are client 'bob')", notAllowed(resumed));
+
+      StatusRequest one = StatusRequest.newBuilder().setJobId(job).build();
+      var theirs = ask(bob, Envelope.newBuilder().setStatusRequest(one).build()).getStatusReply().getJobs(0);
+      assertEquals("DONE", theirs.getState(), "reading the status stays shared");
+      assertEquals("", theirs.getResult());
+      assertTrue(theirs.getMessage().endsWith("its result is for client 'alice' and operators to read"), theirs.getMessage());
+      var hers = ask(alice, Envelope.newBuilder().setStatusRequest(one).build()).getStatusReply().getJobs(0);
+      assertEquals("9592 primes", hers.getResult());
+      assertEquals(hers.getResult(), ask(root, Envelope.newBuilder().setStatusRequest(one).build()).getStatusReply()
+          .getJobs(0).getResult());
+    }
+  }
+
+  @Test
+  void aJobWithNoOwnerIsAnOperatorsToChange() throws Exception {
+    master.close();
+    master = MasterFixture.start(dir.resolve("both"), c -> c.withAuth(new MasterAuth(MasterFixture.SECRET, KEY)));
+    // submitted with the shared secret, which a master may take beside tokens while peers move over
+    String job = master.submit(MasterFixture.primes(0, 1_000_000_000_000L, "equal", 0, 0));
+    assertEquals("", master.job(job).getOwner());
+    try (RawPeer bob = as(Role.CLIENT, "bob"); RawPeer root = as(Role.OPERATOR, "root")) {
+      assertEquals("job " + job + " has no owner (submitted with the shared secret, or before jobs had owners); only an"
+          + " operator may cancel it (you are client 'bob')", notAllowed(ask(bob, cancel(job))));
+      assertTrue(ask(root, cancel(job)).hasJobReply());
+    }
+  }
 }

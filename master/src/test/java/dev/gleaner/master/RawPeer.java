@@ -47,6 +47,13 @@ final class RawPeer implements AutoCloseable {
     return worker(port, secret, id, 0);
   }
 
+  /** A worker peer logged in with {@code credential}. */
+  static RawPeer worker(int port, PeerCredential credential, String id) throws IOException {
+    RawPeer p = new RawPeer(port);
+    p.handshake(credential, Role.WORKER, id, List.of("primes", "grep"), 0);
+    return p;
+  }
+
   /** A worker peer that says which process it is ({@code Hello.instance}). */
   static RawPeer worker(int port, byte[] secret, String id, long instance) throws IOException {
     RawPeer p = new RawPeer(port);

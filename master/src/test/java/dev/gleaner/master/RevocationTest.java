@@ -165,4 +165,22 @@ class RevocationTest {
     assertTrue(asOperator.getError().getMessage().contains("a client token cannot log in as an operator"),
         asOperator.toString());
   }
+
+  @Test
+  void onlyTheGenerationTheMasterTakesLogsIn() throws Exception {
+    start();
+    // made ahead of time, a later generation would outlive the revocation of the ones before it
+    Envelope ahead = login(Role.WORKER, "w1", 1);
+    assertEquals(Error.Code.AUTH_FAILED, ahead.getError().getCode());
+    assertEquals("the worker token of 'w1' is of generation 1, and the master takes generation 0 of it (gleaner token list"
+        + " shows the revoked ids)", ahead.getError().getMessage());
+    try (RawPeer p = new RawPeer(master.port)) {
+      // a uint32 of 2^31 or more: no token has such a generation
+      p.send(Envelope.newBuilder().setHello(dev.gleaner.protocol.Messages.hello(Role.WORKER, "w1", "h", 1, List.of("primes"))
+          .getHello().toBuilder().setCredential(dev.gleaner.protocol.Credential.TOKEN).setTokenGeneration(-1)).build());
+      Envelope refused = p.read();
+      assertEquals(Error.Code.UNEXPECTED_MESSAGE, refused.getError().getCode());
+      assertEquals("a token's generation is below 2^31, not 4294967295", refused.getError().getMessage());
+    }
+  }
 }

@@ -29,7 +29,16 @@ final class ScriptedWorker implements AutoCloseable {
   volatile Throwable failure;
 
   ScriptedWorker(int port, byte[] secret, String id) throws IOException {
-    peer = RawPeer.worker(port, secret, id);
+    this(RawPeer.worker(port, secret, id), id);
+  }
+
+  /** A worker logged in with {@code token} (a worker token for {@code id}). */
+  ScriptedWorker(int port, dev.gleaner.protocol.PeerCredential token, String id) throws IOException {
+    this(RawPeer.worker(port, token, id), id);
+  }
+
+  private ScriptedWorker(RawPeer peer, String id) {
+    this.peer = peer;
     thread = new Thread(this::loop, "scripted-" + id);
     thread.setDaemon(true);
     thread.start();

@@ -166,7 +166,8 @@ public final class TokenCommand implements Runnable {
       int closed;
       if (target.data != null) {
         rec = offline(target.data, store -> Revocations.proto(store.submit(Store.revoke(Auth.roleName(r), id,
-            System.currentTimeMillis(), "the admin (--data " + target.data + ")", reason)).join()));
+            System.currentTimeMillis(), "the admin (--data " + target.data + ")",
+            reason.length() > 500 ? reason.substring(0, 500) : reason)).join()));
         closed = 0;
       } else {
         try (MasterClient c = target.client.connect("`gleaner token revoke`")) {
@@ -224,7 +225,17 @@ public final class TokenCommand implements Runnable {
     if (!Files.isRegularFile(data.resolve("gleaner.db"))) {
       throw new IllegalArgumentException(data + " holds no master's store (gleaner.db): give the --data of `gleaner master`");
     }
-    try (Store store = new Store(data)) {
+    Store store;
+    try {
+      store = new Store(data);
+    } catch (IllegalStateException e) {
+      if (e.getMessage() != null && e.getMessage().contains("in use by another master")) {
+        throw new IllegalArgumentException(e.getMessage().replace("; stop it or give this one its own --data", "")
+            + ": ask it instead (an operator's --token, without --data), or stop it first", e);
+      }
+      throw e;
+    }
+    try (store) {
       return work.apply(store);
     }
   }

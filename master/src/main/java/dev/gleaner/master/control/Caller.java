@@ -22,6 +22,17 @@ public record Caller(Kind kind, String id) {
     return new Caller(Kind.OPERATOR, id);
   }
 
+  /** The caller whose {@link #owner()} is {@code owner} ("" is the shared secret's holder). */
+  static Caller fromOwner(String owner) {
+    if (owner.startsWith("client:")) {
+      return client(owner.substring("client:".length()));
+    }
+    if (owner.startsWith("operator:")) {
+      return operator(owner.substring("operator:".length()));
+    }
+    return TRUSTED;
+  }
+
   /** What a job it submits records as its owner: "client:NAME", "operator:NAME", or empty. */
   public String owner() {
     return switch (kind) {
@@ -41,8 +52,12 @@ public record Caller(Kind kind, String id) {
    * sentence naming the owner and who could.
    */
   public String refusal(String verb, String jobId, String owner) {
-    if (isOperator() || owner.isEmpty() || owner.equals(owner())) {
+    if (isOperator() || owner.equals(owner())) {
       return null;
+    }
+    if (owner.isEmpty()) {
+      return "job " + jobId + " has no owner (submitted with the shared secret, or before jobs had owners); only an"
+          + " operator may " + verb + " it (you are client '" + id + "')";
     }
     return "job " + jobId + " belongs to " + ownerText(owner) + "; only " + ownerText(owner)
         + " or an operator may " + verb + " it (you are client '" + id + "')";

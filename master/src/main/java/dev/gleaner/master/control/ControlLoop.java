@@ -101,7 +101,7 @@ public final class ControlLoop implements AutoCloseable {
   /** Workers' histories from the store, read once at start; the estimator keeps them up to date. */
   private final Map<String, Store.History> histories;
   /** Store failures, a line per kind per 10 s at most: a full disk fails every write. */
-  private final ProblemLog storeProblems;
+  private final dev.gleaner.master.store.ProblemLog storeProblems;
 
   public ControlLoop(Store store, MasterMetrics metrics, Ticker ticker, ControlConfig config) {
     this.histories = store.call(Store.histories());
@@ -110,7 +110,7 @@ public final class ControlLoop implements AutoCloseable {
     this.metrics = metrics;
     this.ticker = ticker;
     this.originNanos = ticker.nanos();
-    this.storeProblems = new ProblemLog(log, ticker::nanos);
+    this.storeProblems = new dev.gleaner.master.store.ProblemLog(log, ticker::nanos);
     // interruptions by hour of the week, on this machine's clock and zone (the owners' hours), from
     // the sessions of the last RISK_WEEKS weeks: owners' habits change, and a start stays quick
     controller.estimator().wallClock(ticker.epochMillis() / 1000.0, java.time.ZoneId.systemDefault());

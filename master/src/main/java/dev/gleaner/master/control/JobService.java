@@ -177,6 +177,12 @@ public final class JobService {
     if (old == null) {
       throw new IllegalArgumentException("--resume: the master knows no job '" + from + "'");
     }
+    // a resumed job takes the old one's pieces, and its result includes them: it is the old one's reader's
+    JobSpec oldSpec = parsed(old.spec());
+    String refusal = Caller.fromOwner(spec.getOwner()).refusal("resume", from, oldSpec == null ? "" : oldSpec.getOwner());
+    if (refusal != null) {
+      throw new Caller.NotAllowed("--resume: " + refusal);
+    }
     if (!old.state().equals("DONE_PARTIAL") && !old.state().equals("CANCELLED")) {
       throw new IllegalArgumentException("--resume: job " + from + " is " + old.state()
           + "; only a job that ended at its deadline (DONE_PARTIAL) or was cancelled can be resumed");

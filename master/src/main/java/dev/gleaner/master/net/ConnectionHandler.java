@@ -154,6 +154,10 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
       refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client's Hello needs a name of at most 200 characters");
       return;
     }
+    if (h.getTokenGeneration() < 0) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a token's generation is below 2^31, not " + Integer.toUnsignedString(h.getTokenGeneration()));
+      return;
+    }
     if (h.getWorkloadsCount() > 1000 || h.getSpeedsCount() > 1000 || h.getHeldCount() > 1000) {
       refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello may name at most 1000 workloads and 1000 held chunks");
       return;
@@ -364,7 +368,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
                 ? err.getCause() : err;
             if (cause instanceof IllegalArgumentException bad) {
               log.info("job from {} refused: {}", ctx.channel().remoteAddress(), bad.getMessage());
-              ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, bad.getMessage()));
+              ctx.writeAndFlush(Messages.error(bad instanceof dev.gleaner.master.control.Caller.NotAllowed
+                  ? Error.Code.NOT_ALLOWED : Error.Code.BAD_JOB, bad.getMessage()));
             } else if (cause != null) {
               log.error("cannot store a job from {}: {}", ctx.channel().remoteAddress(), cause.getMessage(), cause);
               ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the job: " + cause.getMessage()));
@@ -393,7 +398,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
               ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not build the status: " + err));
               return;
             }
-            Envelope frame = Envelope.newBuilder().setStatusReply(reply).build();
+            Envelope frame = Envelope.newBuilder().setStatusReply(ownResultsOnly(reply)).build();
             int limit = services.config().maxFrameBytes();
             if (frame.getSerializedSize() + 4 > limit) {
               // a summary should always fit; if it does not, say so instead of failing silently
@@ -463,6 +468,31 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   }
 
   /**
+   * The status as this session may read it: every job, but the result of another client's only for
+   * its owner and operators (as `gleaner result`), with a message saying whose it is.
+   */
+  private dev.gleaner.protocol.StatusReply ownResultsOnly(dev.gleaner.protocol.StatusReply reply) {
+    if (caller.isOperator()) {
+      return reply;
+    }
+    dev.gleaner.protocol.StatusReply.Builder b = null;
+    for (int i = 0; i < reply.getJobsCount(); i++) {
+      dev.gleaner.protocol.JobStatus j = reply.getJobs(i);
+      if (j.getResult().isEmpty() || caller.refusal("read the result of", j.getJobId(), j.getOwner()) == null) {
+        continue;
+      }
+      if (b == null) {
+        b = reply.toBuilder();
+      }
+      b.setJobs(i, j.toBuilder().clearResult().setResultTruncated(false)
+          .setResultSize(0).setMessage(j.getMessage() + (j.getMessage().isEmpty() ? "" : "; ") + "its result is for "
+              + (j.getOwner().isEmpty() ? "" : dev.gleaner.master.control.Caller.ownerText(j.getOwner()) + " and ")
+              + "operators to read"));
+    }
+    return b == null ? reply : b.build();
+  }
+
+  /**
    * True if this session may act as an operator; else answers NOT_ALLOWED with a sentence (the
    * session stays open: the client may go on reading) and returns false.
    */
@@ -479,6 +509,11 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   /** An operator's `gleaner token revoke`: stored, then its sessions other than this one closed, then answered. */
   private void revoke(ChannelHandlerContext ctx, dev.gleaner.protocol.Revoke r) {
     if (!operatorOnly(ctx, "revoke tokens")) {
+      return;
+    }
+    if (services.config().auth().clusterKey() == null) {
+      ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, "this master takes no tokens (it has no cluster key): there"
+          + " is nothing to revoke; under the shared secret every peer is trusted alike"));
       return;
     }
     Role role = r.getRole();

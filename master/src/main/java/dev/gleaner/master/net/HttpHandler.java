@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /} and its files ({@link WebAssets}): the web page; {@code GET /api/status}: what
  *       it shows, one JSON document ({@link StatusJson}), built on the control loop's thread as
  *       {@code gleaner status}'s reply is. Loopback peers only, unless the master was started with
- *       {@code --web-from-anywhere}; other addresses must then show a client token or the shared
+ *       {@code --web-from-anywhere}; other addresses must then show a client's or an operator's token or the shared
  *       secret ({@code Authorization: Bearer}, or {@code ?token=}).
  * </ul>
  *
@@ -212,7 +212,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     if (!local && !services.config().webFromAnywhere()) {
       return "the web page answers loopback addresses only; start the master with --web-from-anywhere to open it"
-          + " (to holders of a client token or the shared secret)";
+          + " (to holders of a client's or an operator's token or the shared secret)";
     }
     if (!path.equals("/") && !path.equals("/api/status")) {
       // the page's scripts, styles and libraries: the same in every Gleaner jar, nothing of this cluster

@@ -64,14 +64,22 @@ final class PeerAuthenticator {
     return (role == Role.OPERATOR ? "an " : "a ") + Auth.roleName(role);
   }
 
-  /** Null if the generation of {@code role}/{@code id}'s token is not revoked, else why it cannot log in. */
+  /**
+   * Null if the generation of {@code role}/{@code id}'s token is the one the master takes (0, or
+   * the one its last revocation named), else why it cannot log in.
+   */
   String revokedRefusal(Role role, String id, int generation) {
     int next = revocations.nextGeneration(role, id);
-    if (generation >= next) {
+    if (generation == next) {
       return null;
     }
-    Store.RevocationRecord r = revocations.revoked(role, id);
     String name = Auth.roleName(role);
+    if (generation > next) {
+      // made ahead of time: a later revocation could not kill it
+      return "the " + name + " token of '" + id + "' is of generation " + generation + ", and the master takes generation "
+          + next + " of it (gleaner token list shows the revoked ids)";
+    }
+    Store.RevocationRecord r = revocations.revoked(role, id);
     return "the " + name + " token of '" + id + "'" + (generation == 0 ? "" : " (generation " + generation + ")")
         + " was " + Revocations.describe(r) + "; ask the cluster's admin for a new one (gleaner token " + name + " " + id
         + " --generation " + next + ")";

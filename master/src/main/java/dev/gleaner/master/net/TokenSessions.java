@@ -24,7 +24,12 @@ final class TokenSessions {
   }
 
   void add(Role role, String id, Session s) {
-    byKey.computeIfAbsent(key(role, id), k -> ConcurrentHashMap.newKeySet()).add(s);
+    // inside the map's lock: a remove of the id's last other session must not drop the set this joins
+    byKey.compute(key(role, id), (k, set) -> {
+      Set<Session> in = set == null ? ConcurrentHashMap.newKeySet() : set;
+      in.add(s);
+      return in;
+    });
   }
 
   void remove(Role role, String id, Session s) {

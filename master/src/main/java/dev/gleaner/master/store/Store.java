@@ -234,6 +234,11 @@ public final class Store implements AutoCloseable {
    * checkpoint: it copies what no reader still needs, and the WAL starts over once all of it is in).
    */
   private void checkpoint() {
+    checkpoint("PASSIVE");
+  }
+
+  /** A checkpoint of {@code mode} (PASSIVE, or TRUNCATE after a full disk). */
+  private void checkpoint(String mode) {
     try {
       if (checkpointConnection == null) {
         org.sqlite.SQLiteConfig config = new org.sqlite.SQLiteConfig();
@@ -242,9 +247,13 @@ public final class Store implements AutoCloseable {
         checkpointConnection = config.createConnection("jdbc:sqlite:" + file);
       }
       try (Statement st = checkpointConnection.createStatement();
-           ResultSet r = st.executeQuery("PRAGMA wal_checkpoint(PASSIVE)")) {
+           ResultSet r = st.executeQuery("PRAGMA wal_checkpoint(" + mode + ")")) {
         if (r.next() && r.getInt(1) != 0) {
           log.debug("a checkpoint of the store was busy; the next one tries again");
+        } else if (mode.equals("TRUNCATE")) {
+          walTruncations.incrementAndGet();
+          log.warn("the disk holding the store is full: its WAL was copied into the database and truncated, to give"
+              + " back the space it held; writes are tried again as they come");
         }
       }
     } catch (SQLException | RuntimeException e) {
@@ -254,6 +263,48 @@ public final class Store implements AutoCloseable {
       closeQuietly(checkpointConnection);
       checkpointConnection = null;
     }
+  }
+
+  /** Failed writes: a line per 10 s at most, and the count of the rest (see {@link ProblemLog}). */
+  private final ProblemLog writeFailures = new ProblemLog(log, System::nanoTime);
+  /** When the WAL was last truncated after a full disk (System.nanoTime), or 0. */
+  private volatile long walTruncatedNanos;
+
+  /** Whether {@code e} is SQLite's "database or disk is full". */
+  private static boolean isFull(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof org.sqlite.SQLiteException s && s.getResultCode() == org.sqlite.SQLiteErrorCode.SQLITE_FULL) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The disk is full: the WAL is copied into the database and truncated to nothing (at most once a
+   * second), on the checkpoint thread, so that the space its old frames hold is given back instead of
+   * being kept by the WAL (on a small disk the WAL took the space a failed write freed, and the
+   * master never recovered).
+   */
+  private void giveWalSpaceBack() {
+    long now = System.nanoTime();
+    java.util.concurrent.ScheduledExecutorService c = checkpointer;
+    if (c == null || closing || (walTruncatedNanos != 0 && now - walTruncatedNanos < TimeUnit.SECONDS.toNanos(1))) {
+      return;
+    }
+    walTruncatedNanos = now;
+    try {
+      c.execute(() -> checkpoint("TRUNCATE"));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      log.debug("the store is closing: no WAL truncation", e);
+    }
+  }
+
+  /** How many times the WAL was truncated after a full disk (for tests and the log). */
+  private final java.util.concurrent.atomic.AtomicLong walTruncations = new java.util.concurrent.atomic.AtomicLong();
+
+  public long walTruncations() {
+    return walTruncations.get();
   }
 
   /** Failed checkpoints logged at most 3 per minute: a full disk must not flood the log. */
@@ -362,6 +413,7 @@ public final class Store implements AutoCloseable {
    * the completions submit wait for the next pass.
    */
   public void commitPass() {
+    writeFailures.flush();
     while (!pass.isEmpty()) {
       List<Pending<?>> batch;
       if (pass.size() <= BATCH) {
@@ -454,7 +506,11 @@ public final class Store implements AutoCloseable {
           runBatch(List.of(p));
         }
       } else {
-        log.error("store operation failed: {}", e.getMessage(), e);
+        // a full disk fails every write of a busy master: one line per 10 s, with a count of the rest
+        writeFailures.error("write", "store operation failed: " + e.getMessage(), e);
+        if (isFull(e)) {
+          giveWalSpaceBack();
+        }
         batch.get(0).future().completeExceptionally(e);
       }
       return;

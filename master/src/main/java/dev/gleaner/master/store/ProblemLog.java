@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.store;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,9 +13,9 @@ import org.slf4j.Logger;
  * over, whichever comes first. A store that fails every write of a busy master would otherwise write
  * hundreds of stack traces a second; lines are folded, never dropped without a count.
  */
-final class ProblemLog {
+public final class ProblemLog {
   /** The window: at most one line of a kind per this many seconds (and one folded count). */
-  static final long WINDOW_SECONDS = 10;
+  public static final long WINDOW_SECONDS = 10;
 
   private final Logger log;
   private final LongSupplier nanos;
@@ -29,7 +29,7 @@ final class ProblemLog {
     String lastFolded;
   }
 
-  ProblemLog(Logger log, LongSupplier nanos) {
+  public ProblemLog(Logger log, LongSupplier nanos) {
     this.log = log;
     this.nanos = nanos;
     this.windowNanos = TimeUnit.SECONDS.toNanos(WINDOW_SECONDS);
@@ -39,7 +39,7 @@ final class ProblemLog {
    * An error of {@code kind}: logged now, with the cause's stack trace, if no line of that kind was
    * in the window; else counted, to be said later.
    */
-  synchronized void error(String kind, String message, Throwable cause) {
+  public synchronized void error(String kind, String message, Throwable cause) {
     Kind k = kinds.computeIfAbsent(kind, x -> new Kind());
     long now = nanos.getAsLong();
     if (k.logged && now - k.loggedAt < windowNanos) {
@@ -60,8 +60,8 @@ final class ProblemLog {
     k.lastFolded = null;
   }
 
-  /** Says the count of each kind whose window is over with failures folded in it (called often, from the control loop). */
-  synchronized void flush() {
+  /** Says the count of each kind whose window is over with failures folded in it (called often: each pass of the loop). */
+  public synchronized void flush() {
     long now = nanos.getAsLong();
     for (Kind k : kinds.values()) {
       if (k.folded > 0 && now - k.loggedAt >= windowNanos) {
