@@ -379,7 +379,7 @@ class WebPageTest {
         Reply r = get(outside, m.port, path);
         assertEquals(403, r.status(), path + ": " + r.body());
         assertEquals("the web page answers loopback addresses only; start the master with --web-from-anywhere to open"
-            + " it (to holders of a client token or the shared secret)\n", r.body());
+            + " it (to holders of a client's or an operator's token or the shared secret)\n", r.body());
       }
       assertEquals(403, get(outside, m.port, "/metrics").status());
     }
