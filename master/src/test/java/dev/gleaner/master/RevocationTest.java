@@ -183,4 +183,16 @@ class RevocationTest {
       assertEquals("a token's generation is below 2^31, not 4294967295", refused.getError().getMessage());
     }
   }
+
+  @Test
+  void anOperatorRevokingItselfGetsTheReplyThenItsSessionEnds() throws Exception {
+    start();
+    try (RawPeer root = as(Role.OPERATOR, "root")) {
+      Envelope reply = revoke(root, Role.OPERATOR, "root");
+      assertTrue(reply.hasRevokeReply(), reply.toString());
+      assertEquals(1, reply.getRevokeReply().getSessionsClosed());
+      assertEquals(Error.Code.AUTH_FAILED, refusalAndClose(root).getError().getCode());
+    }
+    assertEquals(Error.Code.AUTH_FAILED, login(Role.OPERATOR, "root", 0).getError().getCode());
+  }
 }

@@ -22,17 +22,6 @@ public record Caller(Kind kind, String id) {
     return new Caller(Kind.OPERATOR, id);
   }
 
-  /** The caller whose {@link #owner()} is {@code owner} ("" is the shared secret's holder). */
-  static Caller fromOwner(String owner) {
-    if (owner.startsWith("client:")) {
-      return client(owner.substring("client:".length()));
-    }
-    if (owner.startsWith("operator:")) {
-      return operator(owner.substring("operator:".length()));
-    }
-    return TRUSTED;
-  }
-
   /** What a job it submits records as its owner: "client:NAME", "operator:NAME", or empty. */
   public String owner() {
     return switch (kind) {

@@ -85,7 +85,7 @@ public final class JobService {
     CompletableFuture<Submitted> out = new CompletableFuture<>();
     loop.execute(() -> {
       try {
-        submitOnLoop(spec, out);
+        submitOnLoop(spec, caller, out);
       } catch (RuntimeException e) {
         out.completeExceptionally(e);
       }
@@ -99,7 +99,7 @@ public final class JobService {
   /** A job submitted with a key whose row waits for the pass's commit. */
   private record Pending(JobSpec spec, CompletableFuture<Submitted> stored) {}
 
-  private void submitOnLoop(JobSpec spec, CompletableFuture<Submitted> out) {
+  private void submitOnLoop(JobSpec spec, Caller caller, CompletableFuture<Submitted> out) {
     String key = spec.getKey();
     if (key.length() > 200) {
       throw new IllegalArgumentException("a submit key may have at most 200 characters, got " + key.length());
@@ -152,7 +152,7 @@ public final class JobService {
           + " has already passed");
     }
     if (!spec.getResume().isEmpty()) {
-      resumeFrom(spec, workload, out);
+      resumeFrom(spec, workload, caller, out);
       return;
     }
     FileInputSource input = openInput(workload, spec);
@@ -171,7 +171,7 @@ public final class JobService {
   }
 
   /** A job that computes only what an earlier job did not finish by its deadline, keeping its pieces. */
-  private void resumeFrom(JobSpec spec, Workload workload, CompletableFuture<Submitted> out) {
+  private void resumeFrom(JobSpec spec, Workload workload, Caller caller, CompletableFuture<Submitted> out) {
     String from = spec.getResume();
     Store.JobRecord old = store.now(Store.job(from));
     if (old == null) {
@@ -179,7 +179,7 @@ public final class JobService {
     }
     // a resumed job takes the old one's pieces, and its result includes them: it is the old one's reader's
     JobSpec oldSpec = parsed(old.spec());
-    String refusal = Caller.fromOwner(spec.getOwner()).refusal("resume", from, oldSpec == null ? "" : oldSpec.getOwner());
+    String refusal = caller.refusal("resume", from, oldSpec == null ? "" : oldSpec.getOwner());
     if (refusal != null) {
       throw new Caller.NotAllowed("--resume: " + refusal);
     }
@@ -250,7 +250,6 @@ public final class JobService {
     loop.addJobNow(job, definition(job, remaining, 1), List.of(), null, null);
   }
 
-  /** Whether a stored spec is the same job as {@code spec} (maps compared as maps, not as bytes). */
   /** A stored spec, or null (logged) if it cannot be read. */
   private static JobSpec parsed(byte[] stored) {
     try {

@@ -368,8 +368,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
                 ? err.getCause() : err;
             if (cause instanceof IllegalArgumentException bad) {
               log.info("job from {} refused: {}", ctx.channel().remoteAddress(), bad.getMessage());
-              ctx.writeAndFlush(Messages.error(bad instanceof dev.gleaner.master.control.Caller.NotAllowed
-                  ? Error.Code.NOT_ALLOWED : Error.Code.BAD_JOB, bad.getMessage()));
+              ctx.writeAndFlush(Messages.error(refusalCode(bad), bad.getMessage()));
             } else if (cause != null) {
               log.error("cannot store a job from {}: {}", ctx.channel().remoteAddress(), cause.getMessage(), cause);
               ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the job: " + cause.getMessage()));
@@ -417,8 +416,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           if (err != null) {
             Throwable cause = err instanceof java.util.concurrent.CompletionException && err.getCause() != null
                 ? err.getCause() : err;
-            ctx.writeAndFlush(Messages.error(cause instanceof dev.gleaner.master.control.Caller.NotAllowed
-                ? Error.Code.NOT_ALLOWED : Error.Code.BAD_JOB, cause.getMessage()));
+            ctx.writeAndFlush(Messages.error(refusalCode(cause), cause.getMessage()));
           } else {
             result = new ResultStream(job, bytes);
             pumpResult(ctx);
@@ -467,6 +465,11 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     }
   }
 
+  /** NOT_ALLOWED for a request refused as another client's job, else BAD_JOB. */
+  private static Error.Code refusalCode(Throwable refused) {
+    return refused instanceof dev.gleaner.master.control.Caller.NotAllowed ? Error.Code.NOT_ALLOWED : Error.Code.BAD_JOB;
+  }
+
   /**
    * The status as this session may read it: every job, but the result of another client's only for
    * its owner and operators (as `gleaner result`), with a message saying whose it is.
@@ -506,7 +509,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     return false;
   }
 
-  /** An operator's `gleaner token revoke`: stored, then its sessions other than this one closed, then answered. */
+  /** An operator's `gleaner token revoke`: stored, then the id's sessions closed, then answered. */
   private void revoke(ChannelHandlerContext ctx, dev.gleaner.protocol.Revoke r) {
     if (!operatorOnly(ctx, "revoke tokens")) {
       return;
@@ -538,16 +541,12 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
           }
           String why = "the " + Auth.roleName(role) + " token of '" + id + "' was "
               + dev.gleaner.master.control.Revocations.describe(rec);
-          int closed = services.tokenSessions().endAll(role, id, tokenSession, why);
-          boolean self = caller.kind() != dev.gleaner.master.control.Caller.Kind.SHARED_SECRET
-              && role == hello.getRole() && id.equals(hello.getPeerId());
+          // each session ends on its own thread, after this task: an operator revoking itself gets the reply first
+          int closed = services.tokenSessions().endAll(role, id, why);
           log.warn("{}; {} live session(s) closed; its logins are refused from now on; a new token for it needs"
-              + " generation {}", why, closed + (self ? 1 : 0), rec.nextGeneration());
+              + " generation {}", why, closed, rec.nextGeneration());
           ctx.writeAndFlush(Envelope.newBuilder().setRevokeReply(dev.gleaner.protocol.RevokeReply.newBuilder()
-              .setRevocation(dev.gleaner.master.control.Revocations.proto(rec)).setSessionsClosed(closed + (self ? 1 : 0))).build());
-          if (self) {
-            refuse(ctx, Error.Code.AUTH_FAILED, why);
-          }
+              .setRevocation(dev.gleaner.master.control.Revocations.proto(rec)).setSessionsClosed(closed)).build());
         }));
   }
 

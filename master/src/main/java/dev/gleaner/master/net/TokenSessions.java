@@ -5,7 +5,6 @@ import dev.gleaner.protocol.Role;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 /**
  * The sessions logged in with a token, by role and id: what a revocation closes. Sessions under the
@@ -39,18 +38,14 @@ final class TokenSessions {
     });
   }
 
-  /** Ends every session of {@code role}/{@code id} but {@code except} (may be null); returns how many. */
-  int endAll(Role role, String id, Session except, String why) {
+  /** Ends every session of {@code role}/{@code id}; returns how many. */
+  int endAll(Role role, String id, String why) {
     Set<Session> set = byKey.get(key(role, id));
     if (set == null) {
       return 0;
     }
-    List<Session> ended = set.stream().filter(s -> s != except).toList();
-    ended.forEach(endWith(why));
+    List<Session> ended = List.copyOf(set);
+    ended.forEach(s -> s.end(why));
     return ended.size();
-  }
-
-  private static Consumer<Session> endWith(String why) {
-    return s -> s.end(why);
   }
 }

@@ -267,8 +267,10 @@ public final class Store implements AutoCloseable {
 
   /** Failed writes: a line per 10 s at most, and the count of the rest (see {@link ProblemLog}). */
   private final ProblemLog writeFailures = new ProblemLog(log, System::nanoTime);
-  /** When the WAL was last truncated after a full disk (System.nanoTime), or 0. */
-  private volatile long walTruncatedNanos;
+  /** WAL truncations after a full disk: at most one a second. */
+  private final RateLimit walTruncationsAsked = new RateLimit(1, 1000);
+  /** How many times the WAL was truncated after a full disk (for tests and the log). */
+  private final java.util.concurrent.atomic.AtomicLong walTruncations = new java.util.concurrent.atomic.AtomicLong();
 
   /** Whether {@code e} is SQLite's "database or disk is full". */
   private static boolean isFull(Throwable e) {
@@ -287,12 +289,10 @@ public final class Store implements AutoCloseable {
    * master never recovered).
    */
   private void giveWalSpaceBack() {
-    long now = System.nanoTime();
     java.util.concurrent.ScheduledExecutorService c = checkpointer;
-    if (c == null || closing || (walTruncatedNanos != 0 && now - walTruncatedNanos < TimeUnit.SECONDS.toNanos(1))) {
+    if (c == null || closing || !walTruncationsAsked.allow()) {
       return;
     }
-    walTruncatedNanos = now;
     try {
       c.execute(() -> checkpoint("TRUNCATE"));
     } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -300,9 +300,7 @@ public final class Store implements AutoCloseable {
     }
   }
 
-  /** How many times the WAL was truncated after a full disk (for tests and the log). */
-  private final java.util.concurrent.atomic.AtomicLong walTruncations = new java.util.concurrent.atomic.AtomicLong();
-
+  /** How many times the WAL was truncated after a full disk. */
   public long walTruncations() {
     return walTruncations.get();
   }
