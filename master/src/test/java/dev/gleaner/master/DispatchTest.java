@@ -188,6 +188,50 @@ class DispatchTest {
     }
   }
 
+  /**
+   * A worker that logs in and sends what its role may not send, again and again (a broken build, a
+   * hostile peer): each session is refused, none counts as an interruption, and after its first join
+   * none re-plans the running job. Each cycle is 5 s apart on the master's clock, past the re-plan
+   * interval, so a re-plan per join or per refusal would show.
+   */
+  @Test
+  void aWorkerRefusedOverAndOverIsNoInterruptionAndReplansNothing() throws Exception {
+    FakeTicker ticker = new FakeTicker();
+    try (MasterFixture m = MasterFixture.start(dir, c -> c.withTicker(ticker)
+        .withHeartbeat(Duration.ofMillis(20), Duration.ofHours(1)))) {
+      String id = m.submit(MasterFixture.primes(0, 50_000_000, "equal", 0, 3));
+      try (RawPeer honest = RawPeer.worker(m.port, SECRET, "honest")) {
+        nextAssign(honest);
+        for (int k = 0; k < 7; k++) {
+          ticker.advance(Duration.ofSeconds(5));
+          try (RawPeer broken = RawPeer.worker(m.port, SECRET, "broken")) {
+            broken.send(Envelope.newBuilder().setSubmit(dev.gleaner.protocol.Submit.newBuilder()
+                .setSpec(MasterFixture.primes(0, 10, "", 0, 0))).build());
+            Envelope e;
+            do {
+              e = broken.read();
+            } while (!e.hasError());
+            assertEquals(Error.Code.UNEXPECTED_MESSAGE, e.getError().getCode(), e.toString());
+            assertTrue(broken.closedByMaster());
+          }
+          await().atMost(Duration.ofSeconds(10)).until(() -> worker(m, "broken").getState().equals("GONE"));
+        }
+        ticker.advance(Duration.ofSeconds(5));
+        honest.send(Messages.heartbeat(1, 0));
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+            m.server.status(null).getMetricsOrDefault("gleaner.heartbeat.lag.count", 0) >= 1);
+        assertEquals(1, m.job(id).getReplans(), "one re-plan, for its first join: " + m.job(id).getPlanReason());
+        assertEquals(0, worker(m, "broken").getInterruptions());
+        assertEquals(0, m.server.status(null).getMetricsOrDefault("gleaner.workers.failures", 0));
+      }
+    }
+  }
+
+  private static dev.gleaner.protocol.WorkerStatus worker(MasterFixture m, String id) {
+    return m.server.status(null).getWorkersList().stream().filter(w -> w.getWorkerId().equals(id)).findFirst()
+        .orElseThrow();
+  }
+
   /** The heartbeat lag is how late a heartbeat came past the interval: about 0 on time, not the interval. */
   @Test
   void theHeartbeatLagIsWhatAHeartbeatCameLatePastTheInterval() throws Exception {

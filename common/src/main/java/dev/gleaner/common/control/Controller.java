@@ -46,7 +46,9 @@ import java.util.Set;
  *       worker on their home's recovery list (Klonowska's static lists, fixed at the first plan);
  *       then the job is re-planned. Joins, returns, drains and estimates that drift past
  *       {@code drift} re-plan too, at most once per {@code replanInterval}, and while workers keep
- *       joining in a burst at most once per {@link #BURST_REPLANS} intervals.
+ *       joining in a burst at most once per {@link #BURST_REPLANS} intervals. A worker whose session
+ *       the master refused re-plans nothing, at that loss or its next joins, until a piece of it
+ *       counts ({@link #workerRefused}).
  *   <li><b>End.</b> When every unit is committed the job is DONE; at its deadline the copies are
  *       cancelled, pieces already received are made durable, and it ends DONE_PARTIAL with the
  *       units not done listed.
@@ -279,7 +281,7 @@ public final class Controller {
     touch(m);
     waiters.wake(m);
     for (JobLedger j : live()) {
-      if (j.active() && j.takes(m)) {
+      if (j.active() && j.takes(m) && !m.refused) {
         replanLater(j, "worker " + m.id + (m.sessions > 1 ? " returned" : " joined"));
       }
     }
@@ -312,6 +314,25 @@ public final class Controller {
    * @param interrupted whether this counts as an interruption in its history (a drain does not)
    */
   public void workerLost(String id, String why, boolean interrupted, double now) {
+    lost(id, why, interrupted, true, now);
+  }
+
+  /**
+   * The master ended the worker's session for a request it may not make (a malformed or oversized
+   * result, a message its role may not send, a revoked token). What it held follows the recovery
+   * lists, as at any loss, but this is not an interruption and re-plans nothing: a broken or hostile
+   * worker that logs in and is refused again and again must not make the master re-plan every job
+   * each time. Its next joins re-plan nothing either, until a piece of it counts.
+   */
+  public void workerRefused(String id, String why, double now) {
+    Member m = members.get(id);
+    if (m != null) {
+      m.refused = true;
+    }
+    lost(id, why, false, false, now);
+  }
+
+  private void lost(String id, String why, boolean interrupted, boolean replan, double now) {
     Member m = members.get(id);
     if (m == null || m.state == Member.State.DOWN) {
       return;
@@ -332,7 +353,7 @@ public final class Controller {
       }
     }
     for (JobLedger j : live()) {
-      if (j.active()) {
+      if (j.active() && replan) {
         replanLater(j, "worker " + id + " lost: " + why);
       }
     }
@@ -625,6 +646,15 @@ public final class Controller {
       Member m = members.get(worker);
       if (m != null) {
         m.unitsDone += added;
+        if (m.refused && m.up()) {
+          // a worker refused before does real work again: its share is planned now
+          m.refused = false;
+          for (JobLedger l : live()) {
+            if (l.active() && l.takes(m)) {
+              replanLater(l, "worker " + m.id + " returned");
+            }
+          }
+        }
       }
     }
     if (computeSeconds > 0) {

@@ -29,6 +29,11 @@ final class Member {
   int sessions;
   /** Known only from a restarted master's store, as the holder of reserved copies; not seen yet. */
   boolean unseen;
+  /**
+   * Its last session was ended by the master for a refused request: its joins re-plan nothing (it
+   * is served from the pool and others' queues) until a piece of it counts.
+   */
+  boolean refused;
   /** Whether its place in the indexes of copies waits to be brought up to date (see {@link Controller#touch}). */
   boolean touched;
   /** The line of {@link Waiters} it waits in, or null. */

@@ -262,6 +262,40 @@ class ControllerTest {
   }
 
   @Test
+  void aWorkerRefusedAgainAndAgainReplansNothingUntilAPieceOfItCounts() {
+    c.addJob(JobDef.of("j", "primes", 0, 6_000_000, "equal").withMinWorkers(2).withChunking(0, 3), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 100), 0);
+    c.workerJoined(WorkerInfo.of("b", "primes", 100), 0);
+    drain();
+    c.workerJoined(WorkerInfo.of("h", "primes", 100), 10);
+    int replans = c.progress("j").replans();
+    assertEquals(1, replans, "a new worker's first join is planned");
+    List<Action.Assign> toH = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("h")).toList();
+    assertTrue(!toH.isEmpty(), "the new worker is handed work");
+    // it is refused (a message its role may not send): what it held follows the recovery lists
+    c.workerRefused("h", "a worker may not send SUBMIT", 11);
+    List<Action> atRefusal = drain();
+    assertTrue(!only(atRefusal, Action.Rerouted.class).isEmpty(), atRefusal.toString());
+    // and it logs in and is refused again, each time more than a re-plan interval apart
+    for (int k = 0; k < 6; k++) {
+      c.workerJoined(WorkerInfo.of("h", "primes", 100), 20 + 10 * k);
+      c.workerRefused("h", "a worker may not send SUBMIT", 25 + 10 * k);
+      drain();
+    }
+    assertEquals(replans, c.progress("j").replans(), "no re-plan for its refusals or its joins after one");
+    assertEquals(0, c.estimator().risk("h", 100).interruptions(), "the master refused it: not an interruption");
+    // an honest session again: a piece of it counts, and then its share is planned
+    c.workerJoined(WorkerInfo.of("h", "primes", 100), 100);
+    Action.Assign a = only(drain(), Action.Assign.class).stream().filter(x -> x.worker().equals("h")).findFirst()
+        .orElseThrow();
+    assertEquals(replans, c.progress("j").replans());
+    long cut = a.checkpoints().length > 0 ? a.checkpoints()[0] : a.end();
+    assertEquals(Verdict.COMMIT, c.piece("h", "j", a.copyId(), a.start(), cut, 101));
+    c.committed("h", "j", a.copyId(), a.start(), cut, 1, 101);
+    assertEquals(replans + 1, c.progress("j").replans(), "planned again once it does real work");
+  }
+
+  @Test
   void aJobNobodyCanRunSaysWhatItWaitsFor() {
     c.addJob(JobDef.of("p", "primes", 0, 1000, "self"), 0);
     c.addJob(JobDef.of("e", "exec", 0, 10, "self"), 0);

@@ -526,6 +526,18 @@ public final class ControlLoop implements AutoCloseable {
    * @param interrupted whether it counts in the worker's interruption history
    */
   public void lost(WorkerLink link, String why, boolean interrupted) {
+    ended(link, why, interrupted, false);
+  }
+
+  /**
+   * The master ended the session for a request the worker may not make: not an interruption, and
+   * no re-plan (see {@link Controller#workerRefused}).
+   */
+  public void refused(WorkerLink link, String why) {
+    ended(link, "refused: " + why, false, true);
+  }
+
+  private void ended(WorkerLink link, String why, boolean interrupted, boolean refused) {
     post(() -> {
       if (links.get(link.workerId()) != link || stopping) {
         return;
@@ -538,7 +550,11 @@ public final class ControlLoop implements AutoCloseable {
         return;
       }
       Controller.WorkerView before = controller.worker(link.workerId(), now());
-      controller.workerLost(link.workerId(), why, interrupted, now());
+      if (refused) {
+        controller.workerRefused(link.workerId(), why, now());
+      } else {
+        controller.workerLost(link.workerId(), why, interrupted, now());
+      }
       endSession(link, interrupted ? "interrupted" : "left", "");
       if (interrupted) {
         metrics.workerFailures.increment();

@@ -589,9 +589,13 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
     }
     if (session != null) {
       services.monitor().forget(session);
-      String refusal = session.refusal;
-      services.loop().lost(session, saidGoodbye ? "said goodbye" : refusal != null ? "refused: " + refusal
-          : "connection closed", !saidGoodbye && refusal == null);
+      if (saidGoodbye) {
+        services.loop().lost(session, "said goodbye", false);
+      } else if (session.refusal != null) {
+        services.loop().refused(session, session.refusal);
+      } else {
+        services.loop().lost(session, "connection closed", true);
+      }
     }
     ctx.fireChannelInactive();
   }
