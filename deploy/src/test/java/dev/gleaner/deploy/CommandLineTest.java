@@ -62,6 +62,16 @@ public class CommandLineTest {
   }
 
   @Test
+  void privateJobsWithoutTokensIsRefusedAtStart() {
+    Run master = gleaner("master", "--port", "0", "--bind", "127.0.0.1", "--data", dir.resolve("data").toString(),
+        "--secret-file", dir.resolve("secret").toString(), "--private-jobs");
+    assertEquals(1, master.code());
+    assertEquals("gleaner: --private-jobs keeps clients' jobs from each other, and under the shared secret alone"
+        + " everybody is one client: give the master tokens (--tls DIR or --cluster-key FILE)", master.err().strip());
+    assertFalse(java.nio.file.Files.exists(dir.resolve("data")), "nothing made for a master that did not start");
+  }
+
+  @Test
   void helpListsTheCommands() {
     Run r = gleaner("--help");
     assertEquals(0, r.code());

@@ -29,13 +29,15 @@ import java.time.Duration;
  * @param metricsFromAnywhere whether {@code /metrics} answers every address (false: loopback only)
  * @param webFromAnywhere whether the web page and {@code /api/status} answer other addresses than
  *     loopback ones (false: loopback only), which then must show a client token or the shared secret
+ * @param privateJobs whether a client reads other clients' jobs without their names, messages and results
+ *     (false: every job in full but another client's result, as reading is shared in a lab)
  * @param expectedUpSeconds the risk prior: a worker with no history is expected to go down after
  *     this long up on average (worth 10 interruptions); 0: none, nobody is at risk until seen
  */
 public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth, Duration heartbeatInterval,
     Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, ControlConfig control, Ticker ticker,
     Workloads workloads, java.util.List<Path> serve, ServerTls tls, long maxResultBytes,
-    double expectedUpSeconds, boolean metricsFromAnywhere, boolean webFromAnywhere) {
+    double expectedUpSeconds, boolean metricsFromAnywhere, boolean webFromAnywhere, boolean privateJobs) {
 
   /** The default {@link #maxResultBytes}: 256 MiB. */
   public static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
@@ -62,70 +64,70 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
     return new MasterConfig(bind, dataDir, MasterAuth.sharedSecret(secret), Duration.ofSeconds(2), Duration.ofSeconds(10),
         Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null,
-        DEFAULT_MAX_RESULT_BYTES, 0, false, false);
+        DEFAULT_MAX_RESULT_BYTES, 0, false, false, false);
   }
 
   public MasterConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   public MasterConfig withTicker(Ticker t) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   public MasterConfig withMaxFrameBytes(int max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls,
-        Math.max(max, maxResultBytes), expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+        Math.max(max, maxResultBytes), expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   public MasterConfig withConcurrentSends(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   public MasterConfig withWindow(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Leases of at least {@code floor} and {@code factor} times a piece's expected time (see {@link ControlConfig}). */
   public MasterConfig withLease(Duration floor, double factor) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Jobs may name regular files under these directories as input. */
   public MasterConfig withServe(Path... dirs) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Takes these logins instead. */
   public MasterConfig withAuth(MasterAuth a) {
     return new MasterConfig(bind, dataDir, a, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Speaks TLS only, with this certificate; null: clear text. */
   public MasterConfig withTls(ServerTls t) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Pieces' results may be this large (at least one frame). */
   public MasterConfig withMaxResultBytes(long max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, max, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere);
+        control, ticker, workloads, serve, tls, max, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** A worker with no history is expected to go down after this long up on average (0: no prior). */
   public MasterConfig withExpectedUp(double seconds) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, seconds, metricsFromAnywhere, webFromAnywhere);
+        control, ticker, workloads, serve, tls, maxResultBytes, seconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Whether {@code /metrics} answers every address, not only loopback ones. */
   public MasterConfig withMetricsFromAnywhere(boolean anywhere) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, anywhere, webFromAnywhere);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, anywhere, webFromAnywhere, privateJobs);
   }
 
   /**
@@ -134,7 +136,17 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
    */
   public MasterConfig withWebFromAnywhere(boolean anywhere) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, anywhere);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, anywhere, privateJobs);
+  }
+
+  /**
+   * Whether a client reads other clients' jobs as numbers only (their owner, state and progress),
+   * without their names, messages and results; operators read every job in full.
+   */
+  public MasterConfig withPrivateJobs(boolean hide) {
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere,
+        hide);
   }
 
   /** Chunks a worker may hold at once (1 computing, the rest queued on it). */

@@ -182,6 +182,86 @@ class JobOwnershipTest {
     }
   }
 
+  /** alice's job, named, computed to its end by a worker. */
+  private String aliceJobDone(RawPeer alice) throws Exception {
+    try (ScriptedWorker w = new ScriptedWorker(master.port, PeerCredential.token(Role.WORKER, "w",
+        Auth.token(KEY, Role.WORKER, "w")), "w")) {
+      Envelope r = ask(alice, Envelope.newBuilder().setSubmit(Submit.newBuilder()
+          .setSpec(MasterFixture.primes(0, 100_000, "equal", 0, 0).toBuilder().setName("alice-thesis-run-7"))).build());
+      String job = r.getSubmitReply().getJobId();
+      assertEquals("DONE", master.awaitEnd(job).getState());
+      return job;
+    }
+  }
+
+  private static String credential(Role role, String id) {
+    return id + ":" + java.util.Base64.getEncoder().encodeToString(Auth.token(KEY, role, id));
+  }
+
+  /** The job as /api/status shows it on this machine, with this credential (none if null). */
+  private com.fasterxml.jackson.databind.JsonNode webJob(String job, String credential) throws IOException {
+    WebPageTest.Reply r = credential == null ? WebPageTest.get(master.port, "/api/status")
+        : WebPageTest.get(master.port, "/api/status", "Authorization: Bearer " + credential);
+    assertEquals(200, r.status(), r.body());
+    for (var j : new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).get("jobs")) {
+      if (j.get("id").asText().equals(job)) {
+        return j;
+      }
+    }
+    throw new AssertionError("job " + job + " is not in " + r.body());
+  }
+
+  @Test
+  void theWebPageShowsAJobsResultToItsOwnerAndOperatorsOnly() throws Exception {
+    try (RawPeer alice = as(Role.CLIENT, "alice")) {
+      String job = aliceJobDone(alice);
+      // on the master's machine without a credential: the job, not its result
+      var anonymous = webJob(job, null);
+      assertEquals("alice-thesis-run-7", anonymous.get("name").asText(), "reading is shared");
+      assertEquals("", anonymous.get("resultLine").asText());
+      assertTrue(anonymous.get("message").asText().endsWith("its result is for client 'alice' and operators to read"),
+          anonymous.toString());
+      assertEquals("", webJob(job, credential(Role.CLIENT, "bob")).get("resultLine").asText());
+      assertEquals("9592 primes", webJob(job, credential(Role.CLIENT, "alice")).get("resultLine").asText());
+      assertEquals("9592 primes", webJob(job, credential(Role.OPERATOR, "root")).get("resultLine").asText());
+      // a credential shown must be good, from this machine too
+      WebPageTest.Reply bad = WebPageTest.get(master.port, "/api/status", "Authorization: Bearer alice:"
+          + java.util.Base64.getEncoder().encodeToString(Auth.token(KEY, Role.CLIENT, "bob")));
+      assertEquals(403, bad.status());
+      assertEquals("/api/status: the credential is neither a client's or an operator's token of this cluster"
+          + " (NAME:BASE64) nor its shared secret\n", bad.body());
+    }
+  }
+
+  @Test
+  void aMasterWithPrivateJobsShowsOtherClientsJobsAsNumbersOnly() throws Exception {
+    master.close();
+    master = MasterFixture.start(dir.resolve("private"), c -> c.withAuth(MasterAuth.tokens(KEY)).withPrivateJobs(true));
+    try (RawPeer alice = as(Role.CLIENT, "alice"); RawPeer bob = as(Role.CLIENT, "bob");
+         RawPeer root = as(Role.OPERATOR, "root")) {
+      String job = aliceJobDone(alice);
+      StatusRequest one = StatusRequest.newBuilder().setJobId(job).build();
+      var theirs = ask(bob, Envelope.newBuilder().setStatusRequest(one).build()).getStatusReply().getJobs(0);
+      assertEquals("client:alice", theirs.getOwner());
+      assertEquals("DONE", theirs.getState());
+      assertEquals(100_000, theirs.getUnitsDone(), "the numbers stay shared");
+      assertEquals("", theirs.getName());
+      assertEquals("", theirs.getResult());
+      assertEquals("its name, messages and result are for client 'alice' and operators to read (this master keeps"
+          + " jobs private)", theirs.getMessage());
+      var all = ask(bob, Envelope.newBuilder().setStatusRequest(StatusRequest.getDefaultInstance()).build());
+      assertTrue(all.getStatusReply().getJobsList().stream().noneMatch(j -> j.getName().equals("alice-thesis-run-7")));
+      for (RawPeer reader : List.of(alice, root)) {
+        var full = ask(reader, Envelope.newBuilder().setStatusRequest(one).build()).getStatusReply().getJobs(0);
+        assertEquals("alice-thesis-run-7", full.getName());
+        assertEquals("9592 primes", full.getResult());
+      }
+      assertEquals("", webJob(job, null).get("name").asText(), "the page without a credential reads as bob does");
+      assertEquals("", webJob(job, credential(Role.CLIENT, "bob")).get("name").asText());
+      assertEquals("alice-thesis-run-7", webJob(job, credential(Role.CLIENT, "alice")).get("name").asText());
+    }
+  }
+
   @Test
   void aJobWithNoOwnerIsAnOperatorsToChange() throws Exception {
     master.close();

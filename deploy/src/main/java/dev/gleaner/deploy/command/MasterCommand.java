@@ -90,6 +90,12 @@ public final class MasterCommand implements Callable<Integer> {
           + " or the shared secret. Without --tls the credential crosses the network in clear text.")
   boolean webFromAnywhere;
 
+  @Option(names = "--private-jobs",
+      description = "Clients see other clients' jobs as numbers only (owner, state, progress), without their names,"
+          + " messages and results, in status, jobs and the web page; operators see every job in full. Default:"
+          + " every job in full but another client's result. Needs tokens (--tls or --cluster-key).")
+  boolean privateJobs;
+
   @Option(names = "--max-result-mib", defaultValue = "256", paramLabel = "MIB",
       description = "Largest result of one piece; a result over a frame arrives in several (default: ${DEFAULT-VALUE} MiB).")
   int maxResultMib;
@@ -127,6 +133,11 @@ public final class MasterCommand implements Callable<Integer> {
     return new MasterAuth(secret, key == null ? null : SecretFile.read(key));
   }
 
+  private static IllegalArgumentException privateJobsNeedTokens() {
+    return new IllegalArgumentException("--private-jobs keeps clients' jobs from each other, and under the shared"
+        + " secret alone everybody is one client: give the master tokens (--tls DIR or --cluster-key FILE)");
+  }
+
   @Option(names = "--log-file", paramLabel = "FILE",
       description = "Also log to FILE, rolled daily and at 50 MB into FILE.DATE.N.gz (14 days, 1 GB at most kept).")
   Path logFile;
@@ -142,7 +153,13 @@ public final class MasterCommand implements Callable<Integer> {
           + ": a piece's result of one frame could be larger than the limit; give --max-result-mib " + maxFrameMib
           + " or more, or a smaller --max-frame-mib");
     }
+    if (privateJobs && tls == null && clusterKey == null) {
+      throw privateJobsNeedTokens();
+    }
     MasterAuth auth = auth();
+    if (privateJobs && auth.clusterKey() == null) {
+      throw privateJobsNeedTokens();
+    }
     if (!clientAuth.equals("none") && !clientAuth.equals("require")) {
       throw new IllegalArgumentException("--client-auth is none or require, not '" + clientAuth + "'");
     }
@@ -160,7 +177,8 @@ public final class MasterCommand implements Callable<Integer> {
         .withConcurrentSends(concurrentSends)
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
-    config = config.withMetricsFromAnywhere(metricsFromAnywhere).withWebFromAnywhere(webFromAnywhere);
+    config = config.withMetricsFromAnywhere(metricsFromAnywhere).withWebFromAnywhere(webFromAnywhere)
+        .withPrivateJobs(privateJobs);
     if (expectedUp != null) {
       config = config.withExpectedUp(Deadlines.seconds(expectedUp));
     }

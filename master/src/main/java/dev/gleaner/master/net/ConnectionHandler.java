@@ -1,6 +1,7 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.common.time.Ticker;
+import dev.gleaner.master.control.ReadableStatus;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Challenge;
 import dev.gleaner.protocol.Envelope;
@@ -397,7 +398,8 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
               ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not build the status: " + err));
               return;
             }
-            Envelope frame = Envelope.newBuilder().setStatusReply(ownResultsOnly(reply)).build();
+            Envelope frame = Envelope.newBuilder()
+                .setStatusReply(ReadableStatus.of(reply, caller, services.config().privateJobs())).build();
             int limit = services.config().maxFrameBytes();
             if (frame.getSerializedSize() + 4 > limit) {
               // a summary should always fit; if it does not, say so instead of failing silently
@@ -468,31 +470,6 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<Envelope> {
   /** NOT_ALLOWED for a request refused as another client's job, else BAD_JOB. */
   private static Error.Code refusalCode(Throwable refused) {
     return refused instanceof dev.gleaner.master.control.Caller.NotAllowed ? Error.Code.NOT_ALLOWED : Error.Code.BAD_JOB;
-  }
-
-  /**
-   * The status as this session may read it: every job, but the result of another client's only for
-   * its owner and operators (as `gleaner result`), with a message saying whose it is.
-   */
-  private dev.gleaner.protocol.StatusReply ownResultsOnly(dev.gleaner.protocol.StatusReply reply) {
-    if (caller.isOperator()) {
-      return reply;
-    }
-    dev.gleaner.protocol.StatusReply.Builder b = null;
-    for (int i = 0; i < reply.getJobsCount(); i++) {
-      dev.gleaner.protocol.JobStatus j = reply.getJobs(i);
-      if (j.getResult().isEmpty() || caller.refusal("read the result of", j.getJobId(), j.getOwner()) == null) {
-        continue;
-      }
-      if (b == null) {
-        b = reply.toBuilder();
-      }
-      b.setJobs(i, j.toBuilder().clearResult().setResultTruncated(false)
-          .setResultSize(0).setMessage(j.getMessage() + (j.getMessage().isEmpty() ? "" : "; ") + "its result is for "
-              + (j.getOwner().isEmpty() ? "" : dev.gleaner.master.control.Caller.ownerText(j.getOwner()) + " and ")
-              + "operators to read"));
-    }
-    return b == null ? reply : b.build();
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.gleaner.master.net;
 
+import dev.gleaner.master.control.Caller;
+import dev.gleaner.master.control.ReadableStatus;
+import dev.gleaner.master.control.WebStatus;
 import dev.gleaner.master.web.StatusJson;
 import dev.gleaner.master.web.WebAssets;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -34,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       it shows, one JSON document ({@link StatusJson}), built on the control loop's thread as
  *       {@code gleaner status}'s reply is. Loopback peers only, unless the master was started with
  *       {@code --web-from-anywhere}; other addresses must then show a client's or an operator's token or the shared
- *       secret ({@code Authorization: Bearer}, or {@code ?token=}).
+ *       secret ({@code Authorization: Bearer}, or {@code ?token=}). The status is what the reader may
+ *       read ({@link ReadableStatus}): without a credential, what a client reads of another's job.
  * </ul>
  *
  * Refusals are one line of plain text, and logged.
@@ -79,14 +83,14 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     } else if (path.equals("/metrics")) {
       metrics(ctx, request, head);
     } else if (path.equals("/api/status") || WebAssets.has(path)) {
-      String refusal = webRefusal(ctx, request, uri, path);
-      if (refusal != null) {
-        log.info("refused {} to {}: {}", path, ctx.channel().remoteAddress(), refusal);
-        respond(ctx, HttpResponseStatus.FORBIDDEN, refusal + "\n", TEXT, head);
+      PeerAuthenticator.WebLogin login = webLogin(ctx, request, uri, path);
+      if (login.refusal() != null) {
+        log.info("refused {} to {}: {}", path, ctx.channel().remoteAddress(), login.refusal());
+        respond(ctx, HttpResponseStatus.FORBIDDEN, login.refusal() + "\n", TEXT, head);
       } else if (path.equals("/api/status")) {
-        status(ctx, head);
+        status(ctx, head, login.caller());
       } else if (path.equals("/")) {
-        page(ctx, head);
+        page(ctx, head, login.caller());
       } else {
         WebAssets.Asset a = WebAssets.get(path);
         respond(ctx, HttpResponseStatus.OK, a.bytes(), a.contentType(), head);
@@ -118,9 +122,9 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    * which the page draws before its first poll: a page opened shows its jobs and workers at once,
    * not "loading...". A status that cannot be built leaves the page to its polls.
    */
-  private void page(ChannelHandlerContext ctx, boolean head) {
+  private void page(ChannelHandlerContext ctx, boolean head, Caller caller) {
     WebAssets.Asset page = WebAssets.get("/");
-    services.loop().webStatus(services.registry()).whenCompleteAsync((status, err) -> {
+    webStatus(caller).whenCompleteAsync((status, err) -> {
       String html = new String(page.bytes(), java.nio.charset.StandardCharsets.UTF_8);
       String inline = "";
       Throwable failed = err;
@@ -163,9 +167,15 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     return b.toString();
   }
 
-  private void status(ChannelHandlerContext ctx, boolean head) {
+  /** The page's status as {@code caller} may read it (see {@link ReadableStatus}). */
+  private java.util.concurrent.CompletableFuture<WebStatus> webStatus(Caller caller) {
+    return services.loop().webStatus(services.registry()).thenApply(s -> new WebStatus(
+        ReadableStatus.of(s.reply(), caller, services.config().privateJobs()), s.plans(), s.atMillis(), s.computed()));
+  }
+
+  private void status(ChannelHandlerContext ctx, boolean head, Caller caller) {
     // written on this connection's thread, not the control loop's
-    services.loop().webStatus(services.registry()).whenCompleteAsync((status, err) -> {
+    webStatus(caller).whenCompleteAsync((status, err) -> {
       if (err != null) {
         log.error("cannot build the web status for {}: {}", ctx.channel().remoteAddress(), err.toString(), err);
         respond(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master could not build its status: "
@@ -204,39 +214,50 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     return null;
   }
 
-  /** Null if this peer may see the page and its status, else why not. */
-  private String webRefusal(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, String path) {
+  /**
+   * Who this peer is to the page and its status, or why it may not see them. On this machine, under
+   * a loopback name, no credential is needed: the reader is anonymous (it reads what a client reads
+   * of another's job) unless it shows one. Elsewhere it must show a client's or an operator's token
+   * or the shared secret. A credential shown must be good, wherever from.
+   */
+  private PeerAuthenticator.WebLogin webLogin(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri,
+      String path) {
     boolean local = loopback(ctx);
-    if (local && localName(request.headers().get(HttpHeaderNames.HOST))) {
-      return null;
-    }
+    boolean localName = local && localName(request.headers().get(HttpHeaderNames.HOST));
     if (!local && !services.config().webFromAnywhere()) {
-      return "the web page answers loopback addresses only; start the master with --web-from-anywhere to open it"
-          + " (to holders of a client's or an operator's token or the shared secret)";
+      return PeerAuthenticator.WebLogin.refused("the web page answers loopback addresses only; start the master with"
+          + " --web-from-anywhere to open it (to holders of a client's or an operator's token or the shared secret)");
     }
     if (!path.equals("/") && !path.equals("/api/status")) {
       // the page's scripts, styles and libraries: the same in every Gleaner jar, nothing of this cluster
-      return null;
+      return new PeerAuthenticator.WebLogin(Caller.ANONYMOUS, null);
     }
     String credential = null;
     String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
     if (header != null) {
       if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-        return "the Authorization header must be 'Bearer CREDENTIAL'";
+        return PeerAuthenticator.WebLogin.refused("the Authorization header must be 'Bearer CREDENTIAL'");
       }
       credential = header.substring(7).strip();
     } else {
       List<String> token = uri.parameters().get("token");
       credential = token == null || token.isEmpty() ? null : token.get(0);
     }
-    String why = services.authenticator().webRefusal(credential);
-    if (why != null && local) {
-      // a page from this machine under another name may be a web site that rebinds its name to 127.0.0.1
-      return path + " asked for as '" + request.headers().get(HttpHeaderNames.HOST) + "' from this machine needs a"
-          + " credential (" + why + "); open it as http" + (services.config().tls() == null ? "" : "s") + "://localhost:" + port(ctx)
-          + "/ instead";
+    if (localName && (credential == null || credential.isEmpty())) {
+      return new PeerAuthenticator.WebLogin(Caller.ANONYMOUS, null);
     }
-    return why == null ? null : path + " from " + address(ctx) + ": " + why;
+    PeerAuthenticator.WebLogin login = services.authenticator().webLogin(credential);
+    String why = login.refusal();
+    if (why == null || localName) {
+      return why == null ? login : PeerAuthenticator.WebLogin.refused(path + ": " + why);
+    }
+    if (local) {
+      // a page from this machine under another name may be a web site that rebinds its name to 127.0.0.1
+      return PeerAuthenticator.WebLogin.refused(path + " asked for as '" + request.headers().get(HttpHeaderNames.HOST)
+          + "' from this machine needs a credential (" + why + "); open it as http"
+          + (services.config().tls() == null ? "" : "s") + "://localhost:" + port(ctx) + "/ instead");
+    }
+    return PeerAuthenticator.WebLogin.refused(path + " from " + address(ctx) + ": " + why);
   }
 
   /**

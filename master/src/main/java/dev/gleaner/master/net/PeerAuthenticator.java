@@ -1,6 +1,7 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.master.MasterAuth;
+import dev.gleaner.master.control.Caller;
 import dev.gleaner.master.control.Revocations;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.Auth;
@@ -92,9 +93,17 @@ final class PeerAuthenticator {
    * (the secret file's text). A worker token cannot read status, as on the framed protocol.
    */
   String webRefusal(String credential) {
+    return webLogin(credential).refusal();
+  }
+
+  /**
+   * Who {@code credential} is on the web page: a client, an operator or the shared secret's holder;
+   * or, with a caller of null, why it may not read the status (see {@link #webRefusal}).
+   */
+  WebLogin webLogin(String credential) {
     if (credential == null || credential.isEmpty()) {
-      return "no credential: give a client token as NAME:BASE64 (the id= and token= of its file) or the shared"
-          + " secret, in an Authorization: Bearer header or as ?token=";
+      return WebLogin.refused("no credential: give a client token as NAME:BASE64 (the id= and token= of its file) or the shared"
+          + " secret, in an Authorization: Bearer header or as ?token=");
     }
     int colon = credential.lastIndexOf(':');
     if (colon > 0 && auth.clusterKey() != null) {
@@ -110,16 +119,17 @@ final class PeerAuthenticator {
           // the page takes the generation the master takes now, and names an older one as revoked
           int next = revocations.nextGeneration(role, name);
           if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), role, name, next), token)) {
-            return null;
+            return new WebLogin(role == Role.OPERATOR ? Caller.operator(name) : Caller.client(name), null);
           }
           for (int g = Math.max(0, next - 16); g < next; g++) {
             if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), role, name, g), token)) {
-              return revokedRefusal(role, name, g);
+              return WebLogin.refused(revokedRefusal(role, name, g));
             }
           }
         }
         if (MessageDigest.isEqual(Auth.token(auth.clusterKey(), Role.WORKER, name, revocations.nextGeneration(Role.WORKER, name)), token)) {
-          return "that is the token of worker '" + name + "', and a worker token cannot read status; use a client token";
+          return WebLogin.refused("that is the token of worker '" + name + "', and a worker token cannot read status;"
+              + " use a client token");
         }
       }
     }
@@ -128,11 +138,18 @@ final class PeerAuthenticator {
       // a secret pasted into ?token= unencoded has its '+' read as spaces
       byte[] plus = credential.strip().replace(' ', '+').getBytes(java.nio.charset.StandardCharsets.UTF_8);
       if (MessageDigest.isEqual(auth.sharedSecret(), given) || MessageDigest.isEqual(auth.sharedSecret(), plus)) {
-        return null;
+        return new WebLogin(Caller.TRUSTED, null);
       }
     }
-    return "the credential is neither a client's or an operator's token of this cluster (NAME:BASE64) nor its shared"
-        + " secret";
+    return WebLogin.refused("the credential is neither a client's or an operator's token of this cluster (NAME:BASE64)"
+        + " nor its shared secret");
+  }
+
+  /** A credential shown to the web page: who it is, or (caller null) why it is refused. */
+  record WebLogin(Caller caller, String refusal) {
+    static WebLogin refused(String why) {
+      return new WebLogin(null, why);
+    }
   }
 
   private static boolean matches(byte[] key, byte[] nonce, Role role, String id, byte[] answer) {
