@@ -35,11 +35,14 @@ import java.time.Instant;
  * @param tls TLS to the master, trusting the cluster CA; null for clear text
  * @param owner the owner's policy (windows, activity sources, vacate or suspend); null for a
  *     computer that is always lent (a dedicated cluster)
+ * @param crashFile failure injection driven from outside: while this file exists the worker is
+ *     down as after a crash (what it had not reported is lost), and it comes back when the file
+ *     goes ({@code gleaner replay --run --interruptions crash}); null for none
  */
 public record WorkerConfig(String host, int port, PeerCredential credential, String workerId, int cores, Workloads workloads,
     double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout,
     Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond,
-    double maxSpeed, ClientTls tls, dev.gleaner.worker.owner.OwnerConfig owner) {
+    double maxSpeed, ClientTls tls, dev.gleaner.worker.owner.OwnerConfig owner, java.nio.file.Path crashFile) {
 
   public WorkerConfig {
     if (cores < 1) {
@@ -72,53 +75,59 @@ public record WorkerConfig(String host, int port, PeerCredential credential, Str
   public static WorkerConfig defaults(String host, int port, PeerCredential credential, String workerId, Workloads workloads) {
     return new WorkerConfig(host, port, credential, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
         Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20),
-        null, null, 0, 0, 0, null, null);
+        null, null, 0, 0, 0, null, null, null);
   }
 
   public WorkerConfig withCores(int n) {
     return new WorkerConfig(host, port, credential, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
   }
 
   public WorkerConfig withSlowdown(double k) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, k, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
   }
 
   public WorkerConfig withBackoff(Duration initial, Duration cap) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, initial, cap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
   }
 
   public WorkerConfig withAvailableUntil(Instant at) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner);
+        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
+  }
+
+  public WorkerConfig withCrashFile(java.nio.file.Path file) {
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner,
+        file);
   }
 
   public WorkerConfig withInterruptions(FailureSchedule schedule, long seed) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls, owner);
+        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
   }
 
   public WorkerConfig withReceiveRate(long bytesPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls, owner);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls, owner, crashFile);
   }
 
   public WorkerConfig withMaxSpeed(double unitsPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond, tls, owner);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond, tls, owner, crashFile);
   }
 
   /** Follows its owner's policy; null for a computer that is always lent. */
   public WorkerConfig withOwner(dev.gleaner.worker.owner.OwnerConfig o) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, o);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, o, crashFile);
   }
 
   /** Speaks TLS to the master, trusting the cluster CA; null for clear text. */
   public WorkerConfig withTls(ClientTls t) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, t, owner);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, t, owner, crashFile);
   }
 }

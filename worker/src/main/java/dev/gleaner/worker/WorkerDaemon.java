@@ -274,11 +274,27 @@ public final class WorkerDaemon implements AutoCloseable {
       log.info("failure injection: {}, seed {}, clock started at {} ms", config.interrupt(), config.interruptSeed(),
           System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
+    if (config.crashFile() != null) {
+      java.nio.file.Path file = config.crashFile();
+      group.scheduleAtFixedRate(() -> {
+        boolean down = java.nio.file.Files.exists(file);
+        if (down && (state == State.CONNECTED || state == State.CONNECTING)) {
+          log.warn("failure injection: {} exists", file);
+          interrupt();
+        } else if (!down) {
+          recover();
+        }
+      }, CRASH_POLL_MILLIS, CRASH_POLL_MILLIS, TimeUnit.MILLISECONDS);
+      log.info("failure injection: down while {} exists (looked at every {} ms)", file, CRASH_POLL_MILLIS);
+    }
     if (config.availableUntil() != null) {
       long ms = Math.max(0, config.availableUntil().toEpochMilli() - System.currentTimeMillis());
       group.schedule(() -> drainAsync("its available time is over"), ms, TimeUnit.MILLISECONDS);
     }
   }
+
+  /** How often a crash file is looked at (see {@link WorkerConfig#crashFile}). */
+  static final long CRASH_POLL_MILLIS = 20;
 
   private static long delay(long startNanos, double seconds) {
     return Math.max(0, startNanos + (long) (seconds * 1e9) - System.nanoTime());

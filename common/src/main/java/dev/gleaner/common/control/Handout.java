@@ -2,6 +2,7 @@ package dev.gleaner.common.control;
 
 import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.model.Worker;
+import dev.gleaner.common.plan.Checkpointing;
 import dev.gleaner.common.plan.ChunkPlan;
 import java.util.List;
 
@@ -412,6 +413,34 @@ final class Handout {
     return e.known() ? e.value() : Double.NaN;
   }
 
+  /**
+   * The checkpoint round trip assumed, in seconds, until one is measured: a piece saved over a slow
+   * network to a disk that syncs. Larger than the real one makes the pieces longer than the best
+   * (sqrt of the ratio), never unbounded.
+   */
+  static final double EPS_PRIOR = 1;
+
+  /**
+   * The chunk with no piece longer than the worker's checkpoint interval under its estimated hazard
+   * ({@link Checkpointing#youngDaly}, with the measured eps), in units at its speed: a crash at the
+   * worst moment loses at most one interval of its work, whatever the plan laid out (a plan's share
+   * past paper 000's validity bound, the tail after its checkpoints, a pool chunk, another's queue).
+   * Before the first saved piece measures eps, {@link #EPS_PRIOR} stands for it: the first copies,
+   * the largest of a plan, are bounded too. Unchanged while the worker has no hazard or its speed is
+   * not known yet.
+   */
+  ChunkPlan hazardBounded(JobLedger j, Member m, ChunkPlan c, double now) {
+    Estimate eps = ctl.estimator.eps();
+    double speed = speed(m, j);
+    if (!(speed > 0)) {
+      return c;
+    }
+    double seconds = Checkpointing.youngDaly(eps.known() && eps.value() > 0 ? eps.value() : EPS_PRIOR,
+        ctl.estimator.risk(m.id, now).rate());
+    return Double.isFinite(seconds)
+        ? Checkpointing.bounded(c, seconds * speed, j.def.align(), Checkpointing.MAX_CHUNKS) : c;
+  }
+
   /** Gives the worker the first check it may take (not one it committed or checked); false if none. */
   boolean check(JobLedger j, Member m, double now) {
     for (java.util.Iterator<JobLedger.Check> it = j.checks.iterator(); it.hasNext(); ) {
@@ -426,7 +455,8 @@ final class Handout {
     return false;
   }
 
-  Copy assign(JobLedger j, Member m, ChunkPlan c, double now, boolean replica) {
+  Copy assign(JobLedger j, Member m, ChunkPlan planned, double now, boolean replica) {
+    ChunkPlan c = hazardBounded(j, m, planned, now);
     Copy copy = new Copy(j.nextCopyId++, j, m, c.start(), c.end(), c.checkpoints());
     copy.replica = replica;
     j.copies.put(copy.id, copy);

@@ -12,7 +12,7 @@ import java.util.function.LongUnaryOperator;
  */
 public final class Checkpointing {
   /** A cap on the number of chunks when nothing else bounds it. */
-  static final int MAX_CHUNKS = 10_000;
+  public static final int MAX_CHUNKS = 10_000;
 
   private Checkpointing() {}
 
@@ -171,6 +171,66 @@ public final class Checkpointing {
       return out;
     }
     return sizes;
+  }
+
+  /**
+   * The checkpoint interval under exponential risk: with interruptions at {@code rate} per second
+   * and each checkpoint costing {@code eps} seconds, the expected time lost per interruption (the
+   * work since the last checkpoint, plus the checkpoints paid) is least with a checkpoint every
+   * sqrt(2 eps / rate) seconds of work (Young, "A first order approximation to the optimum
+   * checkpoint interval", CACM 1974; Daly, FGCS 2006, to first order). Paper 000's Theorem 3 places
+   * checkpoints for linear risk only up to the computer's last possible moment 1/kappa; this is the
+   * bound past it, and for any chunk a plan did not lay out.
+   *
+   * @return seconds of work between two checkpoints; infinite when there is no risk or no cost known
+   */
+  public static double youngDaly(double eps, double rate) {
+    if (!(rate > 0) || !(eps > 0)) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return Math.sqrt(2 * eps / rate);
+  }
+
+  /**
+   * The chunk with checkpoints added so that no piece is over {@code maxUnits}: each piece longer
+   * is cut into equal parts, each cut moved to a legal one ({@code align}, which may make a part a
+   * little longer). Its own checkpoints stay. No added part is under {@code units / maxPieces}, so
+   * a tiny bound cannot cut a chunk into more than about {@code maxPieces} pieces.
+   */
+  public static ChunkPlan bounded(ChunkPlan c, double maxUnits, LongUnaryOperator align, int maxPieces) {
+    long units = c.end() - c.start();
+    if (!(maxUnits < units)) {
+      return c;
+    }
+    double limit = Math.max(Math.max(1, maxUnits), (double) units / Math.max(1, maxPieces));
+    long[] own = c.checkpoints();
+    long[] out = new long[0];
+    int n = 0;
+    long from = c.start();
+    for (int i = 0; i <= own.length; i++) {
+      long to = i < own.length ? own[i] : c.end();
+      long gap = to - from;
+      int parts = (int) Math.min(Integer.MAX_VALUE - 8, Math.ceil(gap / limit));
+      long previous = from;
+      for (int k = 1; k < parts; k++) {
+        long cut = Math.min(to, align.applyAsLong(from + Math.round((double) gap * k / parts)));
+        if (cut > previous && cut < to) {
+          if (n == out.length) {
+            out = java.util.Arrays.copyOf(out, Math.max(16, 2 * n));
+          }
+          out[n++] = cut;
+          previous = cut;
+        }
+      }
+      if (i < own.length) {
+        if (n == out.length) {
+          out = java.util.Arrays.copyOf(out, Math.max(16, 2 * n));
+        }
+        out[n++] = to;
+      }
+      from = to;
+    }
+    return new ChunkPlan(c.start(), c.end(), java.util.Arrays.copyOf(out, n));
   }
 
   /**

@@ -70,10 +70,41 @@ public final class ClosedLoop {
    * @param commitDelay seconds a worker spends saving each piece (eps: the checkpoint round trip),
    *     after which the piece is committed
    * @param horizon seconds after which the run stops whatever happens
+   * @param interruptions what an interruption of a host's outages does to the piece under way
    */
-  public record Setup(ControlConfig config, double tick, double commitDelay, double horizon) {
+  public record Setup(ControlConfig config, double tick, double commitDelay, double horizon,
+      Interruptions interruptions) {
+    /** Interruptions are crashes. */
+    public Setup(ControlConfig config, double tick, double commitDelay, double horizon) {
+      this(config, tick, commitDelay, horizon, Interruptions.CRASH);
+    }
+
     public static Setup defaults(double horizon) {
       return new Setup(ControlConfig.defaults(), 0.5, 0.005, horizon);
+    }
+
+    public Setup with(Interruptions i) {
+      return new Setup(config, tick, commitDelay, horizon, i);
+    }
+  }
+
+  /** What an outage does to the worker's piece under way. */
+  public enum Interruptions {
+    /** A crash or a node failure: what it computed since its last saved piece is lost. */
+    CRASH,
+    /**
+     * An owner's return to a lent desktop: the worker saves what it computed of the piece under way
+     * before it goes, as a real worker's owner policy does within its vacate grace.
+     */
+    VACATE;
+
+    /** {@code vacate} or {@code crash}, as the commands' {@code --interruptions} takes it. */
+    public static Interruptions parse(String name) {
+      return switch (name) {
+        case "vacate" -> VACATE;
+        case "crash" -> CRASH;
+        default -> throw new IllegalArgumentException("--interruptions is vacate or crash, not '" + name + "'");
+      };
     }
   }
 
@@ -91,10 +122,18 @@ public final class ClosedLoop {
    * @param lostUnits units workers had computed but not saved when they went down (lost work)
    * @param busySeconds seconds workers spent computing and saving, lost pieces included
    * @param upSeconds seconds workers were up (connected), until the run ended
+   * @param inProgressUnits units computed in pieces not finished when the run ended (counted in
+   *     busySeconds, neither saved nor lost)
+   * @param cancelledUnits units computed in pieces the master cancelled while they were under way
+   *     (at the job's deadline, a copy whose rest others saved), counted in busySeconds
+   * @param savingUnits units its workers could have computed in the time they spent saving pieces
+   *     (eps per piece), counted in busySeconds
+   * @param longestPieceSeconds the most seconds of its worker's work one saved piece held: what a
+   *     crash at its worst moment would have lost
    */
   public record Result(long committed, double end, JobPhase phase, Controller controller, long assigns,
       long truncations, long cancels, long replans, long reroutes, double lostUnits, double busySeconds,
-      double upSeconds) {}
+      double upSeconds, double inProgressUnits, double cancelledUnits, double savingUnits, double longestPieceSeconds) {}
 
   private record Event(double at, long seq, Runnable run) {}
 
@@ -176,6 +215,9 @@ public final class ClosedLoop {
   private long replans;
   private long reroutes;
   private double lostUnits;
+  private double longestPieceSeconds;
+  private double cancelledUnits;
+  private double savingUnits;
   private double busySeconds;
   private double upSeconds;
 
@@ -205,7 +247,12 @@ public final class ClosedLoop {
       at(host.joinAt(), () -> join(h));
       for (double[] o : host.outages()) {
         if (o[0] >= host.joinAt()) {
-          at(o[0], () -> down(h, "interrupted", true));
+          at(o[0], () -> {
+            if (setup.interruptions() == Interruptions.VACATE) {
+              savePartial(h);
+            }
+            down(h, "interrupted", true);
+          });
           if (Double.isFinite(o[1])) {
             joinsToCome++;
             at(o[1], () -> join(h));
@@ -241,16 +288,18 @@ public final class ClosedLoop {
       }
     }
     Controller.JobView v = controller.job(job.id());
+    double inProgress = 0;
     for (SimHost h : hosts.values()) {
       if (h.up) {
         upSeconds += now - h.upSince;
         if (h.computing != null) {
           busySeconds += now - h.pieceStart;
+          inProgress += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart)));
         }
       }
     }
     return new Result(v.committed(), now, v.phase(), controller, assigns, truncations, cancels, replans, reroutes,
-        lostUnits, busySeconds, upSeconds);
+        lostUnits, busySeconds, upSeconds, inProgress, cancelledUnits, savingUnits, longestPieceSeconds);
   }
 
   /** The controller's clock tick; the next one is scheduled by this one, up to the horizon. */
@@ -276,6 +325,30 @@ public final class ClosedLoop {
     Map<String, Double> calibrated = Double.isNaN(h.host.calibrated()) ? Map.of() : Map.of(job.workload(), h.host.calibrated());
     controller.workerJoined(new WorkerInfo(h.host.id(), Set.of(job.workload()), 1, calibrated,
         h.host.availableUntil(), h.host.pastInterruptions(), h.host.pastExposure()), now);
+  }
+
+  /**
+   * The owner is back: the worker saves what it computed of its piece under way, a piece of its own
+   * (the vacate's save costs no eps here: the real worker makes it within its grace, on the owner's
+   * time).
+   */
+  private void savePartial(SimHost h) {
+    SimCopy c = h.computing;
+    if (!h.up || c == null) {
+      return;
+    }
+    long at = Math.min(h.pieceTo, h.pieceFrom + (long) Math.floor(h.host.speed() * (now - h.pieceStart)));
+    if (at <= h.pieceFrom) {
+      return;
+    }
+    double seconds = (at - h.pieceFrom) / h.host.speed();
+    busySeconds += now - h.pieceStart;
+    lostUnits += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart))) - (at - h.pieceFrom);
+    h.computing = null;
+    h.token++;
+    long from = h.pieceFrom;
+    c.cursor = at;
+    record(h, c, from, at, seconds);
   }
 
   private void down(SimHost h, String why, boolean interrupted) {
@@ -430,7 +503,18 @@ public final class ClosedLoop {
   private void pieceDone(SimHost h, SimCopy c, long from, long to, double seconds) {
     h.computing = null;
     busySeconds += now - h.pieceStart;
+    savingUnits += setup.commitDelay() * h.host.speed();
     c.cursor = to;
+    record(h, c, from, to, seconds);
+    if (c.cursor >= c.end) {
+      c.gone = true;
+      h.copies.remove(c);
+    }
+    advance(h);
+  }
+
+  /** The piece [from, to) of the worker's copy reaches the controller, and is committed if it says so. */
+  private void record(SimHost h, SimCopy c, long from, long to, double seconds) {
     Verdict v = controller.piece(h.host.id(), c.job, c.id, from, to, now);
     if (v == Verdict.REFUSE) {
       throw new IllegalStateException("the controller refused piece [" + from + ", " + to + ") of copy " + c.id
@@ -442,17 +526,13 @@ public final class ClosedLoop {
             + " of " + h.host.id() + " at t=" + now + ")");
       }
       commits.add(from, to);
+      longestPieceSeconds = Math.max(longestPieceSeconds, seconds);
       controller.overhead(setup.commitDelay());
       controller.committed(h.host.id(), c.job, c.id, from, to, seconds, now);
     } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
       // simulated workers are honest: every check agrees
       controller.checked(h.host.id(), c.job, c.id, true, false, now);
     }
-    if (c.cursor >= c.end) {
-      c.gone = true;
-      h.copies.remove(c);
-    }
-    advance(h);
   }
 
   private void truncate(SimHost h, long id, long end) {
@@ -497,6 +577,7 @@ public final class ClosedLoop {
     h.copies.remove(c);
     if (h.computing == c) {
       busySeconds += now - h.pieceStart;
+      cancelledUnits += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart)));
       h.computing = null;
       h.token++;
     }

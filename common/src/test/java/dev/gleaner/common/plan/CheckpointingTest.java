@@ -205,4 +205,83 @@ class CheckpointingTest {
       assertTrue(c.expected() >= best - 1e-9 * x, "instance " + i + ": " + c.expected() + " < " + best);
     }
   }
+
+  /**
+   * The expected wall time to compute W seconds of work in pieces of T, each followed by a
+   * checkpoint of eps, when interruptions come at rate lambda and lose the piece under way (restarts
+   * free): each piece with its checkpoint takes (e^(lambda (T + eps)) - 1) / lambda on average.
+   */
+  private static double expectedTime(double work, double t, double eps, double rate) {
+    return work / t * Math.expm1(rate * (t + eps)) / rate;
+  }
+
+  /** Young's interval against the exact optimum of the exponential model, by a search over T. */
+  @Test
+  void youngsIntervalIsTheOptimumOfTheExponentialModelWhenCheckpointsAreCheap() {
+    Random rnd = new Random(24);
+    for (int i = 0; i < INSTANCES; i++) {
+      double mtbf = 3600 * (1 + 99 * rnd.nextDouble());
+      double eps = 0.01 + 5 * rnd.nextDouble();
+      double young = Checkpointing.youngDaly(eps, 1 / mtbf);
+      assertEquals(Math.sqrt(2 * eps * mtbf), young, 1e-9 * young);
+      // golden-section search for the T of least expected time
+      double a = eps / 100;
+      double b = mtbf;
+      double g = (Math.sqrt(5) - 1) / 2;
+      for (int k = 0; k < 200; k++) {
+        double c = b - g * (b - a);
+        double d = a + g * (b - a);
+        if (expectedTime(1e6, c, eps, 1 / mtbf) < expectedTime(1e6, d, eps, 1 / mtbf)) {
+          b = d;
+        } else {
+          a = c;
+        }
+      }
+      double best = (a + b) / 2;
+      // first order: within sqrt(eps / mtbf) of the optimum, and its time within 0.1% of the least
+      assertEquals(best, young, 2 * Math.sqrt(eps / mtbf) * best, "instance " + i);
+      assertTrue(expectedTime(1e6, young, eps, 1 / mtbf) <= 1.001 * expectedTime(1e6, best, eps, 1 / mtbf));
+    }
+    assertEquals(Double.POSITIVE_INFINITY, Checkpointing.youngDaly(0.05, 0), "no risk: no bound");
+    assertEquals(Double.POSITIVE_INFINITY, Checkpointing.youngDaly(0, 1e-4), "no cost known: no bound");
+  }
+
+  @Test
+  void aBoundedChunkHasNoPieceOverTheBoundAndKeepsItsOwnCheckpoints() {
+    Random rnd = new Random(25);
+    for (int i = 0; i < INSTANCES; i++) {
+      long start = rnd.nextInt(1000);
+      long end = start + 1 + rnd.nextInt(1_000_000);
+      long[] own = rnd.longs(rnd.nextInt(4), start + 1, end).sorted().distinct().toArray();
+      if (own.length > 0 && own[0] <= start) {
+        continue;
+      }
+      ChunkPlan c = new ChunkPlan(start, end, own);
+      double bound = 1 + rnd.nextInt(200_000);
+      ChunkPlan b = Checkpointing.bounded(c, bound, x -> x, Checkpointing.MAX_CHUNKS);
+      assertEquals(start, b.start());
+      assertEquals(end, b.end());
+      long previous = start;
+      for (int k = 0; k <= b.checkpoints().length; k++) {
+        long at = k < b.checkpoints().length ? b.checkpoints()[k] : end;
+        assertTrue(at - previous <= Math.ceil(bound), "instance " + i + ": a piece of " + (at - previous) + " over " + bound);
+        previous = at;
+      }
+      for (long o : own) {
+        assertTrue(java.util.Arrays.binarySearch(b.checkpoints(), o) >= 0, "its own checkpoint " + o + " stays");
+      }
+      // fewest pieces that hold the bound, give or take one per own piece
+      long least = (long) Math.ceil((end - start) / bound);
+      assertTrue(b.checkpoints().length + 1 <= least + own.length + 1, b.checkpoints().length + 1 + " pieces, " + least);
+    }
+    // cuts go to legal places only (here multiples of 1000), and a tiny bound cannot make a million pieces
+    ChunkPlan lines = Checkpointing.bounded(new ChunkPlan(0, 1_000_000, new long[0]), 2500, x -> (x + 999) / 1000 * 1000,
+        Checkpointing.MAX_CHUNKS);
+    assertTrue(java.util.Arrays.stream(lines.checkpoints()).allMatch(x -> x % 1000 == 0));
+    assertEquals(400, lines.checkpoints().length + 1);
+    assertEquals(100, Checkpointing.bounded(new ChunkPlan(0, 1_000_000, new long[0]), 1, x -> x, 100)
+        .checkpoints().length + 1);
+    ChunkPlan small = new ChunkPlan(0, 10, new long[] {5});
+    assertTrue(small == Checkpointing.bounded(small, 10, x -> x, 100), "a chunk within the bound is unchanged");
+  }
 }

@@ -130,6 +130,11 @@ public final class WorkerCommand implements Callable<Integer> {
       description = "Testing: die and come back at the times of FILE (lines 'DOWN_SECONDS UP_SECONDS', from the start).")
   Path interruptTrace;
 
+  @Option(names = "--crash-file", paramLabel = "FILE",
+      description = "Testing: while FILE exists, be down as after a crash (what was not reported is lost); come back"
+          + " when it goes. `gleaner replay --run --interruptions crash` plays a failure trace this way.")
+  Path crashFile;
+
   @Option(names = "--interrupt-seed", paramLabel = "N", defaultValue = "1",
       description = "Seed of the drawn interruptions (default: ${DEFAULT-VALUE}); `gleaner simulate` draws the same ones.")
   long interruptSeed;
@@ -195,6 +200,12 @@ public final class WorkerCommand implements Callable<Integer> {
     }
     if (interruptTrace != null) {
       config = config.withInterruptions(FailureSchedule.trace(readText(interruptTrace), interruptTrace.toString()), 0);
+    }
+    if (crashFile != null) {
+      if (interrupt != null || interruptTrace != null) {
+        throw new IllegalArgumentException("--crash-file and --interrupt or --interrupt-trace exclude each other");
+      }
+      config = config.withCrashFile(crashFile);
     }
     if (metricsPort == null && metricsFromAnywhere) {
       throw new IllegalArgumentException("--metrics-from-anywhere needs --metrics-port");

@@ -50,10 +50,12 @@ import java.util.regex.Pattern;
 public final class ReplayRun {
   private static final Pattern LISTENING = Pattern.compile("gleaner master listening on port (\\d+)");
   private static final Pattern VACATED = Pattern.compile("vacated in (\\d+) ms");
+  private static final Pattern CRASHED = Pattern.compile("failure injection: \\S+ exists$");
 
   /** What the run is given; times in the trace's seconds unless said otherwise. */
   public record Settings(AvailabilityTrace trace, double horizon, double speedup, Platform platform, long work,
-      double expectedUpTraceSeconds, String ownerPoll, String vacateGrace, boolean keep) {}
+      double expectedUpTraceSeconds, String ownerPoll, String vacateGrace, boolean keep, String strategy,
+      boolean crashes) {}
 
   /** What a run found. */
   public record Outcome(String state, long saved, long bound, long boundNoEps, double epsReal, boolean exact) {}
@@ -112,11 +114,12 @@ public final class ReplayRun {
     Files.writeString(secretFile, Base64.getEncoder().encodeToString(secretBytes));
     byte[] secret = Files.readString(secretFile).trim().getBytes(StandardCharsets.UTF_8);
     Path owners = Files.createDirectories(dir.resolve("owners"));
-    OwnerFiles files = new OwnerFiles(owners);
+    OwnerFiles files = s.crashes() ? OwnerFiles.crashes(owners) : new OwnerFiles(owners);
     List<OwnerSchedule.Change> changes = OwnerSchedule.changes(s.trace(), s.horizon());
-    // each owner file as the trace has it at time 0, before its worker looks
+    // each owner file as the trace has it at time 0, before its worker looks (a crash file waits for the
+    // replay's start: a worker down from the start must have joined first)
     for (OwnerSchedule.Change c : changes) {
-      if (c.at() <= 0) {
+      if (c.at() <= 0 && !s.crashes()) {
         files.set(c.node(), c.present());
       }
     }
@@ -127,9 +130,11 @@ public final class ReplayRun {
     out.flush();
     for (String node : s.trace().nodes().keySet()) {
       double speed = byId.get(node).speed() * k;
-      workers.start(node, port, secretFile, 1, 1, "128m", List.of("--owner-file", files.path(node).toString(),
-          "--idle-before-start", "0", "--owner-poll", s.ownerPoll(), "--vacate-grace", s.vacateGrace(),
-          "--max-speed", String.format(Locale.ROOT, "%.3f", speed)));
+      String max = String.format(Locale.ROOT, "%.3f", speed);
+      workers.start(node, port, secretFile, 1, 1, "128m", s.crashes()
+          ? List.of("--crash-file", files.path(node).toString(), "--max-speed", max)
+          : List.of("--owner-file", files.path(node).toString(), "--idle-before-start", "0", "--owner-poll",
+              s.ownerPoll(), "--vacate-grace", s.vacateGrace(), "--max-speed", max));
     }
     HostPort at = new HostPort("127.0.0.1", port);
     try (MasterClient client = MasterClient.connect(at, secret)) {
@@ -137,10 +142,11 @@ public final class ReplayRun {
       long realMillis = Math.round(s.horizon() / k * 1000);
       long startMillis = System.currentTimeMillis();
       JobSpec spec = JobSpec.newBuilder().setName("replay-primes").setWorkload("primes")
-          .putParams("from", "0").putParams("to", Long.toString(s.work())).setStrategy("auto")
+          .putParams("from", "0").putParams("to", Long.toString(s.work())).setStrategy(s.strategy())
           .setDeadlineMillis(startMillis + realMillis).build();
       String jobId = client.submit(spec);
-      out.printf(Locale.ROOT, "job %s: the primes below %d, deadline in %.1f s (%.2f trace hours at %sx)%n", jobId,
+      out.printf(Locale.ROOT, "job %s (strategy %s, the trace's outages played as %s): the primes below %d, deadline in"
+          + " %.1f s (%.2f trace hours at %sx)%n", jobId, s.strategy(), s.crashes() ? "crashes" : "owners' visits",
           s.work(), realMillis / 1000.0, s.horizon() / 3600, TraceFile.number(k));
       out.flush();
       OwnerReplay replay = new OwnerReplay(changes, k, c -> files.set(c.node(), c.present()), Ticker.SYSTEM);
@@ -270,17 +276,20 @@ public final class ReplayRun {
 
     List<Long> vacates = new ArrayList<>();
     Map<String, Integer> perWorker = new LinkedHashMap<>();
+    int crashes = 0;
     for (String node : s.trace().nodes().keySet()) {
-      List<Long> mine = vacates(workers.log(node));
+      List<Long> mine = s.crashes() ? crashes(workers.log(node)) : vacates(workers.log(node));
       perWorker.put(node, mine.size());
       vacates.addAll(mine);
+      crashes += mine.size();
     }
     long returns = OwnerSchedule.changes(s.trace(), s.horizon()).stream()
         .filter(c -> c.at() > 0 && c.present()).count();
-    // what a worker may compute while the trace has its owner present: a return is seen up to one owner
-    // poll late and the vacate takes its time; a visit shorter than that may not be seen at all
-    long slowestVacate = vacates.stream().mapToLong(Long::longValue).max().orElse(0);
-    double lateTrace = (Durations.parse("--owner-poll", s.ownerPoll()).toMillis() + slowestVacate) / 1000.0 * k;
+    // what a worker may compute while the trace has its owner present (or has it down): a return is seen up
+    // to one poll late and the vacate takes its time; a visit shorter than that may not be seen at all
+    long slowestVacate = s.crashes() ? 0 : vacates.stream().mapToLong(Long::longValue).max().orElse(0);
+    long pollMillis = s.crashes() ? 20 : Durations.parse("--owner-poll", s.ownerPoll()).toMillis();
+    double lateTrace = (pollMillis + slowestVacate) / 1000.0 * k;
     double lateUnits = 0;
     int unseenVisits = 0;
     for (String node : s.trace().nodes().keySet()) {
@@ -291,7 +300,7 @@ public final class ReplayRun {
         }
         double len = Math.min(down[1], s.horizon()) - down[0];
         lateUnits += speed * Math.min(len, lateTrace);
-        if (len < Durations.parse("--owner-poll", s.ownerPoll()).toMillis() / 1000.0 * k) {
+        if (len < pollMillis / 1000.0 * k) {
           unseenVisits++;
         }
       }
@@ -305,12 +314,22 @@ public final class ReplayRun {
             + ", overlap " + tiling.overlapUnits() + ", outside " + tiling.outsideUnits() + ")");
     out.printf(Locale.ROOT, "count: %s (reference sieve over the saved ranges: %d)%s%n", result.isEmpty() ? "(none)"
         : result, expected, counted == expected ? ", exact" : ", WRONG");
-    out.printf(Locale.ROOT, "vacates: %d (the trace has %d owner returns); %s%n", vacates.size(), returns,
-        vacates.isEmpty() ? "none" : "owner seen to master told " + summary(vacates) + " ms; per worker " + perWorker);
-    out.printf(Locale.ROOT, "owner late: each return seen up to %s + %d ms late = %.0f trace s; %d visits shorter than"
-        + " one owner poll (%s); at most %.0f units (%.2f%% of the bound) computed while the trace had an owner present%n",
-        s.ownerPoll(), slowestVacate, lateTrace, unseenVisits, s.ownerPoll(), lateUnits,
-        bound == 0 ? 0 : 100 * lateUnits / bound);
+    if (s.crashes()) {
+      long downAtStart = OwnerSchedule.changes(s.trace(), s.horizon()).stream()
+          .filter(c -> c.at() <= 0 && c.present()).count();
+      out.printf(Locale.ROOT, "crashes: %d (the trace has %d node failures, and %d nodes down at its start); per worker"
+          + " %s%n", crashes, returns, downAtStart, perWorker);
+      out.printf(Locale.ROOT, "crash late: each failure seen up to %d ms late = %.0f trace s; %d outages shorter than"
+          + " that; at most %.0f units (%.2f%% of the bound) computed while the trace had a node down%n", pollMillis,
+          lateTrace, unseenVisits, lateUnits, bound == 0 ? 0 : 100 * lateUnits / bound);
+    } else {
+      out.printf(Locale.ROOT, "vacates: %d (the trace has %d owner returns); %s%n", vacates.size(), returns,
+          vacates.isEmpty() ? "none" : "owner seen to master told " + summary(vacates) + " ms; per worker " + perWorker);
+      out.printf(Locale.ROOT, "owner late: each return seen up to %s + %d ms late = %.0f trace s; %d visits shorter"
+          + " than one owner poll (%s); at most %.0f units (%.2f%% of the bound) computed while the trace had an owner"
+          + " present%n", s.ownerPoll(), slowestVacate, lateTrace, unseenVisits, s.ownerPoll(), lateUnits,
+          bound == 0 ? 0 : 100 * lateUnits / bound);
+    }
     out.printf(Locale.ROOT, "checkpoint round trip (eps) measured by the master: %s real s = %s trace s at %sx%n",
         epsKnown ? TraceFile.number(round3(epsReal)) : "unknown (taken as 0)",
         TraceFile.number(round3(epsTrace)), TraceFile.number(k));
@@ -341,6 +360,19 @@ public final class ReplayRun {
     List<Long> sorted = new ArrayList<>(ms);
     sorted.sort(null);
     return sorted.get(0) + "-" + sorted.get(sorted.size() - 1) + " (median " + sorted.get(sorted.size() / 2) + ")";
+  }
+
+  /** The crashes a worker's log shows (one entry each). */
+  private static List<Long> crashes(Path log) throws IOException {
+    List<Long> seen = new ArrayList<>();
+    if (Files.exists(log)) {
+      for (String line : Files.readAllLines(log)) {
+        if (CRASHED.matcher(line).find()) {
+          seen.add(0L);
+        }
+      }
+    }
+    return seen;
   }
 
   private static List<Long> vacates(Path log) throws IOException {

@@ -27,22 +27,31 @@ class ReplayRunTest {
   @TempDir
   Path dir;
 
-  @Test
-  void aShortCompressedWeekendIsExactAndEndsEveryProcess() throws Exception {
-    // 3 desktops over 3 hours: the owners of nodes 1 and 3 come back twice each, node 2 stays up
+  /**
+   * {@code gleaner replay --run} at 1200x on 3 desktops over 3 hours (seed 3: the owners of nodes 1
+   * and 3 come back twice each, node 2 stays up), with these options too.
+   */
+  private CommandLineTest.Run replay(String... options) throws Exception {
     Path trace = dir.resolve("t.tab");
     assertEquals(0, gleaner("trace", "generate", "--nodes", "3", "--hours", "3", "--seed", "3", "-o",
         trace.toString()).code());
     Path platform = dir.resolve("p.json");
     Files.writeString(platform, "{\"workers\":[{\"id\":\"1\",\"speed\":10},{\"id\":\"2\",\"speed\":10},"
         + "{\"id\":\"3\",\"speed\":10}]}");
+    List<String> args = new java.util.ArrayList<>(List.of("replay", "--run", "--trace", trace.toString(),
+        "--platform", platform.toString(), "--speedup", "1200"));
+    args.addAll(List.of(options));
+    return gleaner(args.toArray(String[]::new));
+  }
 
-    CommandLineTest.Run r = gleaner("replay", "--run", "--trace", trace.toString(), "--platform", platform.toString(),
-        "--speedup", "1200", "--vacate-grace", "5s");
+  @Test
+  void aShortCompressedWeekendIsExactAndEndsEveryProcess() throws Exception {
+    CommandLineTest.Run r = replay("--vacate-grace", "5s", "--strategy", "equal");
 
     String why = r.out() + r.err();
     assertEquals(0, r.code(), why);
     assertTrue(r.out().contains("DONE_PARTIAL"), why);
+    assertTrue(r.out().contains("(strategy equal, the trace's outages played as owners' visits)"), why);
     assertTrue(r.out().contains("exact, no gap, no overlap"), why);
     assertTrue(r.out().contains("), exact"), why);
     assertTrue(r.out().contains("nothing lost, nothing counted twice"), why);
@@ -62,6 +71,31 @@ class ReplayRunTest {
     assertTrue(left.isEmpty(), "processes left running: " + left);
   }
 
+  /**
+   * The same short trace played as node failures: each outage is a crash of its worker (down without
+   * draining, through its crash file), and the outcome is exact all the same.
+   */
+  @Test
+  void aShortWeekendOfCrashesIsExactAndEndsEveryProcess() throws Exception {
+    CommandLineTest.Run r = replay("--interruptions", "crash", "--strategy", "self");
+
+    String why = r.out() + r.err();
+    assertEquals(0, r.code(), why);
+    assertTrue(r.out().contains("(strategy self, the trace's outages played as crashes)"), why);
+    assertTrue(r.out().contains("exact, no gap, no overlap"), why);
+    assertTrue(r.out().contains("nothing lost, nothing counted twice"), why);
+    // 4 failures, all nodes up at the start: each is a crash its worker's log shows, but two outages last
+    // 157 and 330 ms of real time, which a worker starved of the CPU on a busy machine may not see
+    Matcher m = Pattern.compile("crashes: (\\d+) \\(the trace has 4 node failures, and 0 nodes down at its start\\)")
+        .matcher(r.out());
+    assertTrue(m.find(), why);
+    int crashes = Integer.parseInt(m.group(1));
+    assertTrue(crashes >= 2 && crashes <= 4, why);
+    assertFalse(r.out().contains("vacates:"), why);
+    List<ProcessHandle> left = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertTrue(left.isEmpty(), "processes left running: " + left);
+  }
+
   @Test
   void runOnlyOptionsWithoutRunAndEpsWithRunAreOneLineErrors() {
     CommandLineTest.Run r = gleaner("replay", "--trace", TraceCommandTest.TRACE, "--speedup", "3600", "--work", "10");
@@ -75,5 +109,16 @@ class ReplayRunTest {
     assertEquals(1, r.code());
     assertTrue(r.err().contains("--run needs --platform"), r.err());
     assertFalse(r.err().contains("Exception"), r.err());
+    r = gleaner("replay", "--trace", TraceCommandTest.TRACE, "--speedup", "3600", "--strategy", "self");
+    assertEquals(1, r.code());
+    assertTrue(r.err().contains("--strategy goes with --run"), r.err());
+    r = gleaner("replay", "--run", "--trace", TraceCommandTest.TRACE, "--speedup", "3600", "--strategy", "fastest",
+        "--platform", TraceCommandTest.DESKTOPS);
+    assertEquals(1, r.code());
+    assertTrue(r.err().contains("unknown strategy 'fastest'; known: "), r.err());
+    r = gleaner("replay", "--run", "--trace", TraceCommandTest.TRACE, "--speedup", "3600", "--interruptions", "crash",
+        "--owner-poll", "50ms", "--platform", TraceCommandTest.DESKTOPS);
+    assertEquals(1, r.code());
+    assertTrue(r.err().contains("--owner-poll applies to owners' visits"), r.err());
   }
 }

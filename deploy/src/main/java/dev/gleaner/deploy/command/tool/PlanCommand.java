@@ -69,7 +69,8 @@ public final class PlanCommand implements Callable<Integer> {
     Map<String, Object> expect = null;
     if (trace != null) {
       double horizon = request.deadline();
-      expect = TraceRun.run(trace, platform, request, options.strategy, horizon, 10, 10.31);
+      expect = TraceRun.run(trace, platform, request, options.strategy, horizon, 10, 10.31,
+          dev.gleaner.common.sim.ClosedLoop.Interruptions.VACATE);
       Map<String, Object> up = new LinkedHashMap<>();
       for (String node : trace.nodes().keySet()) {
         up.put(node, trace.upSeconds(node, horizon) / 3600);

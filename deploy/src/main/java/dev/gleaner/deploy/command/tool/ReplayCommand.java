@@ -1,6 +1,7 @@
 package dev.gleaner.deploy.command.tool;
 
 import dev.gleaner.common.model.Platform;
+import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.common.trace.OmniscientBound;
@@ -95,6 +96,17 @@ public final class ReplayCommand implements Callable<Integer> {
       description = "With --run: each worker's vacate grace, real time (default: ${DEFAULT-VALUE}).")
   String vacateGrace;
 
+  @Option(names = "--interruptions", paramLabel = "KIND", defaultValue = "vacate",
+      description = "With --run: how the trace's outages are played. vacate: an owner's visit, through owner files and"
+          + " each worker's owner policy, which saves the piece under way (default; a desktop trace); crash: a node"
+          + " failure, the worker down without draining, what it had not reported lost (a failure trace).")
+  String interruptions;
+
+  @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto",
+      description = "With --run: the job's strategy, as for gleaner submit (default: ${DEFAULT-VALUE}); compare them"
+          + " on the same trace.")
+  String strategy;
+
   @Option(names = "--keep", description = "With --run: keep the logs, the store and the owner files after a good run.")
   boolean keep;
 
@@ -119,7 +131,8 @@ public final class ReplayCommand implements Callable<Integer> {
       }
       return runWeekend(t, horizon);
     }
-    for (String o : List.of("--work", "--expected-up", "--owner-poll", "--vacate-grace", "--keep")) {
+    for (String o : List.of("--work", "--expected-up", "--owner-poll", "--vacate-grace", "--keep", "--strategy",
+        "--interruptions")) {
       if (parsed.hasMatchedOption(o)) {
         throw new IllegalArgumentException(o + " goes with --run");
       }
@@ -179,6 +192,15 @@ public final class ReplayCommand implements Callable<Integer> {
     if (!(expectedUpHours > 0) || Double.isInfinite(expectedUpHours)) {
       throw new IllegalArgumentException("--expected-up must be a positive number of hours, got " + expectedUpHours);
     }
+    String strategyName = dev.gleaner.common.plan.Strategies.byName(strategy).name();
+    boolean crashes = ClosedLoop.Interruptions.parse(interruptions) == ClosedLoop.Interruptions.CRASH;
+    CommandLine.ParseResult given = spec.commandLine().getParseResult();
+    for (String o : List.of("--owner-poll", "--vacate-grace")) {
+      if (crashes && given.hasMatchedOption(o)) {
+        throw new IllegalArgumentException(o + " applies to owners' visits; --interruptions crash plays the outages as"
+            + " crashes, with no owner policy");
+      }
+    }
     Durations.parse("--owner-poll", ownerPoll);
     Durations.parse("--vacate-grace", vacateGrace);
     Platform p = PlatformFile.read(platform);
@@ -193,7 +215,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     Platform used = new Platform(p.workers().stream().filter(x -> t.nodes().containsKey(x.id())).toList());
     ReplayRun.Outcome o = new ReplayRun(new ReplayRun.Settings(t, horizon, speedup, used, w, expectedUpHours * 3600,
-        ownerPoll, vacateGrace, keep), spec.commandLine().getOut()).call();
+        ownerPoll, vacateGrace, keep, strategyName, crashes), spec.commandLine().getOut()).call();
     return o.exact() ? 0 : 1;
   }
 }

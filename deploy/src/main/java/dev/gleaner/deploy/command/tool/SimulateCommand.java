@@ -88,10 +88,21 @@ public final class SimulateCommand implements Callable<Integer> {
           + " --history x HOURS up (default: ${DEFAULT-VALUE}, the Notre Dame desktop fit of the Failure Trace Archive).")
   double meanUpHours;
 
+  @Option(names = "--interruptions", paramLabel = "KIND", defaultValue = "vacate",
+      description = "With --trace: what a node's going down is. vacate: its owner takes the desktop back, and the"
+          + " worker saves what it computed before it goes, as a real worker's owner policy does (default); crash: a"
+          + " node failure (a failure trace such as the archive's LANL ones), where what it computed since its last"
+          + " saved piece is lost.")
+  String interruptions;
+
   @Override
   public Integer call() {
     if (trace != null) {
-      return new TraceRun(spec.commandLine().getOut(), options, trace, history, meanUpHours, json).call();
+      return new TraceRun(spec.commandLine().getOut(), options, trace, history, meanUpHours, json,
+          ClosedLoop.Interruptions.parse(interruptions)).call();
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--interruptions")) {
+      throw new IllegalArgumentException("--interruptions goes with --trace");
     }
     if (trials < 2 || trials > 100_000_000) {
       throw new IllegalArgumentException("--trials must be between 2 and 100000000, got " + trials);

@@ -23,14 +23,17 @@ final class TraceRun {
   private final int history;
   private final double meanUpHours;
   private final boolean json;
+  private final ClosedLoop.Interruptions interruptions;
 
-  TraceRun(PrintWriter out, PlanOptions options, Path file, int history, double meanUpHours, boolean json) {
+  TraceRun(PrintWriter out, PlanOptions options, Path file, int history, double meanUpHours, boolean json,
+      ClosedLoop.Interruptions interruptions) {
     this.out = out;
     this.options = options;
     this.file = file;
     this.history = history;
     this.meanUpHours = meanUpHours;
     this.json = json;
+    this.interruptions = interruptions;
   }
 
   int call() {
@@ -44,13 +47,16 @@ final class TraceRun {
     Platform platform = options.platform();
     PlanRequest request = options.request(platform);
     double horizon = request.hasDeadline() ? request.deadline() : trace.length();
-    Map<String, Object> doc = run(trace, platform, request, options.strategy, horizon, history, meanUpHours);
+    Map<String, Object> doc = run(trace, platform, request, options.strategy, horizon, history, meanUpHours,
+        interruptions);
     if (json) {
       out.println(StatusView.json(doc));
       return 0;
     }
-    out.printf(Locale.ROOT, "trace %s: %d workers over %.2f h, %d returns after a vacate%s%n", file,
+    out.printf(Locale.ROOT, "trace %s: %d workers over %.2f h, %d returns after %s%s%n", file,
         platform.size(), horizon / 3600, (Integer) doc.get("returns"),
+        interruptions == ClosedLoop.Interruptions.VACATE ? "an owner's visit (each vacate saves the piece under way)"
+            : "a crash (each loses what was computed since the last saved piece)",
         ((java.util.List<?>) doc.get("neverUp")).isEmpty() ? "" : "; never up: " + doc.get("neverUp"));
     String by = doc.get("phase").equals("done")
         ? String.format(Locale.ROOT, "all done at %.2f h", (Double) doc.get("end") / 3600)
@@ -59,8 +65,13 @@ final class TraceRun {
         + " %d plans, %d splits, %d reroutes%n", options.strategy, TraceFile.number(request.eps()),
         (Long) doc.get("committed"), request.units(), by, (Long) doc.get("plans"), (Long) doc.get("splits"),
         (Long) doc.get("reroutes"));
-    out.printf(Locale.ROOT, "where the rest went: %d units computed and lost at vacates; %.2f of %.2f worker-hours up"
-        + " spent idle%n", (Long) doc.get("lostUnits"), (Double) doc.get("idleUpHours"), (Double) doc.get("upHours"));
+    out.printf(Locale.ROOT, "where the rest went: %d units computed and lost at interruptions; %d in pieces cancelled under"
+        + " way (at the deadline); %d in pieces under way at the end; %d units' time spent saving pieces (eps); %.2f of"
+        + " %.2f worker-hours up spent idle%n", (Long) doc.get("lostUnits"), (Long) doc.get("cancelledUnits"),
+        (Long) doc.get("inProgressUnits"), (Long) doc.get("savingUnits"), (Double) doc.get("idleUpHours"),
+        (Double) doc.get("upHours"));
+    out.printf(Locale.ROOT, "longest saved piece: %.2f h of its worker's work (what a crash at its worst moment would"
+        + " lose)%n", (Double) doc.get("longestPieceHours"));
     out.printf(Locale.ROOT, "omniscient bound (H6 over the trace): %d units; saved / bound = %.4f%n",
         (Long) doc.get("bound"), (Double) doc.get("ratio"));
     return 0;
@@ -68,7 +79,7 @@ final class TraceRun {
 
   /** One run; the document {@code --json} prints. */
   static Map<String, Object> run(AvailabilityTrace trace, Platform platform, PlanRequest request, String strategy,
-      double horizon, int history, double meanUpHours) {
+      double horizon, int history, double meanUpHours, ClosedLoop.Interruptions interruptions) {
     JobDef job = JobDef.of("sim", "sim", 0, request.units(), strategy)
         .withChunking(request.chunkUnits(), request.checkpoints()).withMinWorkers(1)
         .withReplication(request.replication()).withRisk(request.risk()).withDeadline(horizon);
@@ -78,7 +89,8 @@ final class TraceRun {
     double ideal = request.units() / platform.totalSpeed();
     // a tick per thousandth of the shorter of the job's ideal length and the horizon, at least every half second
     double tick = Math.max(0.5, Math.min(ideal, horizon) / 1000);
-    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), tick, request.eps(), horizon + 1);
+    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), tick, request.eps(), horizon + 1,
+        interruptions);
     TraceSimulation.Prior prior = history == 0 ? TraceSimulation.Prior.NONE
         : new TraceSimulation.Prior(history, history * meanUpHours * 3600);
     TraceSimulation.Result r = TraceSimulation.run(trace, platform, job, setup, prior);
@@ -87,12 +99,17 @@ final class TraceRun {
     doc.put("horizon", horizon);
     doc.put("strategy", strategy);
     doc.put("eps", request.eps());
+    doc.put("interruptions", interruptions.name().toLowerCase(Locale.ROOT));
     doc.put("committed", r.run().committed());
     doc.put("bound", r.bound());
     doc.put("ratio", r.ratio());
     doc.put("returns", r.returns());
     doc.put("neverUp", r.neverUp());
     doc.put("lostUnits", Math.round(r.run().lostUnits()));
+    doc.put("inProgressUnits", Math.round(r.run().inProgressUnits()));
+    doc.put("cancelledUnits", Math.round(r.run().cancelledUnits()));
+    doc.put("savingUnits", Math.round(r.run().savingUnits()));
+    doc.put("longestPieceHours", r.run().longestPieceSeconds() / 3600);
     doc.put("idleUpHours", Math.max(0, r.run().upSeconds() - r.run().busySeconds()) / 3600);
     doc.put("upHours", r.run().upSeconds() / 3600);
     doc.put("phase", r.run().phase().name().toLowerCase(Locale.ROOT));
