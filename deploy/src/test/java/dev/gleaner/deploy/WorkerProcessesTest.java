@@ -46,7 +46,10 @@ class WorkerProcessesTest {
         assertEquals("50847534 primes", s.getResult());
         assertEquals(1_000_000_000L, s.getUnitsDone());
         long p2Units = s.getSharesList().stream().filter(x -> x.getWorkerId().equals("p2")).findFirst().orElseThrow().getUnits();
-        assertEquals(beforeKill, p2Units, "what p2 committed before dying counts, nothing after");
+        // what p2 saved before dying counts: what the status said, and at most the one piece (a quarter of
+        // a chunk) it may have sent between that status and its death
+        assertTrue(p2Units >= beforeKill && p2Units - beforeKill <= 62_500_000 / 4,
+            "p2 had saved " + beforeKill + " units when it was killed, and is credited " + p2Units);
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError(e.getMessage() + "\nworker logs:\n" + workers.logs(), e);
       }

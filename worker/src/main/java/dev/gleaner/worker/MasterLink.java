@@ -76,6 +76,9 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     if (daemon.declaredUntilMillis() > 0) {
       hello.setAvailableUntilMillis(daemon.declaredUntilMillis());
     }
+    if (config.owner() != null && config.owner().onOwner() == dev.gleaner.worker.owner.OwnerConfig.OnOwner.VACATE) {
+      hello.setSavesOnVacate(true);
+    }
     if (daemon.away() != null) {
       // its owner's policy keeps it from taking work: the master gives it nothing until it says so
       hello.setAway(daemon.away());

@@ -1,6 +1,7 @@
 package dev.gleaner.common.control;
 
 import dev.gleaner.common.estimate.Estimate;
+import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.estimate.Estimator;
 import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.plan.Plan;
@@ -49,9 +50,10 @@ import java.util.Set;
  *       joining in a burst at most once per {@link #BURST_REPLANS} intervals. A worker whose session
  *       the master refused re-plans nothing, at that loss or its next joins, until a piece of it
  *       counts ({@link #workerRefused}).
- *   <li><b>End.</b> When every unit is committed the job is DONE; at its deadline the copies are
- *       cancelled, pieces already received are made durable, and it ends DONE_PARTIAL with the
- *       units not done listed.
+ *   <li><b>End.</b> When every unit is committed the job is DONE; at its deadline each copy being
+ *       computed is stopped where its worker has reported up to and its worker reports what it
+ *       computed (as at a cancel with a grace), the other copies are cancelled, pieces received are
+ *       made durable, and it ends DONE_PARTIAL with the units not done listed.
  * </ol>
  */
 public final class Controller {
@@ -314,7 +316,16 @@ public final class Controller {
    * @param interrupted whether this counts as an interruption in its history (a drain does not)
    */
   public void workerLost(String id, String why, boolean interrupted, double now) {
-    lost(id, why, interrupted, true, now);
+    lost(id, why, interrupted, interrupted, true, now);
+  }
+
+  /**
+   * The worker's owner came back and it vacated, having saved what it computed: an interruption in
+   * its history, but not a crash (see {@link Handout#hazardBounded}). What it held follows the
+   * recovery lists and the job is re-planned, as at any loss.
+   */
+  public void workerVacated(String id, String why, double now) {
+    lost(id, why, true, false, true, now);
   }
 
   /**
@@ -329,10 +340,10 @@ public final class Controller {
     if (m != null) {
       m.refused = true;
     }
-    lost(id, why, false, false, now);
+    lost(id, why, false, false, false, now);
   }
 
-  private void lost(String id, String why, boolean interrupted, boolean replan, double now) {
+  private void lost(String id, String why, boolean interrupted, boolean crash, boolean replan, double now) {
     Member m = members.get(id);
     if (m == null || m.state == Member.State.DOWN) {
       return;
@@ -342,7 +353,7 @@ public final class Controller {
     }
     m.state = Member.State.DOWN;
     waiters.forget(m);
-    estimator.down(id, now, interrupted);
+    estimator.down(id, now, interrupted, crash);
     for (JobLedger j : live()) {
       List<ChunkPlan> lost = withdraw(m, j, null, now);
       if (!lost.isEmpty() && !j.phase.ended() && j.phase != JobPhase.ENDING) {
@@ -961,7 +972,8 @@ public final class Controller {
         return;
       }
       j.collectUntil = Double.NaN;
-      cancelAll(j, "the job was cancelled: " + j.cancelled + " (its last pieces did not come in time)", now);
+      cancelAll(j, (j.cancelled != null ? "the job was cancelled: " + j.cancelled : "the job's deadline passed")
+          + " (its last pieces did not come in time)", now);
     }
     if (j.pending.isEmpty()) {
       endPartial(j, now);
@@ -1292,11 +1304,23 @@ public final class Controller {
     workChanged = true;
   }
 
+  /**
+   * The job's deadline: as at a cancel with a grace, each copy being computed is truncated where its
+   * worker has reported up to, so that the worker stops at its current step and reports what it
+   * computed (a long piece is not lost for being under way at the deadline); the rest is cancelled,
+   * and the job ends once those last pieces are in or {@link #DEADLINE_GRACE} (at least three
+   * checkpoint round trips) has passed.
+   */
   private void endAtDeadline(JobLedger j, double now) {
-    cancelAll(j, "the job's deadline passed", now);
+    collect(j, "the job's deadline passed", now);
+    Estimate eps = estimator.eps();
+    j.collectUntil = now + Math.max(DEADLINE_GRACE, eps.known() ? 3 * eps.value() : 0);
     j.phase = JobPhase.ENDING;
     settleEnding(j, now);
   }
+
+  /** Seconds the last pieces of a job at its deadline are waited for (see {@link #endAtDeadline}). */
+  public static final double DEADLINE_GRACE = 5;
 
   private void endPartial(JobLedger j, double now) {
     RangeSet notDone = RangeSet.of(j.def.start(), j.def.end());

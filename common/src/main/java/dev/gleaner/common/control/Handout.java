@@ -426,7 +426,9 @@ final class Handout {
    * worst moment loses at most one interval of its work, whatever the plan laid out (a plan's share
    * past paper 000's validity bound, the tail after its checkpoints, a pool chunk, another's queue).
    * Before the first saved piece measures eps, {@link #EPS_PRIOR} stands for it: the first copies,
-   * the largest of a plan, are bounded too. Unchanged while the worker has no hazard or its speed is
+   * the largest of a plan, are bounded too. For a worker whose owner policy saves its piece as it
+   * vacates, the hazard is that of crashes only ({@link dev.gleaner.common.estimate.Estimator#crashRate}).
+   * Unchanged while the worker has no hazard or its speed is
    * not known yet.
    */
   ChunkPlan hazardBounded(JobLedger j, Member m, ChunkPlan c, double now) {
@@ -435,8 +437,9 @@ final class Handout {
     if (!(speed > 0)) {
       return c;
     }
-    double seconds = Checkpointing.youngDaly(eps.known() && eps.value() > 0 ? eps.value() : EPS_PRIOR,
-        ctl.estimator.risk(m.id, now).rate());
+    // a worker that saves its piece when its owner comes back loses work only to crashes
+    double rate = m.savesOnVacate ? ctl.estimator.crashRate(m.id, now) : ctl.estimator.risk(m.id, now).rate();
+    double seconds = Checkpointing.youngDaly(eps.known() && eps.value() > 0 ? eps.value() : EPS_PRIOR, rate);
     return Double.isFinite(seconds)
         ? Checkpointing.bounded(c, seconds * speed, j.def.align(), Checkpointing.MAX_CHUNKS) : c;
   }

@@ -20,6 +20,8 @@ final class Member {
   Set<String> workloads;
   int cores;
   double availableUntil;
+  /** Its owner policy saves the piece under way when its owner comes back (see {@link WorkerInfo}). */
+  boolean savesOnVacate;
   State state = State.UP;
   double upSince;
   /** Copies it holds, in the order it computes them. */
@@ -57,6 +59,7 @@ final class Member {
     workloads = info.workloads();
     cores = info.cores();
     availableUntil = info.availableUntil();
+    savesOnVacate = info.savesOnVacate();
     state = State.UP;
     upSince = now;
     sessions++;

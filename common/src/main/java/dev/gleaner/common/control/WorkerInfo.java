@@ -13,12 +13,20 @@ import java.util.Set;
  * @param availableUntil when it will surely be gone (controller time), or infinity
  * @param pastInterruptions interruptions in its history before this controller started
  * @param pastExposureSeconds seconds it was up in that history
+ * @param savesOnVacate its owner policy saves the piece under way when its owner comes back: an
+ *     owner's return loses nothing of it, only a crash does
  */
 public record WorkerInfo(String id, Set<String> workloads, int cores, Map<String, Double> calibrated,
-    double availableUntil, long pastInterruptions, double pastExposureSeconds) {
+    double availableUntil, long pastInterruptions, double pastExposureSeconds, boolean savesOnVacate) {
   public WorkerInfo {
     workloads = Set.copyOf(workloads);
     calibrated = Map.copyOf(calibrated);
+  }
+
+  /** A worker whose interruptions are crashes. */
+  public WorkerInfo(String id, Set<String> workloads, int cores, Map<String, Double> calibrated,
+      double availableUntil, long pastInterruptions, double pastExposureSeconds) {
+    this(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds, false);
   }
 
   /** A worker with a calibrated speed for one workload and no history. */
@@ -27,10 +35,16 @@ public record WorkerInfo(String id, Set<String> workloads, int cores, Map<String
   }
 
   public WorkerInfo withAvailableUntil(double at) {
-    return new WorkerInfo(id, workloads, cores, calibrated, at, pastInterruptions, pastExposureSeconds);
+    return new WorkerInfo(id, workloads, cores, calibrated, at, pastInterruptions, pastExposureSeconds, savesOnVacate);
   }
 
   public WorkerInfo withHistory(long interruptions, double exposureSeconds) {
-    return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, interruptions, exposureSeconds);
+    return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, interruptions, exposureSeconds,
+        savesOnVacate);
+  }
+
+  public WorkerInfo withSavesOnVacate(boolean saves) {
+    return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds,
+        saves);
   }
 }

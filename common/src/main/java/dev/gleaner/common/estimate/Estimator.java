@@ -64,6 +64,8 @@ public final class Estimator {
     final Map<String, DecayingRate> speed = new HashMap<>();
     final DecayingRate bandwidth = new DecayingRate(BANDWIDTH_HALF_LIFE);
     long interruptions;
+    /** Those of its interruptions seen to be crashes (not an owner's return it vacated at), in this run. */
+    long crashes;
     double exposure;
     /** When the current session started (controller time), or NaN when not up. */
     double upSince = Double.NaN;
@@ -173,6 +175,18 @@ public final class Estimator {
 
   /** The session ends at {@code now}, interrupted or not (a drain, a goodbye). */
   public void down(String worker, double now, boolean interrupted) {
+    down(worker, now, interrupted, interrupted);
+  }
+
+  /**
+   * The worker went down at {@code now}; {@code crash}: the interruption lost what it had not saved
+   * (a vacate, where it saved it first, is an interruption but not a crash).
+   */
+  public void down(String worker, double now, boolean interrupted, boolean crash) {
+    if (crash && interrupted) {
+      figures(worker).crashes++;
+      fleetCrashes++;
+    }
     Figures f = figures(worker);
     if (!Double.isNaN(f.upSince)) {
       double up = Math.max(0, now - f.upSince);
@@ -263,6 +277,8 @@ public final class Estimator {
     return new Risk(rate, f.interruptions, exposure, f.declaredEnd);
   }
 
+  private long fleetCrashes;
+
   private double fleetRate() {
     return fleetRate(0);
   }
@@ -278,6 +294,21 @@ public final class Estimator {
       return 0;
     }
     return fleetInterruptions / Math.max(1, t);
+  }
+
+  /**
+   * Crashes per second up, for a worker whose owner's returns lose nothing: {@code (c + 1) / (T +
+   * 1/f)} from its c crashes over its T seconds up in this run and the fleet's crash rate f (no
+   * prior: a lent desktop's prior is of its owner's returns); 0 while no crash has been seen.
+   */
+  public double crashRate(String worker, double now) {
+    if (fleetCrashes == 0) {
+      return 0;
+    }
+    Figures f = workers.get(worker);
+    double live = f == null || Double.isNaN(f.upSince) ? 0 : Math.max(0, now - f.upSince);
+    double fleet = fleetCrashes / Math.max(1, fleetExposure + live);
+    return f == null ? fleet : (f.crashes + 1) / (f.exposure + live + 1 / fleet);
   }
 
   /** Measured eps in seconds, or unknown. */

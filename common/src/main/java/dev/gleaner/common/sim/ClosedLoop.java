@@ -250,8 +250,10 @@ public final class ClosedLoop {
           at(o[0], () -> {
             if (setup.interruptions() == Interruptions.VACATE) {
               savePartial(h);
+              down(h, "vacated: its owner is back", true, true);
+            } else {
+              down(h, "interrupted", true);
             }
-            down(h, "interrupted", true);
           });
           if (Double.isFinite(o[1])) {
             joinsToCome++;
@@ -323,8 +325,10 @@ public final class ClosedLoop {
     h.upSince = now;
     up++;
     Map<String, Double> calibrated = Double.isNaN(h.host.calibrated()) ? Map.of() : Map.of(job.workload(), h.host.calibrated());
+    // with owners' visits, each worker saves its piece as it vacates, as one with an owner policy does
     controller.workerJoined(new WorkerInfo(h.host.id(), Set.of(job.workload()), 1, calibrated,
-        h.host.availableUntil(), h.host.pastInterruptions(), h.host.pastExposure()), now);
+        h.host.availableUntil(), h.host.pastInterruptions(), h.host.pastExposure(),
+        setup.interruptions() == Interruptions.VACATE), now);
   }
 
   /**
@@ -352,6 +356,10 @@ public final class ClosedLoop {
   }
 
   private void down(SimHost h, String why, boolean interrupted) {
+    down(h, why, interrupted, false);
+  }
+
+  private void down(SimHost h, String why, boolean interrupted, boolean vacated) {
     if (!h.up) {
       return;
     }
@@ -373,7 +381,11 @@ public final class ClosedLoop {
       sending = null;
       kickPort();
     }
-    controller.workerLost(h.host.id(), why, interrupted, now);
+    if (vacated) {
+      controller.workerVacated(h.host.id(), why, now);
+    } else {
+      controller.workerLost(h.host.id(), why, interrupted, now);
+    }
   }
 
   private void apply() {
@@ -406,7 +418,7 @@ public final class ClosedLoop {
       }
     } else if (a instanceof Action.Truncate x) {
       truncations++;
-      truncate(hosts.get(x.worker()), x.copyId(), x.end());
+      truncate(hosts.get(x.worker()), x.copyId(), x.end(), x.split());
     } else if (a instanceof Action.Cancel x) {
       cancels++;
       cancel(hosts.get(x.worker()), x.copyId());
@@ -535,14 +547,25 @@ public final class ClosedLoop {
     }
   }
 
-  private void truncate(SimHost h, long id, long end) {
+  private void truncate(SimHost h, long id, long end, boolean split) {
     SimCopy c = h == null ? null : find(h, id);
     if (c == null) {
       return;
     }
     if (h.computing == c && h.pieceTo > end) {
       double position = h.pieceFrom + h.host.speed() * (now - h.pieceStart);
-      if (position < end) {
+      if (!split && position >= end) {
+        // a cancel's or the deadline's stop: the worker reports what it computed up to now and stops
+        long at = Math.min(h.pieceTo, (long) Math.floor(position));
+        if (at > h.pieceFrom) {
+          startPiece(h, c, h.pieceFrom, at, h.pieceStart);
+        } else {
+          busySeconds += now - h.pieceStart;
+          h.computing = null;
+          h.token++;
+        }
+        c.end = Math.max(at, h.pieceFrom);
+      } else if (position < end) {
         startPiece(h, c, h.pieceFrom, end, h.pieceStart);
         c.end = end;
       } else {

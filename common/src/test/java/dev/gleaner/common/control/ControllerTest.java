@@ -295,6 +295,43 @@ class ControllerTest {
     assertTrue(bounded > 0, "the risky worker was handed work: " + assigns);
   }
 
+  /**
+   * A worker whose owner policy saves its piece as it vacates loses work only to crashes: its pieces
+   * are bounded by the crash hazard, not by its owner's returns, until a crash is seen.
+   */
+  @Test
+  void aWorkerThatSavesAsItVacatesIsBoundedByCrashesOnly() {
+    c.overhead(0.05);
+    c.addJob(JobDef.of("j", "primes", 0, 2_000_000_000L, "equal").withMinWorkers(2).withChunking(0, 1), 0);
+    WorkerInfo lent = new WorkerInfo("lent", Set.of("primes"), 1, Map.of("primes", 1e5), Double.POSITIVE_INFINITY, 10,
+        36_000).withSavesOnVacate(true);
+    c.workerJoined(lent, 0);
+    c.workerJoined(WorkerInfo.of("other", "primes", 1e5), 0);
+    Action.Assign first = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("lent"))
+        .findFirst().orElseThrow();
+    assertTrue(first.checkpoints().length < 10, "10 owner returns in 10 hours, none a crash: not cut " + first);
+    // its owner comes back: it vacates, an interruption but no crash; then "other" crashes
+    c.workerVacated("lent", "vacated: owner back", 10);
+    assertEquals(0, c.estimator().crashRate("lent", 10), 0);
+    assertEquals(11, c.estimator().risk("lent", 10).interruptions());
+    c.workerLost("other", "connection closed", true, 20);
+    c.workerJoined(lent, 30);
+    double rate = c.estimator().crashRate("lent", 30);
+    assertTrue(rate > 0, "the fleet has seen a crash");
+    List<Action.Assign> later = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("lent"))
+        .toList();
+    double bound = dev.gleaner.common.plan.Checkpointing.youngDaly(0.05, rate) * 1e5;
+    assertTrue(!later.isEmpty(), "the returned worker is handed work");
+    for (Action.Assign a : later) {
+      long previous = a.start();
+      for (int k = 0; k <= a.checkpoints().length; k++) {
+        long at = k < a.checkpoints().length ? a.checkpoints()[k] : a.end();
+        assertTrue(at - previous <= Math.ceil(bound) + 1, a + ": a piece over the crash interval " + bound / 1e5 + " s");
+        previous = at;
+      }
+    }
+  }
+
   @Test
   void aWorkerRefusedAgainAndAgainReplansNothingUntilAPieceOfItCounts() {
     c.addJob(JobDef.of("j", "primes", 0, 6_000_000, "equal").withMinWorkers(2).withChunking(0, 3), 0);
@@ -340,23 +377,47 @@ class ControllerTest {
   }
 
   @Test
-  void atTheDeadlineCopiesAreCancelledAndTheJobEndsWithItsNotDoneRanges() {
+  void atTheDeadlineThePieceUnderWayIsCollectedAndTheJobEndsWithItsNotDoneRanges() {
     c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(100, 0).withDeadline(50), 0);
     c.workerJoined(WorkerInfo.of("a", "primes", 10), 0);
     List<Action.Assign> given = only(drain(), Action.Assign.class);
     Action.Assign first = given.get(0);
+    Action.Assign second = given.get(1);
     assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), first.start(), first.end(), 10));
+    c.committed("a", "j", first.copyId(), first.start(), first.end(), 10, 10.001);
     c.tick(50);
     List<Action> end = drain();
-    assertTrue(!only(end, Action.Cancel.class).isEmpty(), "the copy in hand is cancelled");
-    assertEquals(JobPhase.ENDING, c.job("j").phase(), "a piece received before the deadline is still being made durable");
-    c.committed("a", "j", first.copyId(), first.start(), first.end(), 10, 50.001);
+    // the copy under way is stopped where its worker had reported up to: it reports what it computed
+    Action.Truncate stop = only(end, Action.Truncate.class).get(0);
+    assertEquals(second.copyId(), stop.copyId());
+    assertEquals(second.start(), stop.end());
+    assertTrue(!stop.split());
+    assertEquals(JobPhase.ENDING, c.job("j").phase(), "the last piece under way is waited for");
+    assertTrue(c.piece("a", "j", second.copyId(), second.start(), second.start() + 40, true, 50.2) == Verdict.COMMIT);
+    c.committed("a", "j", second.copyId(), second.start(), second.start() + 40, 4, 50.3);
     Action.Finished f = only(drain(), Action.Finished.class).get(0);
     assertEquals(JobPhase.DONE_PARTIAL, f.phase());
     RangeSet expected = RangeSet.of(0, 1000);
     expected.remove(first.start(), first.end());
+    expected.remove(second.start(), second.start() + 40);
     assertEquals(expected, f.notDone());
-    assertEquals(100, c.job("j").committed());
+    assertEquals(140, c.job("j").committed(), "the 40 units computed before the deadline are kept");
+  }
+
+  @Test
+  void atTheDeadlineALastPieceThatDoesNotComeIsGivenUpAfterTheGrace() {
+    c.addJob(JobDef.of("j", "primes", 0, 1000, "self").withChunking(100, 0).withDeadline(50), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 10), 0);
+    drain();
+    c.tick(50);
+    assertTrue(!only(drain(), Action.Truncate.class).isEmpty());
+    c.tick(50 + Controller.DEADLINE_GRACE - 0.1);
+    assertEquals(JobPhase.ENDING, c.job("j").phase());
+    c.tick(50 + Controller.DEADLINE_GRACE);
+    List<Action> end = drain();
+    assertTrue(!only(end, Action.Cancel.class).isEmpty(), "given up: the copy is cancelled");
+    assertEquals(JobPhase.DONE_PARTIAL, only(end, Action.Finished.class).get(0).phase());
+    assertEquals(0, c.job("j").committed());
   }
 
   @Test

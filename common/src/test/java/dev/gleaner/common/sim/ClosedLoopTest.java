@@ -138,7 +138,9 @@ class ClosedLoopTest {
     }
     all.addAll(v.notDone());
     assertEquals(RangeSet.of(0, Math.max(1, units)), all, "committed and not done tile the job");
-    assertTrue(result.end() <= deadline + 1, "ended at the deadline: " + result.end());
+    // the last pieces under way at the deadline are waited for, a few seconds at most
+    assertTrue(result.end() <= deadline + dev.gleaner.common.control.Controller.DEADLINE_GRACE + 1,
+        "ended at the deadline: " + result.end());
   }
 
   @Test

@@ -432,7 +432,7 @@ public final class ControlLoop implements AutoCloseable {
     long pastInterruptions = h.interruptions() + (expectedUpSeconds > 0 ? PRIOR_WEIGHT : 0);
     double pastExposure = h.exposureSeconds() + (expectedUpSeconds > 0 ? PRIOR_WEIGHT * expectedUpSeconds : 0);
     return new WorkerInfo(link.workerId(), java.util.Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds, until,
-        pastInterruptions, pastExposure);
+        pastInterruptions, pastExposure, hello.getSavesOnVacate());
   }
 
   private static String until(long millis) {
@@ -462,7 +462,7 @@ public final class ControlLoop implements AutoCloseable {
           return;
         }
         Controller.WorkerView before = controller.worker(id, now());
-        controller.workerLost(id, "vacated: " + a.getReason(), true, now());
+        controller.workerVacated(id, "vacated: " + a.getReason(), now());
         endSession(link, "interrupted", "vacated: " + a.getReason());
         metrics.workersVacated.increment();
         log.info("worker {} vacates: {}{}{}", id, a.getReason(), backAt(a.getBackAtMillis()),
