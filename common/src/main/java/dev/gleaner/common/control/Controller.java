@@ -1,7 +1,6 @@
 package dev.gleaner.common.control;
 
 import dev.gleaner.common.estimate.Estimate;
-import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.estimate.Estimator;
 import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.plan.Plan;
@@ -282,10 +281,8 @@ public final class Controller {
     }
     touch(m);
     waiters.wake(m);
-    for (JobLedger j : live()) {
-      if (j.active() && j.takes(m) && !m.refused) {
-        replanLater(j, "worker " + m.id + (m.sessions > 1 ? " returned" : " joined"));
-      }
+    if (!m.refused) {
+      replanFor(m, "worker " + m.id + (m.sessions > 1 ? " returned" : " joined"));
     }
     pump(now);
   }
@@ -660,11 +657,7 @@ public final class Controller {
         if (m.refused && m.up()) {
           // a worker refused before does real work again: its share is planned now
           m.refused = false;
-          for (JobLedger l : live()) {
-            if (l.active() && l.takes(m)) {
-              replanLater(l, "worker " + m.id + " returned");
-            }
-          }
+          replanFor(m, "worker " + m.id + " returned");
         }
       }
     }
@@ -1150,6 +1143,15 @@ public final class Controller {
 
   /** Re-plan intervals a burst of joins may hold back its re-plan (see {@link #joining}). */
   static final double BURST_REPLANS = 10;
+
+  /** Every active job the worker takes is re-planned at the next chance. */
+  private void replanFor(Member m, String why) {
+    for (JobLedger j : live()) {
+      if (j.active() && j.takes(m)) {
+        replanLater(j, why);
+      }
+    }
+  }
 
   void replanLater(JobLedger j, String why) {
     if (!j.replanDue) {

@@ -428,8 +428,7 @@ final class Handout {
    * Before the first saved piece measures eps, {@link #EPS_PRIOR} stands for it: the first copies,
    * the largest of a plan, are bounded too. For a worker whose owner policy saves its piece as it
    * vacates, the hazard is that of crashes only ({@link dev.gleaner.common.estimate.Estimator#crashRate}).
-   * Unchanged while the worker has no hazard or its speed is
-   * not known yet.
+   * Unchanged while the worker has no hazard or its speed is not known yet.
    */
   ChunkPlan hazardBounded(JobLedger j, Member m, ChunkPlan c, double now) {
     Estimate eps = ctl.estimator.eps();

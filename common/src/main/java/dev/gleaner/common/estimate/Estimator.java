@@ -57,6 +57,8 @@ public final class Estimator {
   private java.time.ZoneId zone;
   private final DecayingRate eps = new DecayingRate(60);
   private long fleetInterruptions;
+  /** Interruptions seen to be crashes (see {@link #down(String, double, boolean, boolean)}). */
+  private long fleetCrashes;
   private double fleetExposure;
 
   /** What is known of one worker. */
@@ -183,10 +185,6 @@ public final class Estimator {
    * (a vacate, where it saved it first, is an interruption but not a crash).
    */
   public void down(String worker, double now, boolean interrupted, boolean crash) {
-    if (crash && interrupted) {
-      figures(worker).crashes++;
-      fleetCrashes++;
-    }
     Figures f = figures(worker);
     if (!Double.isNaN(f.upSince)) {
       double up = Math.max(0, now - f.upSince);
@@ -199,6 +197,10 @@ public final class Estimator {
     if (interrupted) {
       f.interruptions++;
       fleetInterruptions++;
+      if (crash) {
+        f.crashes++;
+        fleetCrashes++;
+      }
       if (zone != null) {
         week(f).interrupted(epochAtZero + now);
       }
@@ -277,8 +279,6 @@ public final class Estimator {
     return new Risk(rate, f.interruptions, exposure, f.declaredEnd);
   }
 
-  private long fleetCrashes;
-
   private double fleetRate() {
     return fleetRate(0);
   }
@@ -298,8 +298,9 @@ public final class Estimator {
 
   /**
    * Crashes per second up, for a worker whose owner's returns lose nothing: {@code (c + 1) / (T +
-   * 1/f)} from its c crashes over its T seconds up in this run and the fleet's crash rate f (no
-   * prior: a lent desktop's prior is of its owner's returns); 0 while no crash has been seen.
+   * 1/f)} from the c crashes this estimator saw over its T seconds up (its history's included) and
+   * the fleet's crash rate f (no prior of crashes: a lent desktop's prior is of its owner's
+   * returns); 0 while no crash has been seen.
    */
   public double crashRate(String worker, double now) {
     if (fleetCrashes == 0) {

@@ -296,7 +296,7 @@ public final class ClosedLoop {
         upSeconds += now - h.upSince;
         if (h.computing != null) {
           busySeconds += now - h.pieceStart;
-          inProgress += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart)));
+          inProgress += computed(h);
         }
       }
     }
@@ -331,6 +331,16 @@ public final class ClosedLoop {
         setup.interruptions() == Interruptions.VACATE), now);
   }
 
+  /** Units the worker has computed of its piece under way, by now (a fraction of one included). */
+  private double computed(SimHost h) {
+    return Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart)));
+  }
+
+  /** The last whole unit the worker has reached in its piece under way (its start if none). */
+  private long reached(SimHost h) {
+    return h.pieceFrom + (long) Math.floor(computed(h));
+  }
+
   /**
    * The owner is back: the worker saves what it computed of its piece under way, a piece of its own
    * (the vacate's save costs no eps here: the real worker makes it within its grace, on the owner's
@@ -341,13 +351,13 @@ public final class ClosedLoop {
     if (!h.up || c == null) {
       return;
     }
-    long at = Math.min(h.pieceTo, h.pieceFrom + (long) Math.floor(h.host.speed() * (now - h.pieceStart)));
+    long at = reached(h);
     if (at <= h.pieceFrom) {
       return;
     }
     double seconds = (at - h.pieceFrom) / h.host.speed();
     busySeconds += now - h.pieceStart;
-    lostUnits += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart))) - (at - h.pieceFrom);
+    lostUnits += computed(h) - (at - h.pieceFrom);
     h.computing = null;
     h.token++;
     long from = h.pieceFrom;
@@ -370,7 +380,7 @@ public final class ClosedLoop {
     if (h.computing != null) {
       // what it had computed of the piece, and the time it spent, are lost with it
       busySeconds += now - h.pieceStart;
-      lostUnits += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart)));
+      lostUnits += computed(h);
     }
     for (SimCopy c : h.copies) {
       c.gone = true;
@@ -556,7 +566,7 @@ public final class ClosedLoop {
       double position = h.pieceFrom + h.host.speed() * (now - h.pieceStart);
       if (!split && position >= end) {
         // a cancel's or the deadline's stop: the worker reports what it computed up to now and stops
-        long at = Math.min(h.pieceTo, (long) Math.floor(position));
+        long at = reached(h);
         if (at > h.pieceFrom) {
           startPiece(h, c, h.pieceFrom, at, h.pieceStart);
         } else {
@@ -600,7 +610,7 @@ public final class ClosedLoop {
     h.copies.remove(c);
     if (h.computing == c) {
       busySeconds += now - h.pieceStart;
-      cancelledUnits += Math.min(h.pieceTo - h.pieceFrom, Math.max(0, h.host.speed() * (now - h.pieceStart)));
+      cancelledUnits += computed(h);
       h.computing = null;
       h.token++;
     }
