@@ -248,8 +248,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     PeerAuthenticator.WebLogin login = services.authenticator().webLogin(credential);
     String why = login.refusal();
-    if (why == null || localName) {
-      return why == null ? login : PeerAuthenticator.WebLogin.refused(path + ": " + why);
+    if (why == null) {
+      return login;
+    }
+    if (localName) {
+      return PeerAuthenticator.WebLogin.refused(path + ": " + why);
     }
     if (local) {
       // a page from this machine under another name may be a web site that rebinds its name to 127.0.0.1
