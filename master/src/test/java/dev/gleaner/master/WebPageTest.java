@@ -195,6 +195,15 @@ class WebPageTest {
         assertTrue(w.get("currentChunk").asText().contains(running), w.toString());
         assertEquals(300_000, w.get("unitsDone").asLong(), w.toString());
         assertTrue(s.get("eps").has("observations"), r.body());
+
+        // its forecast: the simulator run forward from where the job stands, on a thread of its own
+        JsonNode f = await().atMost(Duration.ofSeconds(60)).until(
+            () -> job(JSON.readTree(get(m.port, "/api/status").body()), running).get("forecast"), x -> x.isObject());
+        assertTrue(f.get("runs").asInt() >= 1, f.toString());
+        double saved = f.get("units").asDouble();
+        assertTrue(saved > 0 && saved <= 50_000_000, "units saved in the end, of the whole job: " + f);
+        assertTrue(f.get("unitsLow").asDouble() <= saved && saved <= f.get("unitsHigh").asDouble(), f.toString());
+        assertTrue(f.get("endMillis").isNull() || f.get("endMillis").asLong() >= f.get("atMillis").asLong(), f.toString());
       }
     }
   }

@@ -1541,6 +1541,47 @@ public final class Controller {
     return j == null ? null : new PlannedTimeline(j.lastPlanAt, j.timeline);
   }
 
+  /**
+   * Where the job stands now, for a forecast: its units not yet saved, and the workers that can take
+   * it (up, or down after an interruption) with the estimator's figures. Null for no such job or one
+   * that ended.
+   */
+  public Outset outset(String job, double now) {
+    JobLedger j = jobs.get(job);
+    if (j == null || j.phase.ended()) {
+      return null;
+    }
+    JobDef d = j.def;
+    RangeSet left = d.remaining().copy();
+    left.removeAll(j.committed);
+    if (left.isEmpty()) {
+      return null;
+    }
+    JobDef rest = new JobDef(d.id(), d.workload(), d.start(), d.end(), left, d.strategy(), d.chunkUnits(),
+        d.checkpoints(), d.minWorkers(), d.deadline(), d.replication(), d.bytesPerUnit(), d.align(), d.risk(), 1,
+        0);
+    List<Outset.Host> hosts = new ArrayList<>();
+    for (Member m : members.values()) {
+      double down = estimator.downFor(m.id, now);
+      boolean up = m.state == Member.State.UP;
+      if (m.unseen || !m.workloads.contains(d.workload()) || !up && Double.isNaN(down)) {
+        continue;
+      }
+      double speed = handout.speed(m, d.workload());
+      if (!(speed > 0)) {
+        continue;
+      }
+      Estimator.Risk r = estimator.risk(m.id, now);
+      double bandwidth = d.bytesPerUnit() > 0 ? estimator.plannedBandwidth(m.id) : Double.POSITIVE_INFINITY;
+      hosts.add(new Outset.Host(m.id, speed, bandwidth, r.rate(), r.interruptions(), r.exposureSeconds(),
+          up ? estimator.upFor(m.id, now) : Double.NaN, up ? Double.NaN : down, estimator.downtime(m.id, now), estimator.returns(m.id), m.availableUntil,
+          m.savesOnVacate));
+    }
+    Estimate eps = estimator.eps();
+    return new Outset(rest, j.committed.size(), now, hosts, eps.known() ? eps.value() : Double.NaN,
+        estimator.returns(), estimator.upVariability(), estimator.downVariability());
+  }
+
   /** The committed units of a job (a copy). */
   public RangeSet committedUnits(String job) {
     JobLedger j = jobs.get(job);

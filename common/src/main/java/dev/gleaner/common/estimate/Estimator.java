@@ -60,6 +60,14 @@ public final class Estimator {
   /** Interruptions seen to be crashes (see {@link #down(String, double, boolean, boolean)}). */
   private long fleetCrashes;
   private double fleetExposure;
+  /** Returns seen after an interruption, and the seconds those outages lasted (see {@link #downtime}). */
+  private long fleetReturns;
+  private double fleetDowntime;
+  private double fleetDowntimeSquares;
+  /** Up periods seen to end in an interruption: their count, seconds and squared seconds (see {@link #upVariability}). */
+  private long fleetUps;
+  private double fleetUptime;
+  private double fleetUptimeSquares;
 
   /** What is known of one worker. */
   private static final class Figures {
@@ -74,6 +82,13 @@ public final class Estimator {
     double declaredEnd = Double.POSITIVE_INFINITY;
     /** Interruptions and time up by hour of the week; null until the wall clock is known. */
     WeeklyHazard week;
+    /** When it went down interrupted (controller time), NaN when up or gone without an interruption. */
+    double downSince = Double.NaN;
+    /** Its returns after an interruption, and the seconds those outages lasted. */
+    long returns;
+    double downtime;
+    /** The end of its last past session read from the store, if that ended in an interruption (epoch seconds), else NaN. */
+    double pastDownSince = Double.NaN;
 
     DecayingRate speed(String workload) {
       return speed.computeIfAbsent(workload, k -> new DecayingRate(SPEED_HALF_LIFE));
@@ -109,11 +124,33 @@ public final class Estimator {
     if (zone == null) {
       throw new IllegalStateException("past sessions by hour of the week need the wall clock (wallClock)");
     }
-    WeeklyHazard w = week(figures(worker));
+    Figures f = figures(worker);
+    if (f.pastDownSince <= startEpoch) {
+      returned(f, startEpoch - f.pastDownSince);
+    }
+    f.pastDownSince = interrupted ? endEpoch : Double.NaN;
+    if (interrupted && endEpoch >= startEpoch) {
+      upEnded(endEpoch - startEpoch);
+    }
+    WeeklyHazard w = week(f);
     w.up(startEpoch, endEpoch);
     if (interrupted) {
       w.interrupted(endEpoch);
     }
+  }
+
+  private void returned(Figures f, double seconds) {
+    f.returns++;
+    f.downtime += seconds;
+    fleetReturns++;
+    fleetDowntime += seconds;
+    fleetDowntimeSquares += seconds * seconds;
+  }
+
+  private void upEnded(double seconds) {
+    fleetUps++;
+    fleetUptime += seconds;
+    fleetUptimeSquares += seconds * seconds;
   }
 
   /**
@@ -171,6 +208,11 @@ public final class Estimator {
    */
   public void up(String worker, double now, double declaredEnd) {
     Figures f = figures(worker);
+    if (f.downSince <= now) {
+      returned(f, now - f.downSince);
+    }
+    f.downSince = Double.NaN;
+    f.pastDownSince = Double.NaN;
     f.upSince = now;
     f.declaredEnd = declaredEnd;
   }
@@ -195,6 +237,9 @@ public final class Estimator {
       }
     }
     if (interrupted) {
+      if (!Double.isNaN(f.upSince)) {
+        upEnded(Math.max(0, now - f.upSince));
+      }
       f.interruptions++;
       fleetInterruptions++;
       if (crash) {
@@ -207,6 +252,87 @@ public final class Estimator {
     }
     f.upSince = Double.NaN;
     f.declaredEnd = Double.POSITIVE_INFINITY;
+    f.downSince = interrupted ? now : Double.NaN;
+  }
+
+  /**
+   * How long the worker has been down after an interruption, seconds; NaN when it is up, unknown,
+   * or left without being interrupted (a drain, a goodbye, its declared end): such a worker is not
+   * expected back.
+   */
+  public double downFor(String worker, double now) {
+    Figures f = workers.get(worker);
+    return f == null || Double.isNaN(f.downSince) ? Double.NaN : Math.max(0, now - f.downSince);
+  }
+
+  /** Seconds the worker has been up in its current session; NaN when it is not up. */
+  public double upFor(String worker, double now) {
+    Figures f = workers.get(worker);
+    return f == null || Double.isNaN(f.upSince) ? Double.NaN : Math.max(0, now - f.upSince);
+  }
+
+  /** Periods a variability rests on before its own count weighs as much (see {@link #upVariability}). */
+  public static final double VARIABILITY_PRIOR = 5;
+
+  /**
+   * The squared coefficient of variation of the fleet's up periods (those that ended in an
+   * interruption): 1 for an exponential law, above for the heavy tails of desktops, whose owners
+   * come and go in bursts. The periods' own figure is shrunk toward 1 by {@link #VARIABILITY_PRIOR}
+   * periods' weight.
+   */
+  public double upVariability() {
+    return variability(fleetUps, fleetUptime, fleetUptimeSquares);
+  }
+
+  /** As {@link #upVariability()}, for the outages that ended in a return. */
+  public double downVariability() {
+    return variability(fleetReturns, fleetDowntime, fleetDowntimeSquares);
+  }
+
+  private static double variability(long n, double sum, double squares) {
+    if (n < 2 || !(sum > 0)) {
+      return 1;
+    }
+    double mean = sum / n;
+    double seen = Math.max(0, squares / n / (mean * mean) - 1);
+    return (n * seen + VARIABILITY_PRIOR) / (n + VARIABILITY_PRIOR);
+  }
+
+  /** The worker's own returns after an interruption (see {@link #downtime}). */
+  public long returns(String worker) {
+    Figures f = workers.get(worker);
+    return f == null ? 0 : f.returns;
+  }
+
+  /** Returns after an interruption seen over the fleet (this run's and the store's past sessions'). */
+  public long returns() {
+    return fleetReturns;
+  }
+
+  /**
+   * The mean seconds an interruption keeps the worker away, for a forecast: the outages seen to end
+   * (this run's and, with the wall clock, the store's past sessions'), with the outages under way
+   * counted for the time they have lasted so far (the estimate of an exponential law's mean from
+   * censored observations), the worker's own shrunk toward the fleet's by one outage's weight.
+   * Infinite while no outage has been seen anywhere: a worker that went down is not expected back.
+   */
+  public double downtime(String worker, double now) {
+    double open = 0;
+    for (Figures f : workers.values()) {
+      if (!Double.isNaN(f.downSince)) {
+        open += Math.max(0, now - f.downSince);
+      }
+    }
+    if (fleetReturns == 0 && open == 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double fleet = (fleetDowntime + open) / Math.max(1, fleetReturns);
+    Figures f = workers.get(worker);
+    if (f == null) {
+      return fleet;
+    }
+    double own = f.downtime + (Double.isNaN(f.downSince) ? 0 : Math.max(0, now - f.downSince));
+    return (own + fleet) / (f.returns + 1);
   }
 
   /** A checkpoint round trip took {@code seconds}. */

@@ -58,6 +58,12 @@ public final class TraceSimulation {
    * over the same time, with eps = {@code setup.commitDelay()}.
    */
   public static Result run(AvailabilityTrace trace, Platform platform, JobDef job, ClosedLoop.Setup setup, Prior prior) {
+    return run(trace, platform, job, setup, prior, (c, t) -> { });
+  }
+
+  /** As {@link #run(AvailabilityTrace, Platform, JobDef, ClosedLoop.Setup, Prior)}, with an observer of the run. */
+  public static Result run(AvailabilityTrace trace, Platform platform, JobDef job, ClosedLoop.Setup setup, Prior prior,
+      ClosedLoop.Observer observer) {
     Set<String> nodes = new LinkedHashSet<>(trace.nodes().keySet());
     Set<String> workers = new LinkedHashSet<>();
     platform.workers().forEach(w -> workers.add(w.id()));
@@ -93,6 +99,6 @@ public final class TraceSimulation {
     if (hosts.isEmpty()) {
       throw new IllegalArgumentException("no worker of the trace is ever up before the horizon of " + horizon + " s");
     }
-    return new Result(ClosedLoop.run(job, hosts, setup), bound, neverUp, returns);
+    return new Result(ClosedLoop.run(job, hosts, setup, observer), bound, neverUp, returns);
   }
 }

@@ -112,4 +112,36 @@ class EstimatorTest {
     assertTrue(b.risk() > 0 && Double.isFinite(b.risk()), "risk " + b.risk());
     assertTrue(Double.isFinite(e.risk("a", 5).rate()));
   }
+
+  /** Outages: their mean from those that ended and those under way, and the periods' variability shrunk toward 1. */
+  @Test
+  void downtimesAndTheVariabilityOfThePeriodsComeFromWhatWasSeen() {
+    Estimator e = new Estimator();
+    assertEquals(Double.POSITIVE_INFINITY, e.downtime("a", 0), "no outage seen: a worker down is not expected back");
+    assertEquals(1, e.upVariability());
+    // a: up 100 s, down 10 s, up 1000 s, down 30 s, up again; b: up 10 s, down since 50
+    e.up("a", 0, Double.POSITIVE_INFINITY);
+    e.up("b", 0, Double.POSITIVE_INFINITY);
+    e.down("b", 10, true);
+    e.down("a", 100, true);
+    e.up("a", 110, Double.POSITIVE_INFINITY);
+    e.down("a", 1110, true);
+    e.up("a", 1140, Double.POSITIVE_INFINITY);
+    assertEquals(2, e.returns());
+    assertEquals(Double.NaN, e.downFor("a", 1200));
+    assertEquals(1190, e.downFor("b", 1200), 1e-9);
+    assertEquals(60, e.upFor("a", 1200), 1e-9);
+    // the fleet: 10 + 30 seconds over 2 returns, and b's 1190 s so far: (40 + 1190) / 2
+    double fleet = (40 + 1190) / 2.0;
+    assertEquals(fleet, e.downtime("c", 1200), 1e-9);
+    assertEquals((40 + fleet) / 3, e.downtime("a", 1200), 1e-9);
+    assertEquals((1190 + fleet) / 1, e.downtime("b", 1200), 1e-9);
+    // up periods 10, 100, 1000: mean 370, squares' mean 336,700; c2 = 336700 / 370^2 - 1, shrunk by 5 periods toward 1
+    double seen = 336_700.0 / (370.0 * 370.0) - 1;
+    assertEquals((3 * seen + Estimator.VARIABILITY_PRIOR) / (3 + Estimator.VARIABILITY_PRIOR), e.upVariability(), 1e-9);
+    // a drain is no interruption: no up period ends, and the worker is not expected back
+    e.down("a", 1300, false);
+    assertEquals(Double.NaN, e.downFor("a", 1400));
+    assertEquals((3 * seen + Estimator.VARIABILITY_PRIOR) / (3 + Estimator.VARIABILITY_PRIOR), e.upVariability(), 1e-9);
+  }
 }

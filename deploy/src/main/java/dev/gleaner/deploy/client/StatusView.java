@@ -63,6 +63,47 @@ public final class StatusView {
     return Double.isFinite(e.getValue()) ? human(e.getValue()) + " (" + e.getObservations() + ")" : "?";
   }
 
+  /**
+   * A running job's forecast for people: with a deadline, the units saved by then; otherwise when
+   * the job ends, from {@code nowMillis}; each with its 10-90 % band and what it rests on.
+   */
+  public static String forecast(JobStatus j, long nowMillis) {
+    dev.gleaner.protocol.Forecast f = j.getForecast();
+    String basis = String.format(Locale.ROOT, "; %d simulated runs from %s ago", f.getRuns(),
+        duration(Math.max(0, nowMillis - f.getAtMillis())));
+    String saved = String.format(Locale.ROOT, "%s of %s units (%s)", human(f.getUnits()), human(j.getUnitsTotal()),
+        f.getUnitsLow() == f.getUnitsHigh() ? "every run agrees"
+            : human(f.getUnitsLow()) + " to " + human(f.getUnitsHigh()));
+    if (j.getDeadlineMillis() > 0 && f.getFinished() < 0.5) {
+      return saved + " saved by the deadline" + basis;
+    }
+    if (f.getEndMillis() == 0) {
+      return saved + " saved; fewer than half the runs saved every unit within their horizon" + basis;
+    }
+    String low = f.getEndLowMillis() == 0 ? "?" : duration(f.getEndLowMillis() - nowMillis);
+    String high = f.getEndHighMillis() == 0 ? "later" : duration(f.getEndHighMillis() - nowMillis);
+    String band = f.getEndLowMillis() == f.getEndHighMillis() ? "every run agrees" : low + " to " + high;
+    return String.format(Locale.ROOT, "done in %s, at %s (%s)%s%s", duration(f.getEndMillis() - nowMillis),
+        java.time.Instant.ofEpochMilli(f.getEndMillis()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS), band,
+        f.getFinished() < 1 ? String.format(Locale.ROOT, "; %.0f%% of the runs save every unit", 100 * f.getFinished())
+            : "", basis);
+  }
+
+  /** Milliseconds for people: {@code 45s}, {@code 12m05s}, {@code 3h07m}, {@code 2d04h}; {@code 0s} for the past. */
+  static String duration(long millis) {
+    long s = Math.max(0, Math.round(millis / 1000.0));
+    if (s < 60) {
+      return s + "s";
+    }
+    if (s < 3600) {
+      return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+    if (s < 86_400) {
+      return String.format(Locale.ROOT, "%dh%02dm", s / 3600, s % 3600 / 60);
+    }
+    return String.format(Locale.ROOT, "%dd%02dh", s / 86_400, s % 86_400 / 3600);
+  }
+
   public static void table(StatusReply reply, java.io.PrintWriter out) {
     long age = reply.getAsOfMillis() == 0 ? 0 : System.currentTimeMillis() - reply.getAsOfMillis();
     if (age >= 2000) {
@@ -81,10 +122,11 @@ public final class StatusView {
           j.getWorkload(), bar(j.getUnitsDone(), j.getUnitsTotal(), 20), percent(j), human(j.getUnitsPerSecond()),
           j.getMessage().isEmpty() ? firstLine(j.getResult()) : j.getMessage());
       if (!j.getStrategy().isEmpty()) {
-        out.printf(Locale.ROOT, "    plan: %s%s, %d re-plan(s)%s%n", j.getStrategy(),
-            Double.isFinite(j.getExpectedWork()) ? String.format(Locale.ROOT, ", expects %s of %s units",
-                human(j.getExpectedWork()), human(j.getUnitsTotal())) : "", j.getReplans(),
+        out.printf(Locale.ROOT, "    plan: %s, %d re-plan(s)%s%n", j.getStrategy(), j.getReplans(),
             j.getDeadlineMillis() > 0 ? ", deadline " + java.time.Instant.ofEpochMilli(j.getDeadlineMillis()) : "");
+      }
+      if (j.hasForecast()) {
+        out.printf("    forecast: %s%n", forecast(j, System.currentTimeMillis()));
       }
       if (j.getNotDoneCount() > 0) {
         out.printf("    not done: %s%n", ranges(j.getNotDoneList()));

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 @Command(name = "jobs", mixinStandardHelpOptions = true,
     header = "List the jobs, one line each.",
     description = {"List the master's jobs (the latest 200), one line each: id, state, units saved of the total,"
-        + " workload and name. --state keeps the jobs in those states."})
+        + " workload and name, and a running job's forecast (see `gleaner status`). --state keeps the jobs in those states."})
 public final class JobsCommand implements Callable<Integer> {
   /** In the order of a job's life (a set in this order, so that the error lists them so). */
   private static final Set<String> STATES = new java.util.LinkedHashSet<>(
@@ -67,10 +67,10 @@ public final class JobsCommand implements Callable<Integer> {
       return 0;
     }
     for (JobStatus j : shown) {
-      spec.commandLine().getOut().println(String.format(Locale.ROOT, "%-10s %-12s %9s of %-9s %-8s %s%s", j.getJobId(),
+      spec.commandLine().getOut().println((String.format(Locale.ROOT, "%-10s %-12s %9s of %-9s %-8s %s%s", j.getJobId(),
           j.getState(), StatusView.human(j.getUnitsDone()), StatusView.human(j.getUnitsTotal()), j.getWorkload(),
           j.getName(), j.getOwner().isEmpty() ? "" : (j.getName().isEmpty() ? "" : " ") + "(" + ownerText(j.getOwner()) + ")")
-          .stripTrailing());
+          .stripTrailing() + (j.hasForecast() ? "; forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "")));
     }
     if (reply.getJobsOmitted() > 0) {
       spec.commandLine().getOut().println("(" + reply.getJobsOmitted() + " older jobs not listed)");

@@ -24,9 +24,9 @@ import picocli.CommandLine.Parameters;
 /** {@code gleaner submit JOB.yaml}: submit a job and, unless detached, follow it to its result. */
 @Command(name = "submit", mixinStandardHelpOptions = true,
     header = "Submit a job file and follow it until it ends.",
-    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan and the"
-        + " work it expects (by the deadline, if any) as soon as it is planned, then the work saved so far; then its"
-        + " result on stdout. A result that is not the whole job's (its deadline came first, or it was cancelled) is"
+    description = {"Submit a job file (YAML or JSON) to the master and follow it until it ends: the plan as soon as"
+        + " it is planned, then the work saved so far with the master's forecast (when the job will end, or with a"
+        + " deadline the units saved by then, each with its band); then its result on stdout. A result that is not the whole job's (its deadline came first, or it was cancelled) is"
         + " followed by a line that starts with `# partial result`.",
         "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,"
         + " verify.",
@@ -190,7 +190,8 @@ public final class SubmitCommand implements Callable<Integer> {
         String line = String.format(Locale.ROOT, "%s %s %6.2f%%  saved %s of %s  %s units/s  %s", j.getJobId(),
             StatusView.bar(j.getUnitsDone(), j.getUnitsTotal(), 30), StatusView.percent(j),
             StatusView.human(j.getUnitsDone()), StatusView.human(j.getUnitsTotal()),
-            StatusView.human(j.getUnitsPerSecond()), j.getMessage());
+            StatusView.human(j.getUnitsPerSecond()), j.getMessage())
+            + (j.hasForecast() ? "  forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "");
         long now = System.nanoTime();
         if (tty) {
           System.err.print("\r" + line + (ended ? "\n" : ""));
@@ -210,13 +211,12 @@ public final class SubmitCommand implements Callable<Integer> {
     }
   }
 
-  /** What the plan expects, for people: strategy, expected work, deadline. */
+  /**
+   * The plan, for people: strategy, deadline, why. Not its one-round expectation, which is no
+   * forecast (the progress line shows the forecast once the master has made one).
+   */
   static String planLine(JobStatus j) {
-    String expects = Double.isFinite(j.getExpectedWork())
-        ? String.format(Locale.ROOT, " expects %s of %s units (%.1f%%)", StatusView.human(j.getExpectedWork()),
-            StatusView.human(j.getUnitsTotal()), 100 * j.getExpectedWork() / Math.max(1, j.getUnitsTotal()))
-        : "";
-    return "plan: " + j.getStrategy() + expects
+    return "plan: " + j.getStrategy()
         + (j.getDeadlineMillis() > 0 ? " by the deadline " + java.time.Instant.ofEpochMilli(j.getDeadlineMillis()) : "")
         + (j.getPlanReason().isEmpty() ? "" : "; " + j.getPlanReason());
   }

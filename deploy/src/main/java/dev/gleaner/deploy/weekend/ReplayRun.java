@@ -58,7 +58,15 @@ public final class ReplayRun {
       boolean crashes) {}
 
   /** What a run found. */
-  public record Outcome(String state, long saved, long bound, long boundNoEps, double epsReal, boolean exact) {}
+  /**
+   * @param quarter the first forecast the job's status showed that was made from a quarter of the
+   *     run or later, or null for none
+   */
+  public record Outcome(String state, long saved, long bound, long boundNoEps, double epsReal, boolean exact,
+      dev.gleaner.protocol.Forecast quarter) {}
+
+  /** The first forecast made from a quarter of the run or later (see {@link #follow}). */
+  private dev.gleaner.protocol.Forecast quarter;
 
   private final Settings s;
   private final PrintWriter out;
@@ -151,7 +159,7 @@ public final class ReplayRun {
       out.flush();
       OwnerReplay replay = new OwnerReplay(changes, k, c -> files.set(c.node(), c.present()), Ticker.SYSTEM);
       replay.start();
-      JobStatus job = follow(client, jobId, replay, startMillis + realMillis);
+      JobStatus job = follow(client, jobId, replay, startMillis + realMillis, startMillis + realMillis / 4);
       StatusReply last = client.status(jobId);
       return report(job, last.getEps().getValue(), last.getWorkersList());
     }
@@ -198,9 +206,13 @@ public final class ReplayRun {
     throw new IllegalStateException("not every worker joined the master within 2 minutes:\n" + workers.logs());
   }
 
-  /** Plays the owner changes and polls the job until it ends (its deadline, plus a minute at most). */
-  private JobStatus follow(MasterClient client, String jobId, OwnerReplay replay, long deadlineMillis)
-      throws IOException {
+  /**
+   * Plays the owner changes and polls the job until it ends (its deadline, plus a minute at most);
+   * keeps the first forecast its status shows that starts from {@code quarterMillis} or later (the
+   * master makes one every 5 s at least, longer while each takes over half a second).
+   */
+  private JobStatus follow(MasterClient client, String jobId, OwnerReplay replay, long deadlineMillis,
+      long quarterMillis) throws IOException {
     long nextPoll = 0;
     while (true) {
       replay.applyDue();
@@ -211,6 +223,9 @@ public final class ReplayRun {
         JobStatus j = client.status(jobId).getJobs(0);
         if (StatusView.ended(j.getState())) {
           return j;
+        }
+        if (quarter == null && j.hasForecast() && j.getForecast().getAtMillis() >= quarterMillis) {
+          quarter = j.getForecast();
         }
         if (System.currentTimeMillis() > deadlineMillis + 60_000) {
           throw new IllegalStateException("job " + jobId + " is still " + j.getState()
@@ -343,9 +358,20 @@ public final class ReplayRun {
       out.printf(Locale.ROOT, "  worker %-6s %-6s %12d units, %d interruptions%n", w.getWorkerId(), w.getState(),
           w.getUnitsDone(), w.getInterruptions());
     }
+    if (quarter == null) {
+      out.println("forecast from a quarter of the run: none shown");
+    } else {
+      long start = job.getDeadlineMillis() - Math.round(s.horizon() / k * 1000);
+      out.printf(Locale.ROOT, "forecast from a quarter of the run (made at trace hour %.2f, %d runs): %.0f units saved"
+          + " (%.0f to %.0f); saved %d: error %+.2f%% of the saved figure, %s its band%n",
+          (quarter.getAtMillis() - start) / 1000.0 * k / 3600, quarter.getRuns(), quarter.getUnits(),
+          quarter.getUnitsLow(), quarter.getUnitsHigh(), saved, saved == 0 ? Double.NaN
+              : 100 * (quarter.getUnits() - saved) / saved,
+          quarter.getUnitsLow() <= saved && saved <= quarter.getUnitsHigh() ? "inside" : "outside");
+    }
     out.println(exact ? "nothing lost, nothing counted twice" : "NOT EXACT: see above");
     out.flush();
-    return new Outcome(job.getState(), saved, bound, boundNoEps, epsReal, exact);
+    return new Outcome(job.getState(), saved, bound, boundNoEps, epsReal, exact, quarter);
   }
 
   private double byIdSpeed(String node) {

@@ -1,6 +1,11 @@
 package dev.gleaner.deploy.client;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.protocol.Forecast;
+import dev.gleaner.protocol.JobStatus;
 
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;
@@ -31,5 +36,39 @@ class StatusViewTest {
         .build());
     assertTrue(line(t, "away").contains("? (no history)"), t);
     assertTrue(line(t, "seen").contains("1.00 (2 in 2.0 h)"), t);
+  }
+
+  private static final long NOW = 1_780_000_000_000L;
+
+  /** With a deadline, the forecast is the units saved by then, with its band; the plan's own figure is not shown. */
+  @Test
+  void aJobWithADeadlineForecastsTheUnitsSavedByThenWithItsBand() {
+    JobStatus j = JobStatus.newBuilder().setJobId("job-1").setState("RUNNING").setWorkload("primes")
+        .setUnitsTotal(19_440_000).setUnitsDone(4_000_000).setStrategy("auto").setExpectedWork(2_904_000)
+        .setDeadlineMillis(NOW + 3_600_000)
+        .setForecast(Forecast.newBuilder().setAtMillis(NOW - 3000).setRuns(12).setUnits(15_900_000)
+            .setUnitsLow(15_200_000).setUnitsHigh(16_300_000).setFinished(0))
+        .build();
+    assertEquals("15.90M of 19.44M units (15.20M to 16.30M) saved by the deadline; 12 simulated runs from 3s ago",
+        StatusView.forecast(j, NOW));
+    String t = table(StatusReply.newBuilder().addJobs(j).build());
+    assertTrue(t.contains("    forecast: 15.90M of 19.44M units"), t);
+    assertFalse(t.contains("2.90M"), "the plan's one-round figure is no forecast: " + t);
+  }
+
+  /** Without a deadline, the forecast is when the job ends, from now, with its band. */
+  @Test
+  void aJobWithoutADeadlineForecastsWhenItEnds() {
+    JobStatus j = JobStatus.newBuilder().setJobId("job-2").setState("RUNNING").setUnitsTotal(1_000_000)
+        .setForecast(Forecast.newBuilder().setAtMillis(NOW).setRuns(12).setUnits(1_000_000).setUnitsLow(1_000_000)
+            .setUnitsHigh(1_000_000).setFinished(0.75).setEndMillis(NOW + 725_000).setEndLowMillis(NOW + 600_000)
+            .setEndHighMillis(0))
+        .build();
+    assertEquals("done in 12m05s, at 2026-05-28T20:38:45Z (10m00s to later); 75% of the runs save every unit;"
+        + " 12 simulated runs from 0s ago", StatusView.forecast(j, NOW));
+    JobStatus sure = j.toBuilder().setForecast(j.getForecast().toBuilder().setFinished(1).setEndLowMillis(NOW + 725_000)
+        .setEndHighMillis(NOW + 725_000)).build();
+    assertEquals("done in 12m05s, at 2026-05-28T20:38:45Z (every run agrees); 12 simulated runs from 0s ago",
+        StatusView.forecast(sure, NOW));
   }
 }

@@ -66,6 +66,8 @@ class ReplayRunTest {
     assertTrue(notDone > 0, "the trace has owners present, so not everything fits: " + why);
     assertEquals(work, saved + notDone, why);
     assertTrue(r.out().contains("(the trace has 4 owner returns)"), why);
+    // the master's forecast, read from a quarter of the run, against what the run saved (or none)
+    assertTrue(r.out().contains("forecast from a quarter of the run"), why);
     // the command ended every process it started, by pid
     List<ProcessHandle> left = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertTrue(left.isEmpty(), "processes left running: " + left);

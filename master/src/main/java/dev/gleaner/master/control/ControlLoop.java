@@ -262,8 +262,13 @@ public final class ControlLoop implements AutoCloseable {
     metrics.workers(out);
   }
 
+  /** Keeps the running jobs' forecasts fresh; set by {@link #start}. */
+  private volatile Forecasts forecasts;
+
   /** Starts the controller's clock ticks. */
   public void start(long tickMillis) {
+    Forecasts f = new Forecasts(controller.config(), tickMillis / 1000.0);
+    forecasts = f;
     timer.scheduleAtFixedRate(() -> {
       if (!tickWaiting.compareAndSet(false, true)) {
         return;
@@ -275,6 +280,7 @@ public final class ControlLoop implements AutoCloseable {
           labelWorkers();
         }
         refreshStatus();
+        f.tick(controller, jobs, now(), this::post, this::forecast);
         long at = epochMillis();
         if (computed.due(at)) {
           Map<String, Long> counts = new HashMap<>();
@@ -283,6 +289,27 @@ public final class ControlLoop implements AutoCloseable {
         }
       });
     }, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** A job's new forecast (null: none can be made), on the loop's thread. */
+  private void forecast(String id, dev.gleaner.common.sim.Forecast.Outlook f) {
+    MasterJob j = jobs.get(id);
+    if (j == null || j.state != null) {
+      return;
+    }
+    if (f == null) {
+      j.forecast = null;
+      return;
+    }
+    j.forecast = dev.gleaner.protocol.Forecast.newBuilder().setAtMillis(millis(f.at())).setRuns(f.runs())
+        .setUnits(f.units()).setUnitsLow(f.unitsLow()).setUnitsHigh(f.unitsHigh()).setFinished(f.finished())
+        .setEndMillis(millis(f.end())).setEndLowMillis(millis(f.endLow())).setEndHighMillis(millis(f.endHigh()))
+        .build();
+  }
+
+  /** Controller time as wall-clock epoch milliseconds; 0 for infinity. */
+  private long millis(double t) {
+    return Double.isFinite(t) ? ticker.epochMillis() + Math.round((t - now()) * 1000) : 0;
   }
 
   /** Wall-clock time (epoch ms) of the injected ticker: for timestamps and deadlines only. */
@@ -1423,6 +1450,10 @@ public final class ControlLoop implements AutoCloseable {
   @Override
   public void close() {
     timer.shutdownNow();
+    Forecasts f = forecasts;
+    if (f != null) {
+      f.close();
+    }
     closed = true;
     try {
       thread.join(CLOSE_PATIENCE_MILLIS);

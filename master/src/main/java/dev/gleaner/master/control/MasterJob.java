@@ -31,6 +31,8 @@ final class MasterJob {
   /** The rendered result's size in UTF-8 bytes. */
   long resultSize;
   String message = "";
+  /** Its latest forecast while it runs, or null (see {@link Forecasts}). */
+  dev.gleaner.protocol.Forecast forecast;
   /** The strategy of its last plan; null before the first. */
   String strategy;
   long finishedAtMillis;

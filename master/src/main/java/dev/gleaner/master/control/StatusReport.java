@@ -205,6 +205,9 @@ final class StatusReport {
         .setExpectedWork(v.expectedWork()).setReplans(v.replans()).setUnitsQueued(v.queued())
         .setUnitsHeld(v.held()).setRecoveryScheme(v.scheme()).setUnitsVerified(v.verified())
         .addAllMismatches(v.mismatches());
+    if (j.forecast != null && !v.phase().ended() && j.state == null) {
+      b.setForecast(j.forecast);
+    }
     v.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
     if (one && recovery) {

@@ -73,7 +73,9 @@ public final class StatusMaps {
     m.put("submittedAtMillis", j.getSubmittedAtMillis());
     m.put("finishedAtMillis", j.getFinishedAtMillis());
     m.put("deadlineMillis", j.getDeadlineMillis() == 0 ? null : j.getDeadlineMillis());
+    // the plan's own one-round figure; the forecast is below
     m.put("expectedWork", number(j.getExpectedWork()));
+    m.put("forecast", j.hasForecast() ? forecast(j.getForecast()) : null);
     m.put("planReason", j.getPlanReason());
     m.put("replans", j.getReplans());
     m.put("unitsQueued", j.getUnitsQueued());
@@ -119,5 +121,20 @@ public final class StatusMaps {
   /** A number for JSON: NaN and infinities are null. */
   public static Double number(double v) {
     return Double.isFinite(v) ? v : null;
+  }
+
+  /** A forecast as JSON: times in epoch milliseconds, null where fewer runs finished than the figure needs. */
+  static Map<String, Object> forecast(dev.gleaner.protocol.Forecast f) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("atMillis", f.getAtMillis());
+    m.put("runs", f.getRuns());
+    m.put("units", f.getUnits());
+    m.put("unitsLow", f.getUnitsLow());
+    m.put("unitsHigh", f.getUnitsHigh());
+    m.put("finished", f.getFinished());
+    m.put("endMillis", f.getEndMillis() == 0 ? null : f.getEndMillis());
+    m.put("endLowMillis", f.getEndLowMillis() == 0 ? null : f.getEndLowMillis());
+    m.put("endHighMillis", f.getEndHighMillis() == 0 ? null : f.getEndHighMillis());
+    return m;
   }
 }

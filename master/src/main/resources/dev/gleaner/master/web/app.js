@@ -93,21 +93,35 @@
 
   function progress(j) {
     const total = Math.max(1, j.unitsTotal);
-    const bar = el('div', { class: 'bar', title: 'green: units done; blue line: what the plan expects saved' });
+    const bar = el('div', { class: 'bar', title: 'green: units done; blue line: the units the forecast expects saved' });
     const done = el('div', { class: 'done' });
     done.style.width = Math.min(100, 100 * j.unitsDone / total) + '%';
     bar.appendChild(done);
-    if (j.expectedWork !== null) {
+    if (j.forecast) {
       const exp = el('div', { class: 'expected' });
-      exp.style.left = Math.min(100, 100 * j.expectedWork / total) + '%';
+      exp.style.left = Math.min(100, 100 * j.forecast.units / total) + '%';
       bar.appendChild(exp);
     }
-    const of = j.expectedWork !== null && j.expectedWork > 0 ? j.expectedWork : j.unitsTotal;
-    bar.appendChild(el('span', { class: 'label' },
-        (100 * j.unitsDone / Math.max(1, of)).toFixed(1) + '% of ' + (j.expectedWork !== null ? 'expected' : 'total')));
+    bar.appendChild(el('span', { class: 'label' }, (100 * j.unitsDone / total).toFixed(1) + '% of total'));
     const td = el('td');
     td.appendChild(bar);
     return td;
+  }
+
+  // a running job's forecast: the units saved by its deadline, or when it ends; with the 10-90 % band
+  function forecastCell(j) {
+    const f = j.forecast;
+    if (!f) {
+      return cell(j.state === 'RUNNING' ? '…' : '', 'num');
+    }
+    const basis = f.runs + ' simulated runs from ' + clock(f.atMillis);
+    if ((j.deadlineMillis && f.finished < 0.5) || f.endMillis === null) {
+      return titled(cell(human(f.units) + ' (' + human(f.unitsLow) + '–' + human(f.unitsHigh) + ')', 'num forecast'),
+          'units saved' + (j.deadlineMillis ? ' by the deadline' : '') + ', 10-90 % band; ' + basis);
+    }
+    return titled(cell('done ' + clock(f.endMillis) + ' (' + (f.endLowMillis ? clock(f.endLowMillis) : '?') + '–'
+        + (f.endHighMillis ? clock(f.endHighMillis) : 'later') + ')', 'forecast'),
+        'when every unit is saved, 10-90 % band; ' + basis);
   }
 
   function drawJobs(s) {
@@ -123,7 +137,7 @@
         progress(j),
         titled(cell(human(j.unitsDone) + ' of ' + human(j.unitsTotal) + ' units', 'num done'),
             j.unitsDone + ' of ' + j.unitsTotal + ' units'),
-        j.expectedWork === null ? cell('?', 'num') : titled(cell(human(j.expectedWork), 'num'), String(j.expectedWork)),
+        forecastCell(j),
         cell(human(j.unitsPerSecond), 'num'),
         cell(j.strategy),
         cell(j.replans, 'num'),

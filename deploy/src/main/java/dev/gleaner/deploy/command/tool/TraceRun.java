@@ -5,6 +5,7 @@ import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.plan.PlanRequest;
 import dev.gleaner.common.sim.ClosedLoop;
+import dev.gleaner.common.sim.Forecast;
 import dev.gleaner.common.sim.TraceSimulation;
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.deploy.client.StatusView;
@@ -17,6 +18,9 @@ import java.util.Map;
 
 /** {@code gleaner simulate --trace}: the controller on the simulator with availability from a trace, against the bound. */
 final class TraceRun {
+  /** Simulated runs of the forecast at a quarter, as many as the master makes. */
+  static final int FORECAST_RUNS = 12;
+
   private final PrintWriter out;
   private final PlanOptions options;
   private final Path file;
@@ -74,6 +78,15 @@ final class TraceRun {
         + " lose)%n", (Double) doc.get("longestPieceHours"));
     out.printf(Locale.ROOT, "omniscient bound (H6 over the trace): %d units; saved / bound = %.4f%n",
         (Long) doc.get("bound"), (Double) doc.get("ratio"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> f = (Map<String, Object>) doc.get("forecastAtQuarter");
+    if (f == null) {
+      out.println("forecast at a quarter of the run: none (no worker up with a known speed)");
+    } else {
+      out.printf(Locale.ROOT, "forecast at a quarter of the run (at %.2f h, %d runs): %.0f units saved (%.0f to %.0f);"
+          + " error %+.2f%% of the saved figure%n", (Double) f.get("at") / 3600, (Integer) f.get("runs"),
+          (Double) f.get("units"), (Double) f.get("unitsLow"), (Double) f.get("unitsHigh"), 100 * (Double) f.get("error"));
+    }
     return 0;
   }
 
@@ -93,7 +106,13 @@ final class TraceRun {
         interruptions);
     TraceSimulation.Prior prior = history == 0 ? TraceSimulation.Prior.NONE
         : new TraceSimulation.Prior(history, history * meanUpHours * 3600);
-    TraceSimulation.Result r = TraceSimulation.run(trace, platform, job, setup, prior);
+    // the forecast a status would show at a quarter of the run, made as the master makes it
+    Forecast.Outlook[] quarter = new Forecast.Outlook[1];
+    TraceSimulation.Result r = TraceSimulation.run(trace, platform, job, setup, prior, (c, now) -> {
+      if (quarter[0] == null && now >= horizon / 4) {
+        quarter[0] = Forecast.run(c.outset("sim", now), setup.config(), setup.tick(), FORECAST_RUNS, 1);
+      }
+    });
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("work", request.units());
     doc.put("horizon", horizon);
@@ -117,6 +136,17 @@ final class TraceRun {
     doc.put("plans", r.run().replans());
     doc.put("splits", r.run().truncations());
     doc.put("reroutes", r.run().reroutes());
+    Map<String, Object> f = null;
+    if (quarter[0] != null) {
+      f = new LinkedHashMap<>();
+      f.put("at", quarter[0].at());
+      f.put("runs", quarter[0].runs());
+      f.put("units", quarter[0].units());
+      f.put("unitsLow", quarter[0].unitsLow());
+      f.put("unitsHigh", quarter[0].unitsHigh());
+      f.put("error", (quarter[0].units() - r.run().committed()) / Math.max(1, r.run().committed()));
+    }
+    doc.put("forecastAtQuarter", f);
     return doc;
   }
 }

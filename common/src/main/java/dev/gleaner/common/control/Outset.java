@@ -1,0 +1,48 @@
+package dev.gleaner.common.control;
+
+import java.util.List;
+
+/**
+ * Where a job stands now, as the controller sees it: what a forecast runs forward from (see
+ * {@code dev.gleaner.common.sim.Forecast}).
+ *
+ * @param job the job with its units not yet saved as its remaining units (its deadline in controller
+ *     time, as before)
+ * @param committed units saved so far
+ * @param now controller time of this outset
+ * @param hosts the workers that can take the job: those up, and those down after an interruption,
+ *     which may come back
+ * @param eps the measured checkpoint round trip, seconds (NaN: not measured yet)
+ * @param returns the returns after an interruption the downtimes rest on, over the fleet
+ * @param upVariability the squared coefficient of variation of the fleet's up periods (1: exponential)
+ * @param downVariability that of its outages
+ */
+public record Outset(JobDef job, long committed, double now, List<Host> hosts, double eps, long returns,
+    double upVariability, double downVariability) {
+  public Outset {
+    hosts = List.copyOf(hosts);
+  }
+
+  /**
+   * A worker as the estimator sees it now.
+   *
+   * @param speed units/s for the job's workload
+   * @param bandwidth bytes/s from the master (infinite for a job without input)
+   * @param rate its interruptions per second up, as planned with (0: none known)
+   * @param interruptions interruptions its rate rests on (a prior's included)
+   * @param exposureSeconds seconds up its rate rests on (a prior's included)
+   * @param upFor seconds it has been up in its current session; NaN when it is down
+   * @param downFor seconds it has been down after an interruption; NaN when it is up
+   * @param downtime mean seconds an interruption keeps it away (infinite: not expected back)
+   * @param returns its own returns after an interruption (its downtime rests on these and on the
+   *     fleet's mean, weighing one)
+   * @param availableUntil when it will surely be gone (controller time), or infinity
+   * @param savesOnVacate its owner's returns lose nothing (see {@link WorkerInfo})
+   */
+  public record Host(String id, double speed, double bandwidth, double rate, long interruptions,
+      double exposureSeconds, double upFor, double downFor, double downtime, long returns, double availableUntil, boolean savesOnVacate) {
+    public boolean up() {
+      return Double.isNaN(downFor);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package dev.gleaner.master.control;
+
+import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.Outset;
+import dev.gleaner.common.sim.Forecast;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps each running job's forecast fresh ({@link Forecast}): at a tick, the loop hands the jobs'
+ * outsets to a thread of its own, which runs the simulator forward and posts the outlooks back.
+ * One round of forecasts at a time, and the next one waits nine times as long as the last took (at
+ * least {@link #PERIOD} seconds): the forecasts take a tenth of one core at most, whatever the
+ * fleet's size.
+ */
+final class Forecasts implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Forecasts.class);
+
+  /** Seconds at least between two rounds of forecasts (the loop's clock). */
+  static final double PERIOD = 5;
+  /** Simulated runs per forecast. */
+  static final int RUNS = 12;
+  /** Simulated runs per forecast on a fleet this large or larger: each run is long there. */
+  static final int LARGE_FLEET = 500;
+
+  private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "gleaner-forecast");
+    t.setDaemon(true);
+    t.setPriority(Thread.MIN_PRIORITY);
+    return t;
+  });
+  private final ControlConfig config;
+  private final double tickSeconds;
+  /** Loop's thread only from here on. */
+  private boolean running;
+  private double nextAt;
+  private long rounds;
+  private boolean failedOnce;
+
+  Forecasts(ControlConfig config, double tickSeconds) {
+    this.config = config;
+    this.tickSeconds = tickSeconds;
+  }
+
+  /**
+   * At a tick, on the loop's thread: when a round is due, takes the running jobs' outsets and
+   * starts the round; {@code done} gets each job's outlook (null: no worker can take it) on the
+   * loop's thread, through {@code post}.
+   */
+  void tick(Controller controller, Map<String, MasterJob> jobs, double now, Consumer<Runnable> post,
+      Done done) {
+    if (running || now < nextAt) {
+      return;
+    }
+    List<Outset> outsets = new ArrayList<>();
+    for (MasterJob j : jobs.values()) {
+      if (j.state == null && j.ending == null) {
+        Outset o = controller.outset(j.id, now);
+        if (o != null) {
+          outsets.add(o);
+        }
+      }
+    }
+    if (outsets.isEmpty()) {
+      return;
+    }
+    running = true;
+    long round = ++rounds;
+    thread.execute(() -> {
+      long t0 = System.nanoTime();
+      List<Runnable> results = new ArrayList<>();
+      for (Outset o : outsets) {
+        Forecast.Outlook f = outlook(o, round);
+        results.add(() -> done.forecast(o.job().id(), f));
+      }
+      double took = (System.nanoTime() - t0) / 1e9;
+      post.accept(() -> {
+        running = false;
+        nextAt = now + Math.max(PERIOD, 9 * took);
+        results.forEach(Runnable::run);
+      });
+    });
+  }
+
+  private Forecast.Outlook outlook(Outset o, long round) {
+    try {
+      int runs = o.hosts().size() >= LARGE_FLEET ? 3 : RUNS;
+      return Forecast.run(o, config, tickSeconds, runs, o.job().id().hashCode() * 31L + round);
+    } catch (RuntimeException e) {
+      // a forecast that cannot be made is no reason to stop the job: said once, with its cause
+      if (!failedOnce) {
+        failedOnce = true;
+        log.warn("job {}: no forecast: {}", o.job().id(), e.toString(), e);
+      } else {
+        log.debug("job {}: no forecast", o.job().id(), e);
+      }
+      return null;
+    }
+  }
+
+  /** Where the outlooks go. */
+  @FunctionalInterface
+  interface Done {
+    void forecast(String job, Forecast.Outlook outlook);
+  }
+
+  @Override
+  public void close() {
+    thread.shutdownNow();
+  }
+}
