@@ -1557,14 +1557,16 @@ public final class Controller {
     if (left.isEmpty()) {
       return null;
     }
+    // the job has its workers already (no minimum to wait for again), and its cuts need no alignment
+    // (which may read the job's input: not on a forecast's thread)
     JobDef rest = new JobDef(d.id(), d.workload(), d.start(), d.end(), left, d.strategy(), d.chunkUnits(),
-        d.checkpoints(), d.minWorkers(), d.deadline(), d.replication(), d.bytesPerUnit(), d.align(), d.risk(), 1,
-        0);
+        d.checkpoints(), 1, d.deadline(), d.replication(), d.bytesPerUnit(), x -> x, d.risk(), 1, d.verify());
     List<Outset.Host> hosts = new ArrayList<>();
+    double fleetDowntime = estimator.fleetDowntime(now);
     for (Member m : members.values()) {
       double down = estimator.downFor(m.id, now);
       boolean up = m.state == Member.State.UP;
-      if (m.unseen || !m.workloads.contains(d.workload()) || !up && Double.isNaN(down)) {
+      if (m.unseen || !m.workloads.contains(d.workload()) || !up && !(down <= Estimator.DEPARTED_AFTER)) {
         continue;
       }
       double speed = handout.speed(m, d.workload());
@@ -1574,8 +1576,8 @@ public final class Controller {
       Estimator.Risk r = estimator.risk(m.id, now);
       double bandwidth = d.bytesPerUnit() > 0 ? estimator.plannedBandwidth(m.id) : Double.POSITIVE_INFINITY;
       hosts.add(new Outset.Host(m.id, speed, bandwidth, r.rate(), r.interruptions(), r.exposureSeconds(),
-          up ? estimator.upFor(m.id, now) : Double.NaN, up ? Double.NaN : down, estimator.downtime(m.id, now), estimator.returns(m.id), m.availableUntil,
-          m.savesOnVacate));
+          up ? estimator.upFor(m.id, now) : Double.NaN, up ? Double.NaN : down,
+          estimator.downtime(m.id, now, fleetDowntime), estimator.returns(m.id), m.availableUntil, m.savesOnVacate));
     }
     Estimate eps = estimator.eps();
     return new Outset(rest, j.committed.size(), now, hosts, eps.known() ? eps.value() : Double.NaN,

@@ -10,8 +10,8 @@ import java.util.List;
  *     time, as before)
  * @param committed units saved so far
  * @param now controller time of this outset
- * @param hosts the workers that can take the job: those up, and those down after an interruption,
- *     which may come back
+ * @param hosts the workers that can take the job: those up, and those down after an interruption
+ *     (for less than {@link dev.gleaner.common.estimate.Estimator#DEPARTED_AFTER}), which may come back
  * @param eps the measured checkpoint round trip, seconds (NaN: not measured yet)
  * @param returns the returns after an interruption the downtimes rest on, over the fleet
  * @param upVariability the squared coefficient of variation of the fleet's up periods (1: exponential)

@@ -317,16 +317,38 @@ public final class Estimator {
    * Infinite while no outage has been seen anywhere: a worker that went down is not expected back.
    */
   public double downtime(String worker, double now) {
+    return downtime(worker, now, fleetDowntime(now));
+  }
+
+  /**
+   * Seconds after which a worker down since an interruption is taken to have left for good (a week):
+   * a forecast does not count on it, and its outage no longer counts among the outages under way.
+   */
+  public static final double DEPARTED_AFTER = 7 * 86_400;
+
+  /**
+   * The fleet's mean downtime (see {@link #downtime(String, double)}): one pass over the workers, for
+   * a caller that asks {@link #downtime(String, double, double)} of each.
+   */
+  public double fleetDowntime(double now) {
     double open = 0;
     for (Figures f : workers.values()) {
-      if (!Double.isNaN(f.downSince)) {
-        open += Math.max(0, now - f.downSince);
+      double d = now - f.downSince;
+      if (d <= DEPARTED_AFTER) {
+        open += Math.max(0, d);
       }
     }
     if (fleetReturns == 0 && open == 0) {
       return Double.POSITIVE_INFINITY;
     }
-    double fleet = (fleetDowntime + open) / Math.max(1, fleetReturns);
+    return (fleetDowntime + open) / Math.max(1, fleetReturns);
+  }
+
+  /** The worker's mean downtime given the fleet's, {@code fleet} from {@link #fleetDowntime}. */
+  public double downtime(String worker, double now, double fleet) {
+    if (Double.isInfinite(fleet)) {
+      return fleet;
+    }
     Figures f = workers.get(worker);
     if (f == null) {
       return fleet;

@@ -89,12 +89,14 @@ public final class Forecast {
     double now = outset.now();
     boolean deadline = Double.isFinite(job.deadline());
     long left = job.remaining().size();
-    double horizon = deadline ? Math.max(0, job.deadline() - now) + Controller.DEADLINE_GRACE + 2 * tick
+    double eps = Double.isFinite(outset.eps()) ? outset.eps() : EPS_UNMEASURED;
+    // the deadline's grace, as the controller gives it, for the pieces under way to come in
+    double grace = Math.max(Controller.DEADLINE_GRACE, 3 * eps);
+    double horizon = deadline ? Math.max(0, job.deadline() - now) + grace + 2 * tick
         : Math.min(MAX_HORIZON, Math.max(60, HORIZON_FACTOR * left / speeds));
     JobDef shifted = new JobDef(job.id(), job.workload(), job.start(), job.end(), job.remaining(), job.strategy(),
         job.chunkUnits(), job.checkpoints(), job.minWorkers(), deadline ? job.deadline() - now : job.deadline(),
-        job.replication(), job.bytesPerUnit(), job.align(), job.risk(), 1, 0);
-    double eps = Double.isFinite(outset.eps()) ? outset.eps() : EPS_UNMEASURED;
+        job.replication(), job.bytesPerUnit(), job.align(), job.risk(), 1, job.verify());
     ClosedLoop.Setup setup = new ClosedLoop.Setup(config, Math.max(tick, horizon / MAX_TICKS), eps, horizon,
         2 * saving > hosts.size() ? ClosedLoop.Interruptions.VACATE : ClosedLoop.Interruptions.CRASH);
     double[] units = new double[runs];

@@ -194,7 +194,8 @@ public final class SubmitCommand implements Callable<Integer> {
             + (j.hasForecast() ? "  forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "");
         long now = System.nanoTime();
         if (tty) {
-          System.err.print("\r" + line + (ended ? "\n" : ""));
+          // the line's length changes (the forecast's text): clear what a longer one left
+          System.err.print("\r" + line + "\033[K" + (ended ? "\n" : ""));
         } else if (ended || now - lastLine > TimeUnit.SECONDS.toNanos(5)) {
           System.err.println(line);
           lastLine = now;

@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps each running job's forecast fresh ({@link Forecast}): at a tick, the loop hands the jobs'
  * outsets to a thread of its own, which runs the simulator forward and posts the outlooks back.
- * One round of forecasts at a time, and the next one waits nine times as long as the last took (at
- * least {@link #PERIOD} seconds): the forecasts take a tenth of one core at most, whatever the
- * fleet's size.
+ * One round of forecasts at a time, and the next one starts ten times as long as the last took
+ * after it started (at least {@link #PERIOD} seconds): the forecasts take a tenth of one core on
+ * average, whatever the fleet's size.
  */
 final class Forecasts implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Forecasts.class);
@@ -27,8 +27,11 @@ final class Forecasts implements AutoCloseable {
   static final double PERIOD = 5;
   /** Simulated runs per forecast. */
   static final int RUNS = 12;
-  /** Simulated runs per forecast on a fleet this large or larger: each run is long there. */
-  static final int LARGE_FLEET = 500;
+  /**
+   * Workers beyond which no forecast is made: each simulated run re-plans at every join and loss,
+   * which on thousands of workers takes a core for minutes, and the hand-out comes first.
+   */
+  static final int MAX_FLEET = 500;
 
   private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "gleaner-forecast");
@@ -38,11 +41,14 @@ final class Forecasts implements AutoCloseable {
   });
   private final ControlConfig config;
   private final double tickSeconds;
-  /** Loop's thread only from here on. */
+  /** The loop's thread only. */
   private boolean running;
   private double nextAt;
   private long rounds;
+  /** The forecast's thread only. */
   private boolean failedOnce;
+  /** Jobs told to have too many workers for a forecast (the forecast's thread only). */
+  private final java.util.Set<String> toldTooLarge = new java.util.HashSet<>();
 
   Forecasts(ControlConfig config, double tickSeconds) {
     this.config = config;
@@ -65,6 +71,9 @@ final class Forecasts implements AutoCloseable {
         Outset o = controller.outset(j.id, now);
         if (o != null) {
           outsets.add(o);
+        } else {
+          // every unit saved (its checks may still run), or ended: the last forecast says nothing any more
+          j.forecast = null;
         }
       }
     }
@@ -76,23 +85,33 @@ final class Forecasts implements AutoCloseable {
     thread.execute(() -> {
       long t0 = System.nanoTime();
       List<Runnable> results = new ArrayList<>();
-      for (Outset o : outsets) {
-        Forecast.Outlook f = outlook(o, round);
-        results.add(() -> done.forecast(o.job().id(), f));
+      try {
+        for (Outset o : outsets) {
+          Forecast.Outlook f = outlook(o, round);
+          results.add(() -> done.forecast(o.job().id(), f));
+        }
+      } finally {
+        // whatever happened (an Error too), the next round can come: the loop hears of this one's end
+        double took = (System.nanoTime() - t0) / 1e9;
+        post.accept(() -> {
+          running = false;
+          nextAt = now + Math.max(PERIOD, 10 * took);
+          results.forEach(Runnable::run);
+        });
       }
-      double took = (System.nanoTime() - t0) / 1e9;
-      post.accept(() -> {
-        running = false;
-        nextAt = now + Math.max(PERIOD, 9 * took);
-        results.forEach(Runnable::run);
-      });
     });
   }
 
   private Forecast.Outlook outlook(Outset o, long round) {
+    if (o.hosts().size() > MAX_FLEET) {
+      if (toldTooLarge.add(o.job().id())) {
+        log.info("job {}: no forecast: {} workers can take it, more than the {} a forecast runs forward",
+            o.job().id(), o.hosts().size(), MAX_FLEET);
+      }
+      return null;
+    }
     try {
-      int runs = o.hosts().size() >= LARGE_FLEET ? 3 : RUNS;
-      return Forecast.run(o, config, tickSeconds, runs, o.job().id().hashCode() * 31L + round);
+      return Forecast.run(o, config, tickSeconds, RUNS, o.job().id().hashCode() * 31L + round);
     } catch (RuntimeException e) {
       // a forecast that cannot be made is no reason to stop the job: said once, with its cause
       if (!failedOnce) {

@@ -117,7 +117,8 @@
     const basis = f.runs + ' simulated runs from ' + clock(f.atMillis);
     if ((j.deadlineMillis && f.finished < 0.5) || f.endMillis === null) {
       return titled(cell(human(f.units) + ' (' + human(f.unitsLow) + '–' + human(f.unitsHigh) + ')', 'num forecast'),
-          'units saved' + (j.deadlineMillis ? ' by the deadline' : '') + ', 10-90 % band; ' + basis);
+          'units saved' + (j.deadlineMillis ? ' by the deadline' : ' (fewer than half the runs saved every unit)')
+          + ', 10-90 % band; ' + basis);
     }
     return titled(cell('done ' + clock(f.endMillis) + ' (' + (f.endLowMillis ? clock(f.endLowMillis) : '?') + '–'
         + (f.endHighMillis ? clock(f.endHighMillis) : 'later') + ')', 'forecast'),

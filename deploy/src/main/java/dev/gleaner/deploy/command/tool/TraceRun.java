@@ -81,7 +81,7 @@ final class TraceRun {
     @SuppressWarnings("unchecked")
     Map<String, Object> f = (Map<String, Object>) doc.get("forecastAtQuarter");
     if (f == null) {
-      out.println("forecast at a quarter of the run: none (no worker up with a known speed)");
+      out.println("forecast at a quarter of the run: none (the job had ended, or no worker could take it)");
     } else {
       out.printf(Locale.ROOT, "forecast at a quarter of the run (at %.2f h, %d runs): %.0f units saved (%.0f to %.0f);"
           + " error %+.2f%% of the saved figure%n", (Double) f.get("at") / 3600, (Integer) f.get("runs"),
@@ -110,7 +110,9 @@ final class TraceRun {
     Forecast.Outlook[] quarter = new Forecast.Outlook[1];
     TraceSimulation.Result r = TraceSimulation.run(trace, platform, job, setup, prior, (c, now) -> {
       if (quarter[0] == null && now >= horizon / 4) {
-        quarter[0] = Forecast.run(c.outset("sim", now), setup.config(), setup.tick(), FORECAST_RUNS, 1);
+        dev.gleaner.common.control.Outset o = c.outset("sim", now);
+        // null: the job ended at this event (then the quarter's forecast is the end itself)
+        quarter[0] = o == null ? null : Forecast.run(o, setup.config(), setup.tick(), FORECAST_RUNS, 1);
       }
     });
     Map<String, Object> doc = new LinkedHashMap<>();
