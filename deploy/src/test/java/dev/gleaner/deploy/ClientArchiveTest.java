@@ -163,7 +163,8 @@ class ClientArchiveTest {
       p.destroyForcibly();
     }
     assertEquals(0, p.exitValue(), out + err);
-    assertTrue(out.startsWith("JOBS\n"), out);
+    // on a busy machine the master may answer with its last figures, and say so in a line first
+    assertTrue(out.startsWith("JOBS\n") || out.matches("(?s)\\(figures from \\d+ s ago: [^\n]*\\)\nJOBS\n.*"), out);
     assertEquals("", err);
   }
 

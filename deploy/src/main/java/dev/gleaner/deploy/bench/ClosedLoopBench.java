@@ -51,7 +51,17 @@ public final class ClosedLoopBench {
   private static final String PATTERN = "GATTACA";
 
   /** What one run gave. */
-  public record Run(String strategy, long seed, long committed, long predicted, int interruptions, Map<String, Long> shares) {}
+  /**
+   * @param forecast the units the master's first forecast made from a quarter of the run on expected
+   *     saved by the deadline; NaN when it showed none
+   */
+  public record Run(String strategy, long seed, long committed, long predicted, int interruptions, Map<String, Long> shares,
+      double forecast) {
+    /** The forecast's error, a fraction of what was committed (NaN without a forecast). */
+    public double forecastError() {
+      return committed == 0 ? Double.NaN : (forecast - committed) / committed;
+    }
+  }
 
   private final Platform platform;
   private final List<String> strategies;
@@ -90,8 +100,10 @@ public final class ClosedLoopBench {
         Run r = once(dir.resolve("run-" + seed + "-" + strategy), input, bytes, base, strategy, seed);
         out.add(r);
         log.printf(Locale.ROOT, "seed %d %-8s committed %,d of %,d bytes (%.1f%%); the simulator predicted %,d;"
-            + " %d interruption(s)%n", seed, strategy, r.committed(), bytes, 100.0 * r.committed() / bytes,
-            r.predicted(), r.interruptions());
+            + " %d interruption(s); the master's forecast from a quarter of the run: %s%n", seed, strategy,
+            r.committed(), bytes, 100.0 * r.committed() / bytes, r.predicted(), r.interruptions(),
+            Double.isNaN(r.forecast()) ? "none" : String.format(Locale.ROOT, "%,.0f (%+.2f%%)", r.forecast(),
+                100 * r.forecastError()));
       }
     }
     return out;
@@ -145,13 +157,18 @@ public final class ClosedLoopBench {
         .putParams("file", input.toString()).putParams("pattern", PATTERN).putParams("max-lines", "0")
         .setStrategy(strategy).setDeadlineMillis(t0 + (long) (deadline * 1000)).build();
     JobStatus end;
+    double forecast = Double.NaN;
     try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", master.port()), secret)) {
       String id = c.submit(spec);
       long stop = System.nanoTime() + TimeUnit.SECONDS.toNanos((long) deadline + 120);
       JobStatus s = master.status(id).getJobs(0);
+      long quarter = t0 + (long) (deadline * 1000 / 4);
       while (!StatusView.ended(s.getState()) && System.nanoTime() < stop) {
         TimeUnit.MILLISECONDS.sleep(100);
         s = master.status(id).getJobs(0);
+        if (Double.isNaN(forecast) && s.hasForecast() && s.getForecast().getAtMillis() >= quarter) {
+          forecast = s.getForecast().getUnits();
+        }
       }
       end = s;
     }
@@ -165,7 +182,7 @@ public final class ClosedLoopBench {
       shares.put(s.getWorkerId(), s.getUnits());
     }
     long predicted = predict(workers, t0, bytes, strategy, seed, master.status(null).getEps().getValue());
-    return new Run(strategy, seed, end.getUnitsDone(), predicted, interruptions, shares);
+    return new Run(strategy, seed, end.getUnitsDone(), predicted, interruptions, shares, forecast);
   }
 
   /** The same job through {@link ClosedLoop}, each worker's outages shifted to the job's clock. */

@@ -222,6 +222,10 @@ public final class BenchCommand implements Callable<Integer> {
       row.put("stdErr", stdErr(real));
       row.put("meanPredicted", mean(sim));
       row.put("predictedStdErr", stdErr(sim));
+      double[] errors = results.stream().filter(r -> r.strategy().equals(s) && !Double.isNaN(r.forecast()))
+          .mapToDouble(r -> Math.abs(r.forecastError())).toArray();
+      row.put("forecasts", errors.length);
+      row.put("meanForecastError", errors.length == 0 ? null : mean(errors));
       rows.add(row);
     }
     doc.put("strategies", rows);
@@ -234,20 +238,23 @@ public final class BenchCommand implements Callable<Integer> {
       x.put("predicted", r.predicted());
       x.put("interruptions", r.interruptions());
       x.put("shares", r.shares());
+      x.put("forecastAtQuarter", Double.isNaN(r.forecast()) ? null : r.forecast());
       all.add(x);
     }
     doc.put("runs", all);
     if (json) {
       spec.commandLine().getOut().println(StatusView.json(doc));
     } else {
-      spec.commandLine().getOut().printf("%-10s %5s %24s %24s %8s%n", "strategy", "runs", "committed (mean +- s.e.)",
-          "simulator (same seeds)", "ratio");
+      spec.commandLine().getOut().printf("%-10s %5s %24s %24s %8s %28s%n", "strategy", "runs", "committed (mean +- s.e.)",
+          "simulator (same seeds)", "ratio", "forecast at 1/4: mean |error|");
       for (Map<String, Object> row : rows) {
         double m = (Double) row.get("meanCommitted");
         double sm = (Double) row.get("meanPredicted");
-        spec.commandLine().getOut().printf(Locale.ROOT, "%-10s %5d %14.0f +- %7.0f %14.0f +- %7.0f %8.3f%n",
+        Object fe = row.get("meanForecastError");
+        spec.commandLine().getOut().printf(Locale.ROOT, "%-10s %5d %14.0f +- %7.0f %14.0f +- %7.0f %8.3f %28s%n",
             row.get("strategy"), row.get("runs"), m, (Double) row.get("stdErr"), sm, (Double) row.get("predictedStdErr"),
-            m / sm);
+            m / sm, fe == null ? "none" : String.format(Locale.ROOT, "%.2f%% (%d runs)", 100 * (Double) fe,
+                (Integer) row.get("forecasts")));
       }
     }
     return 0;
