@@ -1557,6 +1557,25 @@ public final class Controller {
     if (left.isEmpty()) {
       return null;
     }
+    // what the pieces under way have computed by now, at their workers' speeds: saved at the pieces'
+    // ends, so counted as saved (a forecast that computed them again would lose up to a piece a worker)
+    RangeSet underWay = new RangeSet();
+    for (Copy c : j.copies.values()) {
+      double speed = handout.speed(c.worker, d.workload());
+      if (c.check == null && c.worker.state == Member.State.UP && !Double.isNaN(c.startedAt) && c.cursor < c.end
+          && speed > 0) {
+        long computed = (long) Math.min(c.nextCut() - c.cursor, Math.floor(speed * Math.max(0, now - c.progressAt)));
+        if (computed > 0) {
+          underWay.add(c.cursor, c.cursor + computed);
+        }
+      }
+    }
+    long before = left.size();
+    left.removeAll(underWay);
+    long credited = before - left.size();
+    if (left.isEmpty()) {
+      return null;
+    }
     // the job has its workers already (no minimum to wait for again), and its cuts need no alignment
     // (which may read the job's input: not on a forecast's thread)
     JobDef rest = new JobDef(d.id(), d.workload(), d.start(), d.end(), left, d.strategy(), d.chunkUnits(),
@@ -1580,7 +1599,7 @@ public final class Controller {
           estimator.downtime(m.id, now, fleetDowntime), estimator.returns(m.id), m.availableUntil, m.savesOnVacate));
     }
     Estimate eps = estimator.eps();
-    return new Outset(rest, j.committed.size(), now, hosts, eps.known() ? eps.value() : Double.NaN,
+    return new Outset(rest, j.committed.size() + credited, now, hosts, eps.known() ? eps.value() : Double.NaN,
         estimator.returns(), estimator.upVariability(), estimator.downVariability());
   }
 

@@ -6,9 +6,10 @@ import java.util.List;
  * Where a job stands now, as the controller sees it: what a forecast runs forward from (see
  * {@code dev.gleaner.common.sim.Forecast}).
  *
- * @param job the job with its units not yet saved as its remaining units (its deadline in controller
- *     time, as before)
- * @param committed units saved so far
+ * @param job the job with its units not yet saved or computed as its remaining units (its deadline in
+ *     controller time, as before)
+ * @param committed units saved so far, and those the pieces under way have computed by now at their
+ *     workers' estimated speeds (they are saved at the pieces' ends)
  * @param now controller time of this outset
  * @param hosts the workers that can take the job: those up, and those down after an interruption
  *     (for less than {@link dev.gleaner.common.estimate.Estimator#DEPARTED_AFTER}), which may come back

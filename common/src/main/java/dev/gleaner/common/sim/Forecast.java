@@ -14,8 +14,8 @@ import java.util.SplittableRandom;
  * run forward from where the job stands now, several times, each with its own draw of the
  * interruptions the estimator expects.
  *
- * <p>Each run starts from the {@link Outset}: the units not yet saved (the pieces under way are
- * counted as not done, and computed again), the workers up now at their measured speed and
+ * <p>Each run starts from the {@link Outset}: the units not yet saved (what the pieces under way have
+ * computed by now counts as saved), the workers up now at their measured speed and
  * bandwidth, and those down after an interruption, which come back. A worker's up periods have the
  * mean its estimated rate says (the estimator's hazard for the hours ahead), its outages the mean of
  * its measured downtime, and both the variability the fleet's periods have shown ({@link Law}); the

@@ -53,10 +53,10 @@ class ForecastTest {
 
     Forecast.Outlook f = Forecast.run(o, CONFIG, 0.5, 3, 1);
 
-    // 200 s at 1,000 units/s, less the pieces' eps; the run itself is the same world, but for the
-    // piece under way at 50 s, which the forecast computes again
+    // 200 s at 1,000 units/s, less the pieces' eps: the run itself is the same world, the piece under
+    // way at 50 s included (counted as saved as far as it went)
     assertEquals(0, f.finished());
-    assertEquals(r.committed(), f.units(), 0.02 * r.committed());
+    assertEquals(r.committed(), f.units(), 0.002 * r.committed());
     assertTrue(f.units() > o.committed() + 140_000, "units " + f.units());
     assertEquals(Double.POSITIVE_INFINITY, f.end());
     assertEquals(200, f.deadline());
