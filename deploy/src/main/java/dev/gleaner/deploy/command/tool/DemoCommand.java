@@ -120,10 +120,12 @@ public final class DemoCommand implements Callable<Integer> {
       JobStatus j = client.status(id).getJobs(0);
       boolean ended = StatusView.ended(j.getState());
       String line = String.format(Locale.ROOT, "%s %6.2f%%  %s units/s  %s", StatusView.bar(j.getUnitsDone(),
-          j.getUnitsTotal(), 40), StatusView.percent(j), StatusView.human(j.getUnitsPerSecond()), j.getMessage());
+          j.getUnitsTotal(), 40), StatusView.percent(j), StatusView.human(j.getUnitsPerSecond()), j.getMessage())
+          + (j.hasForecast() ? " forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "");
       long now = System.nanoTime();
       if (tty) {
-        System.err.print("\r" + line + "   " + (ended ? "\n" : ""));
+        // the line's length changes (the forecast's text): clear what a longer one left
+        System.err.print("\r" + line + "\033[K" + (ended ? "\n" : ""));
       } else if (ended || now - lastLine > TimeUnit.SECONDS.toNanos(3)) {
         System.err.println(line);
         lastLine = now;
