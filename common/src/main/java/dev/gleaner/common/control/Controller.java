@@ -1561,13 +1561,14 @@ public final class Controller {
     // ends, so counted as saved (a forecast that computed them again would lose up to a piece a worker)
     RangeSet underWay = new RangeSet();
     for (Copy c : j.copies.values()) {
+      if (c.check != null || c.worker.state != Member.State.UP || Double.isNaN(c.startedAt) || c.cursor >= c.end) {
+        continue;
+      }
       double speed = handout.speed(c.worker, d.workload());
-      if (c.check == null && c.worker.state == Member.State.UP && !Double.isNaN(c.startedAt) && c.cursor < c.end
-          && speed > 0) {
-        long computed = (long) Math.min(c.nextCut() - c.cursor, Math.floor(speed * Math.max(0, now - c.progressAt)));
-        if (computed > 0) {
-          underWay.add(c.cursor, c.cursor + computed);
-        }
+      long computed = speed > 0
+          ? (long) Math.min(c.nextCut() - c.cursor, Math.floor(speed * Math.max(0, now - c.progressAt))) : 0;
+      if (computed > 0) {
+        underWay.add(c.cursor, c.cursor + computed);
       }
     }
     long before = left.size();
@@ -1578,8 +1579,7 @@ public final class Controller {
     }
     // the job has its workers already (no minimum to wait for again), and its cuts need no alignment
     // (which may read the job's input: not on a forecast's thread)
-    JobDef rest = new JobDef(d.id(), d.workload(), d.start(), d.end(), left, d.strategy(), d.chunkUnits(),
-        d.checkpoints(), 1, d.deadline(), d.replication(), d.bytesPerUnit(), x -> x, d.risk(), 1, d.verify());
+    JobDef rest = d.withRemaining(left, 1).withMinWorkers(1).withInput(d.bytesPerUnit(), x -> x);
     List<Outset.Host> hosts = new ArrayList<>();
     double fleetDowntime = estimator.fleetDowntime(now);
     for (Member m : members.values()) {
@@ -1600,7 +1600,7 @@ public final class Controller {
     }
     Estimate eps = estimator.eps();
     return new Outset(rest, j.committed.size() + credited, now, hosts, eps.known() ? eps.value() : Double.NaN,
-        estimator.returns(), estimator.upVariability(), estimator.downVariability());
+        estimator.upVariability(), estimator.downVariability());
   }
 
   /** The committed units of a job (a copy). */

@@ -14,12 +14,11 @@ import java.util.List;
  * @param hosts the workers that can take the job: those up, and those down after an interruption
  *     (for less than {@link dev.gleaner.common.estimate.Estimator#DEPARTED_AFTER}), which may come back
  * @param eps the measured checkpoint round trip, seconds (NaN: not measured yet)
- * @param returns the returns after an interruption the downtimes rest on, over the fleet
  * @param upVariability the squared coefficient of variation of the fleet's up periods (1: exponential)
  * @param downVariability that of its outages
  */
-public record Outset(JobDef job, long committed, double now, List<Host> hosts, double eps, long returns,
-    double upVariability, double downVariability) {
+public record Outset(JobDef job, long committed, double now, List<Host> hosts, double eps, double upVariability,
+    double downVariability) {
   public Outset {
     hosts = List.copyOf(hosts);
   }
@@ -41,7 +40,8 @@ public record Outset(JobDef job, long committed, double now, List<Host> hosts, d
    * @param savesOnVacate its owner's returns lose nothing (see {@link WorkerInfo})
    */
   public record Host(String id, double speed, double bandwidth, double rate, long interruptions,
-      double exposureSeconds, double upFor, double downFor, double downtime, long returns, double availableUntil, boolean savesOnVacate) {
+      double exposureSeconds, double upFor, double downFor, double downtime, long returns, double availableUntil,
+      boolean savesOnVacate) {
     public boolean up() {
       return Double.isNaN(downFor);
     }

@@ -94,9 +94,8 @@ public final class Forecast {
     double grace = Math.max(Controller.DEADLINE_GRACE, 3 * eps);
     double horizon = deadline ? Math.max(0, job.deadline() - now) + grace + 2 * tick
         : Math.min(MAX_HORIZON, Math.max(60, HORIZON_FACTOR * left / speeds));
-    JobDef shifted = new JobDef(job.id(), job.workload(), job.start(), job.end(), job.remaining(), job.strategy(),
-        job.chunkUnits(), job.checkpoints(), job.minWorkers(), deadline ? job.deadline() - now : job.deadline(),
-        job.replication(), job.bytesPerUnit(), job.align(), job.risk(), 1, job.verify());
+    // the runs' clock starts now
+    JobDef shifted = deadline ? job.withDeadline(job.deadline() - now) : job;
     ClosedLoop.Setup setup = new ClosedLoop.Setup(config, Math.max(tick, horizon / MAX_TICKS), eps, horizon,
         2 * saving > hosts.size() ? ClosedLoop.Interruptions.VACATE : ClosedLoop.Interruptions.CRASH);
     double[] units = new double[runs];

@@ -67,10 +67,10 @@ public final class JobsCommand implements Callable<Integer> {
       return 0;
     }
     for (JobStatus j : shown) {
-      spec.commandLine().getOut().println((String.format(Locale.ROOT, "%-10s %-12s %9s of %-9s %-8s %s%s", j.getJobId(),
+      spec.commandLine().getOut().println(String.format(Locale.ROOT, "%-10s %-12s %9s of %-9s %-8s %s%s", j.getJobId(),
           j.getState(), StatusView.human(j.getUnitsDone()), StatusView.human(j.getUnitsTotal()), j.getWorkload(),
           j.getName(), j.getOwner().isEmpty() ? "" : (j.getName().isEmpty() ? "" : " ") + "(" + ownerText(j.getOwner()) + ")")
-          .stripTrailing() + (j.hasForecast() ? "; forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "")));
+          .stripTrailing() + (j.hasForecast() ? "; forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : ""));
     }
     if (reply.getJobsOmitted() > 0) {
       spec.commandLine().getOut().println("(" + reply.getJobsOmitted() + " older jobs not listed)");
