@@ -554,6 +554,15 @@ public final class Controller {
   }
 
   /**
+   * A write the body made durable the way it saves a piece (a worker's session, recorded as it
+   * joins) took {@code seconds}. Until the first piece is saved this stands for eps, so that the
+   * first pieces of a job are cut for the store's real cost, not for {@link Handout#EPS_PRIOR}.
+   */
+  public void durableWrite(double seconds) {
+    estimator.overheadPrior(seconds);
+  }
+
+  /**
    * A worker reported the result of units {@code [start, end)} of a copy. On {@link Verdict#COMMIT}
    * the body makes it durable, acknowledges it, then calls {@link #committed}; on
    * {@link Verdict#DUPLICATE} and {@link Verdict#DISCARD} it acknowledges it and counts nothing; on

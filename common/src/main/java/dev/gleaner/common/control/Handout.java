@@ -414,8 +414,9 @@ final class Handout {
   }
 
   /**
-   * The checkpoint round trip assumed, in seconds, until one is measured: a piece saved over a slow
-   * network to a disk that syncs. Larger than the real one makes the pieces longer than the best
+   * The checkpoint round trip assumed, in seconds, until one is measured and before the store's own
+   * write time is known ({@link Controller#durableWrite}): a piece saved over a slow network to a
+   * disk that syncs. Larger than the real one makes the pieces longer than the best
    * (sqrt of the ratio), never unbounded.
    */
   static final double EPS_PRIOR = 1;
@@ -425,8 +426,9 @@ final class Handout {
    * ({@link Checkpointing#youngDaly}, with the measured eps), in units at its speed: a crash at the
    * worst moment loses at most one interval of its work, whatever the plan laid out (a plan's share
    * past paper 000's validity bound, the tail after its checkpoints, a pool chunk, another's queue).
-   * Before the first saved piece measures eps, {@link #EPS_PRIOR} stands for it: the first copies,
-   * the largest of a plan, are bounded too. For a worker whose owner policy saves its piece as it
+   * Before the first saved piece measures eps, the store's last durable write stands for it (see
+   * {@link Controller#durableWrite}), and before that {@link #EPS_PRIOR}: the first copies, the
+   * largest of a plan, are bounded too. For a worker whose owner policy saves its piece as it
    * vacates, the hazard is that of crashes only ({@link dev.gleaner.common.estimate.Estimator#crashRate}).
    * Unchanged while the worker has no hazard or its speed is not known yet.
    */

@@ -49,7 +49,7 @@ final class Planner {
     for (Member m : ctl.members.values()) {
       if (m.up() && j.takes(m)) {
         accepting.add(m);
-        Worker w = ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);
+        Worker w = planned(j, m, now);
         if (w != null) {
           platform.add(w);
         }
@@ -174,6 +174,16 @@ final class Planner {
     return list;
   }
 
+  /**
+   * The worker as the job's plan sees it: its risk is of losing work, so a worker whose owner
+   * policy saves its piece as it vacates is planned against crashes only (as the hand-out bounds
+   * its pieces, {@link Handout#hazardBounded}).
+   */
+  private Worker planned(JobLedger j, Member m, double now) {
+    return ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(),
+        m.savesOnVacate, now);
+  }
+
   /** A worker's estimate moved past the drift threshold against the plan's figures, or null. */
   String drift(JobLedger j, double now) {
     if (!j.anyQueued()) {
@@ -183,7 +193,7 @@ final class Planner {
       if (!m.up() || !j.takes(m)) {
         continue;
       }
-      Worker w = ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(), now);
+      Worker w = planned(j, m, now);
       Worker p = j.planned.get(m.id);
       if (w != null && p == null) {
         return "the speed of worker " + m.id + " is now known";

@@ -362,6 +362,14 @@ public final class Estimator {
     eps.observe(seconds, 1);
   }
 
+  /**
+   * A write made durable by the same store took {@code seconds}: eps's figure until the first
+   * checkpoint round trip is measured, which replaces it.
+   */
+  public void overheadPrior(double seconds) {
+    eps.prior(seconds, 1);
+  }
+
   public Estimate speed(String worker, String workload) {
     Figures f = workers.get(worker);
     DecayingRate r = f == null ? null : f.speed.get(workload);
@@ -474,13 +482,25 @@ public final class Estimator {
    */
   public Worker worker(String id, String workload, boolean withInput, double bytesPerUnit, RiskModel model,
       double now) {
+    return worker(id, workload, withInput, bytesPerUnit, model, false, now);
+  }
+
+  /**
+   * The worker as the planner sees it, its risk that of losing work: with {@code savesOnVacate}
+   * (its owner policy saves the piece under way as it vacates) an owner's return loses nothing,
+   * so its risk is that of crashes alone ({@link #crashRate}), and paper 000's checkpoints, which
+   * trade eps against the work an interruption loses, are laid out against crashes only.
+   */
+  public Worker worker(String id, String workload, boolean withInput, double bytesPerUnit, RiskModel model,
+      boolean savesOnVacate, double now) {
     Estimate s = speed(id, workload);
     if (!s.known() || !(s.value() > 0)) {
       return null;
     }
     double bw = withInput ? plannedBandwidth(id) / bytesPerUnit : Double.POSITIVE_INFINITY;
     Risk r = risk(id, now);
-    double kappa = r.rate() > 0 ? model.riskForRate(r.rate()) : 0;
+    double rate = savesOnVacate ? crashRate(id, now) : r.rate();
+    double kappa = rate > 0 ? model.riskForRate(rate) : 0;
     if (Double.isFinite(r.declaredEnd())) {
       double left = r.declaredEnd() - now;
       if (!(left > 0)) {

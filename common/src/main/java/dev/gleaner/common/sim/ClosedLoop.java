@@ -329,6 +329,8 @@ public final class ClosedLoop {
     controller.workerJoined(new WorkerInfo(h.host.id(), Set.of(job.workload()), 1, calibrated,
         h.host.availableUntil(), h.host.pastInterruptions(), h.host.pastExposure(),
         setup.interruptions() == Interruptions.VACATE), now);
+    // the master records the session in its store as it would save a piece: eps's first figure
+    controller.durableWrite(setup.commitDelay());
   }
 
   /** Units the worker has computed of its piece under way, by now (a fraction of one included). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.common.plan.Checkpointing;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -293,6 +294,63 @@ class ControllerTest {
       }
     }
     assertTrue(bounded > 0, "the risky worker was handed work: " + assigns);
+  }
+
+  /**
+   * Before any piece is saved, the store's own write time stands for eps: a fresh master's first
+   * pieces are cut for a 2 ms round trip, not for the 1 s assumed when nothing is known (22 times
+   * longer pieces, each lost whole by a crash). The first piece saved replaces it.
+   */
+  @Test
+  void beforeAnyPieceIsSavedTheStoresWriteTimeStandsForEps() {
+    c.durableWrite(0.002);
+    assertEquals(0.002, c.estimator().eps().value(), 1e-12);
+    c.addJob(JobDef.of("j", "primes", 0, 2_000_000_000L, "equal").withMinWorkers(1).withChunking(0, 1), 0);
+    c.workerJoined(new WorkerInfo("risky", Set.of("primes"), 1, Map.of("primes", 1e5), Double.POSITIVE_INFINITY, 10,
+        36_000), 0);
+    List<Action.Assign> assigns = only(drain(), Action.Assign.class);
+    assertTrue(!assigns.isEmpty());
+    double rate = c.estimator().risk("risky", 0).rate();
+    double bound = Checkpointing.youngDaly(0.002, rate) * 1e5;
+    assertTrue(Checkpointing.youngDaly(Handout.EPS_PRIOR, rate) * 1e5 > 20 * bound);
+    for (Action.Assign a : assigns) {
+      long previous = a.start();
+      for (int k = 0; k <= a.checkpoints().length; k++) {
+        long at = k < a.checkpoints().length ? a.checkpoints()[k] : a.end();
+        assertTrue(at - previous <= Math.ceil(bound), a + ": a piece of " + (at - previous) + " units, over " + bound);
+        previous = at;
+      }
+    }
+    c.overhead(0.05);
+    c.durableWrite(0.001);
+    assertEquals(0.05, c.estimator().eps().value(), 1e-12, "a measured round trip is not replaced by a write's time");
+  }
+
+  /**
+   * Paper 000's checkpoints trade eps against the work an interruption loses: a plan lays them out
+   * for a worker whose interruptions are crashes, not for one whose owner policy saves its piece as
+   * it vacates. Both have the same history, 10 interruptions in 10 hours.
+   */
+  @Test
+  void aPlansCheckpointsGuardOnlyAgainstInterruptionsThatLoseWork() {
+    c.overhead(0.05);
+    c.addJob(JobDef.of("j", "primes", 0, 20_000_000_000L, "distrib").withMinWorkers(2), 0);
+    c.workerJoined(new WorkerInfo("lent", Set.of("primes"), 1, Map.of("primes", 1e5), Double.POSITIVE_INFINITY, 10,
+        36_000).withSavesOnVacate(true), 0);
+    c.workerJoined(new WorkerInfo("crashy", Set.of("primes"), 1, Map.of("primes", 1e5), Double.POSITIVE_INFINITY, 10,
+        36_000), 0);
+    List<Action.Assign> assigns = only(drain(), Action.Assign.class);
+    double interval = Checkpointing.youngDaly(0.05, c.estimator().risk("crashy", 0).rate()) * 1e5;
+    long crashy = firstPiece(assigns, "crashy");
+    long lent = firstPiece(assigns, "lent");
+    assertTrue(crashy <= Math.ceil(interval), "the crashing worker's first piece: " + crashy + " units, over " + interval);
+    assertTrue(lent > 10 * interval, "the lent worker's first piece: " + lent + " units, cut for returns that lose nothing");
+  }
+
+  /** The first piece of the worker's first copy among the assignments. */
+  private static long firstPiece(List<Action.Assign> assigns, String worker) {
+    Action.Assign a = assigns.stream().filter(x -> x.worker().equals(worker)).findFirst().orElseThrow();
+    return (a.checkpoints().length > 0 ? a.checkpoints()[0] : a.end()) - a.start();
   }
 
   /**

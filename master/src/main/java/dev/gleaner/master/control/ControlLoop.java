@@ -440,9 +440,21 @@ public final class ControlLoop implements AutoCloseable {
       if (!claims.isEmpty()) {
         log.info("worker {} kept computing {} chunk(s) while away: {}", id, claims.size(), claims);
       }
-      sessionRows.put(link, store.submit(Store.sessionStarted(id, at)));
+      sessionStarted(link, at);
       log.info("worker {} joined from {} with {} cores{}", id, link.host(), link.cores(), until(hello.getAvailableUntilMillis()));
     });
+  }
+
+  /**
+   * Records the worker's session in the store. The write is made durable as a piece is: its time
+   * stands for eps until the first piece is saved, so a fresh master cuts its first pieces for
+   * its store's real cost.
+   */
+  private void sessionStarted(WorkerLink link, long at) {
+    long t0 = ticker.nanos();
+    CompletableFuture<Long> row = store.submit(Store.sessionStarted(link.workerId(), at));
+    sessionRows.put(link, row);
+    row.thenRun(() -> then(() -> controller.durableWrite((ticker.nanos() - t0) / 1e9)));
   }
 
   /** What the controller knows of a worker: its Hello's calibration, its history, and when it will surely be gone. */
@@ -501,7 +513,7 @@ public final class ControlLoop implements AutoCloseable {
         return;
       }
       controller.workerJoined(info(link, hellos.get(link), a.getUntilMillis()), List.of(), now());
-      sessionRows.put(link, store.submit(Store.sessionStarted(id, ticker.epochMillis())));
+      sessionStarted(link, ticker.epochMillis());
       log.info("worker {} is available again{}: {}", id, until(a.getUntilMillis()), a.getReason());
     });
   }
