@@ -28,6 +28,7 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
   static long heapCap() {
     return Math.min(Integer.MAX_VALUE - 8, Runtime.getRuntime().maxMemory() / 4);
   }
+  /** Characters of a failed program's stderr its error shows: the last ones. */
   static final int STDERR_TAIL = 4096;
 
   private final ExecAllowList allowed;
@@ -45,7 +46,8 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
       private Thread stdoutReader;
       private Thread stderrReader;
       private final ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-      private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+      // only its end is shown: a program that writes gigabytes of it must not fill the heap
+      private final Tail stderr = new Tail(4 * STDERR_TAIL);
       private WritableByteChannel stdin;
       private List<String> command;
       private Cancellation cancel = Cancellation.NEVER;
@@ -76,8 +78,15 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
         stdout.reset();
         stderr.reset();
         // one byte past the limit is kept: enough to tell a result over it from one at it
-        stdoutReader = pump(process.getInputStream(), stdout, (int) (cap() + 1), "stdout");
-        stderrReader = pump(process.getErrorStream(), stderr, Integer.MAX_VALUE, "stderr");
+        int max = (int) (cap() + 1);
+        stdoutReader = pump(process.getInputStream(), (buf, n) -> {
+          synchronized (stdout) {
+            if (stdout.size() < max) {
+              stdout.write(buf, 0, Math.min(n, max - stdout.size()));
+            }
+          }
+        }, "stdout");
+        stderrReader = pump(process.getErrorStream(), stderr::write, "stderr");
         if (hasInput) {
           stdin = Channels.newChannel(process.getOutputStream());
         } else {
@@ -133,9 +142,9 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
         }
         int code = process.exitValue();
         if (code != 0) {
-          String err = stderr.toString(StandardCharsets.UTF_8);
-          if (err.length() > STDERR_TAIL) {
-            err = "..." + err.substring(err.length() - STDERR_TAIL);
+          String err = stderr.text();
+          if (err.length() > STDERR_TAIL || stderr.dropped()) {
+            err = "..." + err.substring(Math.max(0, err.length() - STDERR_TAIL));
           }
           throw new IllegalStateException("exec: " + String.join(" ", command) + " exited with status " + code
               + (err.isBlank() ? "" : ": " + err.strip()));
@@ -160,17 +169,19 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
     };
   }
 
-  private static Thread pump(InputStream in, ByteArrayOutputStream out, int max, String name) {
+  /** Where a pump puts what it read: the first {@code n} bytes of {@code buf}. */
+  interface Sink {
+    void write(byte[] buf, int n);
+  }
+
+  /** Reads the stream to its end into the sink (which keeps what it wants), on a thread of its own. */
+  private static Thread pump(InputStream in, Sink out, String name) {
     Thread t = new Thread(() -> {
       byte[] buf = new byte[64 * 1024];
       try (in) {
         int n;
         while ((n = in.read(buf)) >= 0) {
-          synchronized (out) {
-            if (out.size() < max) {
-              out.write(buf, 0, Math.min(n, max - out.size()));
-            }
-          }
+          out.write(buf, n);
         }
       } catch (IOException ignored) {
         // the process ended; what was read is kept
@@ -181,4 +192,43 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
     return t;
   }
 
+  /** The last {@code capacity} bytes written to it, and whether any were dropped before them. */
+  static final class Tail {
+    private final byte[] ring;
+    private long written;
+
+    Tail(int capacity) {
+      ring = new byte[capacity];
+    }
+
+    synchronized void write(byte[] buf, int n) {
+      // of more than it keeps, only the end: the rest counts as written, and dropped
+      int from = Math.max(0, n - ring.length);
+      written += from;
+      for (int i = from; i < n; i++) {
+        ring[(int) (written % ring.length)] = buf[i];
+        written++;
+      }
+    }
+
+    synchronized void reset() {
+      written = 0;
+    }
+
+    /** Whether more was written than it keeps. */
+    synchronized boolean dropped() {
+      return written > ring.length;
+    }
+
+    /** What it keeps, decoded as UTF-8 (a character cut at its start shows as a replacement). */
+    synchronized String text() {
+      int size = (int) Math.min(written, ring.length);
+      byte[] out = new byte[size];
+      int start = (int) ((written - size) % ring.length);
+      for (int i = 0; i < size; i++) {
+        out[i] = ring[(start + i) % ring.length];
+      }
+      return new String(out, StandardCharsets.UTF_8);
+    }
+  }
 }
