@@ -2,6 +2,7 @@ package dev.gleaner.deploy.command;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.gleaner.master.net.LoopbackNames;
 import dev.gleaner.worker.WorkerCounters;
 import dev.gleaner.worker.WorkerDaemon;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -31,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * it holds now, its state, and the JVM's memory, threads and CPU), each labelled with the worker's
  * id. The master's {@code /metrics} says what the cluster committed; this says what one computer did
  * and holds, also while it cannot reach the master. Bound to loopback unless
- * {@code --metrics-from-anywhere}. Served by the JDK's own HTTP server: one small endpoint, no
+ * {@code --metrics-from-anywhere}; on loopback it answers only requests whose Host names this
+ * machine, as the master's web port does, so a web page whose name was rebound to 127.0.0.1
+ * cannot read it through a browser. Served by the JDK's own HTTP server: one small endpoint, no
  * second network stack in the worker.
  */
 final class WorkerMetrics implements AutoCloseable {
@@ -142,7 +145,14 @@ final class WorkerMetrics implements AutoCloseable {
     try (x) {
       String method = x.getRequestMethod();
       boolean head = method.equals("HEAD");
-      if (!method.equals("GET") && !head) {
+      java.util.List<String> hosts = x.getRequestHeaders().getOrDefault("Host", java.util.List.of());
+      if (!fromAnywhere && (hosts.size() > 1 || !LoopbackNames.named(hosts.isEmpty() ? null : hosts.get(0)))) {
+        // a web site whose name was rebound to this machine, read through its visitor's browser
+        log.info("refused a /metrics request from {} for Host {}: this port answers names of this machine only",
+            x.getRemoteAddress(), hosts);
+        reply(x, 403, "this worker's metrics answer requests for localhost, 127.0.0.1 or [::1] only (Host: " + hosts
+            + "); give --metrics-from-anywhere to serve other names\n", "text/plain; charset=utf-8", head);
+      } else if (!method.equals("GET") && !head) {
         reply(x, 405, "only GET /metrics\n", "text/plain; charset=utf-8", false);
       } else if (!x.getRequestURI().getPath().equals("/metrics")) {
         reply(x, 404, "this worker serves /metrics only\n", "text/plain; charset=utf-8", head);

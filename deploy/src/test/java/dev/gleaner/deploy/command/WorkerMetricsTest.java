@@ -81,6 +81,30 @@ class WorkerMetricsTest {
     }
   }
 
+  /** On loopback, a request for another name (a web site rebound to 127.0.0.1) is refused. */
+  @Test
+  void onLoopbackOnlyRequestsForThisMachinesNamesAreAnswered() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir);
+        WorkerMetrics m = WorkerMetrics.serve(c.worker("w1", 1, Set.of()), "w1", 0, false)) {
+      assertEquals("HTTP/1.1 403", statusWithHost(m.port(), "rebound.example:" + m.port()));
+      assertEquals("HTTP/1.1 200", statusWithHost(m.port(), "localhost:" + m.port()));
+      assertEquals("HTTP/1.1 200", statusWithHost(m.port(), "127.0.0.1:" + m.port()));
+    }
+  }
+
+  /** The status line's protocol and code for GET /metrics with this Host, over a raw socket. */
+  private static String statusWithHost(int port, String host) throws Exception {
+    try (java.net.Socket s = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
+      s.setSoTimeout(10_000);
+      s.getOutputStream().write(("GET /metrics HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      s.getOutputStream().flush();
+      String line = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+          java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+      return line == null ? "" : line.substring(0, Math.min(12, line.length()));
+    }
+  }
+
   @Test
   void aRequestThatNeverEndsDoesNotStopTheScrapes() throws Exception {
     try (LocalCluster c = new LocalCluster(dir);

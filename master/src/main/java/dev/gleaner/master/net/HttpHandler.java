@@ -207,7 +207,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (!loopback(ctx)) {
       return "/metrics answers loopback addresses only; start the master with --metrics-from-anywhere to open it";
     }
-    if (!localName(host)) {
+    if (!LoopbackNames.named(host)) {
       return "/metrics asked for as '" + host + "' from this machine: scrape it as localhost:" + port(ctx)
           + " or 127.0.0.1:" + port(ctx) + " (--metrics-from-anywhere opens it to any name)";
     }
@@ -223,7 +223,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private PeerAuthenticator.WebLogin webLogin(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri,
       String path) {
     boolean local = loopback(ctx);
-    boolean localName = local && localName(request.headers().get(HttpHeaderNames.HOST));
+    boolean localName = local && LoopbackNames.named(request.headers().get(HttpHeaderNames.HOST));
     if (!local && !services.config().webFromAnywhere()) {
       return PeerAuthenticator.WebLogin.refused("the web page answers loopback addresses only; start the master with"
           + " --web-from-anywhere to open it (to holders of a client's or an operator's token or the shared secret)");
@@ -261,37 +261,6 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           + (services.config().tls() == null ? "" : "s") + "://localhost:" + port(ctx) + "/ instead");
     }
     return PeerAuthenticator.WebLogin.refused(path + " from " + address(ctx) + ": " + why);
-  }
-
-  /**
-   * Whether a request's Host names this machine's loopback ({@code localhost}, {@code 127.x.x.x},
-   * {@code [::1]}, any port), or is absent (not a browser: browsers always send one). Any other name
-   * on a loopback connection may be a web site whose name was rebound to this machine, reading the
-   * status through its visitor's browser: such a request needs a credential like a remote one.
-   */
-  static boolean localName(String host) {
-    if (host == null) {
-      return true;
-    }
-    String h = host.strip().toLowerCase(java.util.Locale.ROOT);
-    if (h.startsWith("[")) {
-      int close = h.indexOf(']');
-      if (close < 0 || !h.substring(close + 1).matches("(:\\d+)?")) {
-        return false; // only a port may follow an IPv6 literal
-      }
-      h = h.substring(1, close);
-    } else if (h.indexOf(':') >= 0) {
-      h = h.substring(0, h.indexOf(':'));
-    }
-    if (h.equals("localhost") || h.endsWith(".localhost")) {
-      return true;
-    }
-    byte[] ip = io.netty.util.NetUtil.createByteArrayFromIpAddressString(h);
-    try {
-      return ip != null && java.net.InetAddress.getByAddress(ip).isLoopbackAddress();
-    } catch (java.net.UnknownHostException e) {
-      return false; // not an address of 4 or 16 bytes: not a loopback literal
-    }
   }
 
   private static int port(ChannelHandlerContext ctx) {
