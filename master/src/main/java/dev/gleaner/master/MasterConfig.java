@@ -75,6 +75,10 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
+  /**
+   * Frames of at most {@code max} bytes. The result limit must hold one frame: below it, it is
+   * raised to one frame (the command line refuses that case instead, naming both options).
+   */
   public MasterConfig withMaxFrameBytes(int max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls,
         Math.max(max, maxResultBytes), expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);

@@ -332,7 +332,7 @@ public final class ReplayRun {
     if (s.crashes()) {
       long downAtStart = OwnerSchedule.changes(s.trace(), s.horizon()).stream()
           .filter(c -> c.at() <= 0 && c.present()).count();
-      out.printf(Locale.ROOT, "crashes: %d (the trace has %d node failures, and %d nodes down at its start); per worker"
+      out.printf(Locale.ROOT, "crashes: %d (the trace has %d node failures, and %d of its nodes down at its start); per worker"
           + " %s%n", crashes, returns, downAtStart, perWorker);
       out.printf(Locale.ROOT, "crash late: each failure seen up to %d ms late = %.0f trace s; %d outages shorter than"
           + " that; at most %.0f units (%.2f%% of the bound) computed while the trace had a node down%n", pollMillis,

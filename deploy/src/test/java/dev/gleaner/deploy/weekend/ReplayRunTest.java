@@ -88,7 +88,7 @@ class ReplayRunTest {
     assertTrue(r.out().contains("nothing lost, nothing counted twice"), why);
     // 4 failures, all nodes up at the start: each is a crash its worker's log shows, but two outages last
     // 157 and 330 ms of real time, which a worker starved of the CPU on a busy machine may not see
-    Matcher m = Pattern.compile("crashes: (\\d+) \\(the trace has 4 node failures, and 0 nodes down at its start\\)")
+    Matcher m = Pattern.compile("crashes: (\\d+) \\(the trace has 4 node failures, and 0 of its nodes down at its start\\)")
         .matcher(r.out());
     assertTrue(m.find(), why);
     int crashes = Integer.parseInt(m.group(1));
