@@ -30,5 +30,13 @@ class ExecStderrTailTest {
     tail.write(few, few.length);
     assertEquals("ok", tail.text());
     assertFalse(tail.dropped());
+    tail.reset();
+    byte[] exact = "12345678".getBytes(StandardCharsets.UTF_8);
+    tail.write(exact, exact.length);
+    assertEquals("12345678", tail.text());
+    assertFalse(tail.dropped(), "exactly its capacity: nothing dropped");
+    tail.write(exact, 1);
+    assertEquals("23456781", tail.text());
+    assertTrue(tail.dropped());
   }
 }

@@ -557,6 +557,8 @@ public final class Controller {
    * A write the body made durable the way it saves a piece (a worker's session, recorded as it
    * joins) took {@code seconds}. Until the first piece is saved this stands for eps, so that the
    * first pieces of a job are cut for the store's real cost, not for {@link Handout#EPS_PRIOR}.
+   * (The write completes after the join that made it: a job already waiting when the first worker
+   * joins has that worker's first copies cut for {@link Handout#EPS_PRIOR} still.)
    */
   public void durableWrite(double seconds) {
     estimator.overheadPrior(seconds);

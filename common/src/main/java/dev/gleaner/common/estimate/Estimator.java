@@ -468,7 +468,10 @@ public final class Estimator {
     return f == null ? fleet : (f.crashes + 1) / (f.exposure + live + 1 / fleet);
   }
 
-  /** Measured eps in seconds, or unknown. */
+  /**
+   * Eps in seconds: measured (its observations), or, before the first, the prior of a store write
+   * ({@link #overheadPrior}, 0 observations); unknown before either.
+   */
   public Estimate eps() {
     return eps.estimate();
   }

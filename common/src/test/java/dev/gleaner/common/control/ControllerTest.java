@@ -303,14 +303,16 @@ class ControllerTest {
    */
   @Test
   void beforeAnyPieceIsSavedTheStoresWriteTimeStandsForEps() {
-    c.durableWrite(0.002);
-    assertEquals(0.002, c.estimator().eps().value(), 1e-12);
-    c.addJob(JobDef.of("j", "primes", 0, 2_000_000_000L, "equal").withMinWorkers(1).withChunking(0, 1), 0);
+    // as on a master: the worker joins, its session's write completes, then a job comes
     c.workerJoined(new WorkerInfo("risky", Set.of("primes"), 1, Map.of("primes", 1e5), Double.POSITIVE_INFINITY, 10,
         36_000), 0);
+    assertTrue(!c.estimator().eps().known());
+    c.durableWrite(0.002);
+    assertEquals(0.002, c.estimator().eps().value(), 1e-12);
+    c.addJob(JobDef.of("j", "primes", 0, 2_000_000_000L, "equal").withMinWorkers(1).withChunking(0, 1), 1);
     List<Action.Assign> assigns = only(drain(), Action.Assign.class);
     assertTrue(!assigns.isEmpty());
-    double rate = c.estimator().risk("risky", 0).rate();
+    double rate = c.estimator().risk("risky", 1).rate();
     double bound = Checkpointing.youngDaly(0.002, rate) * 1e5;
     assertTrue(Checkpointing.youngDaly(Handout.EPS_PRIOR, rate) * 1e5 > 20 * bound);
     for (Action.Assign a : assigns) {

@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * id. The master's {@code /metrics} says what the cluster committed; this says what one computer did
  * and holds, also while it cannot reach the master. Bound to loopback unless
  * {@code --metrics-from-anywhere}; on loopback it answers only requests whose Host names this
- * machine, as the master's web port does, so a web page whose name was rebound to 127.0.0.1
- * cannot read it through a browser. Served by the JDK's own HTTP server: one small endpoint, no
+ * machine's loopback or that carry none (not a browser), as the master's web port does, so a web
+ * page whose name was rebound to 127.0.0.1 cannot read it through a browser. Served by the JDK's own HTTP server: one small endpoint, no
  * second network stack in the worker.
  */
 final class WorkerMetrics implements AutoCloseable {
@@ -49,6 +49,8 @@ final class WorkerMetrics implements AutoCloseable {
   private final HttpServer server;
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final boolean fromAnywhere;
+  /** Requests refused for their Host (see {@link #handle}). */
+  private final java.util.concurrent.atomic.AtomicLong refusals = new java.util.concurrent.atomic.AtomicLong();
 
   private WorkerMetrics(HttpServer server, boolean fromAnywhere) {
     this.server = server;
@@ -148,10 +150,15 @@ final class WorkerMetrics implements AutoCloseable {
       java.util.List<String> hosts = x.getRequestHeaders().getOrDefault("Host", java.util.List.of());
       if (!fromAnywhere && (hosts.size() > 1 || !LoopbackNames.named(hosts.isEmpty() ? null : hosts.get(0)))) {
         // a web site whose name was rebound to this machine, read through its visitor's browser
-        log.info("refused a /metrics request from {} for Host {}: this port answers names of this machine only",
-            x.getRemoteAddress(), hosts);
-        reply(x, 403, "this worker's metrics answer requests for localhost, 127.0.0.1 or [::1] only (Host: " + hosts
-            + "); give --metrics-from-anywhere to serve other names\n", "text/plain; charset=utf-8", head);
+        long refused = refusals.incrementAndGet();
+        if (refused == 1 || refused % 1000 == 0) {
+          // a page that keeps asking must not flood the log: the first, then every 1000th
+          log.info("refused a /metrics request from {} for Host {} ({} so far): this port answers loopback names only",
+              x.getRemoteAddress(), hosts, refused);
+        }
+        reply(x, 403, "this worker's metrics answer requests for a loopback name only (localhost, 127.x.x.x, [::1];"
+            + " Host: " + hosts + "); give --metrics-from-anywhere to serve other names\n", "text/plain; charset=utf-8",
+            head);
       } else if (!method.equals("GET") && !head) {
         reply(x, 405, "only GET /metrics\n", "text/plain; charset=utf-8", false);
       } else if (!x.getRequestURI().getPath().equals("/metrics")) {

@@ -89,6 +89,7 @@ class WorkerMetricsTest {
       assertEquals("HTTP/1.1 403", statusWithHost(m.port(), "rebound.example:" + m.port()));
       assertEquals("HTTP/1.1 200", statusWithHost(m.port(), "localhost:" + m.port()));
       assertEquals("HTTP/1.1 200", statusWithHost(m.port(), "127.0.0.1:" + m.port()));
+      assertEquals("HTTP/1.1 200", statusWithHost(m.port(), "[::1]:" + m.port()));
     }
   }
 
