@@ -1572,12 +1572,12 @@ public final class Controller {
     // ends, so counted as saved (a forecast that computed them again would lose up to a piece a worker)
     RangeSet underWay = new RangeSet();
     for (Copy c : j.copies.values()) {
-      if (c.check != null || c.worker.state != Member.State.UP || Double.isNaN(c.startedAt) || c.cursor >= c.end) {
+      if (c.check != null || c.worker.state != Member.State.UP || c.cursor >= c.end) {
         continue;
       }
-      double speed = handout.speed(c.worker, d.workload());
-      long computed = speed > 0
-          ? (long) Math.min(c.nextCut() - c.cursor, Math.floor(speed * Math.max(0, now - c.progressAt))) : 0;
+      // where its worker probably is (its cursor while not started or of unknown speed), short of the next cut
+      long computed = (long) Math.floor(Math.min(c.nextCut(), c.position(now, handout.speed(c.worker, d.workload()))))
+          - c.cursor;
       if (computed > 0) {
         underWay.add(c.cursor, c.cursor + computed);
       }

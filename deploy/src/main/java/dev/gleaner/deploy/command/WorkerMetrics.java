@@ -3,6 +3,7 @@ package dev.gleaner.deploy.command;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.gleaner.master.net.LoopbackNames;
+import dev.gleaner.master.net.RateLimitedLog;
 import dev.gleaner.worker.WorkerCounters;
 import dev.gleaner.worker.WorkerDaemon;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -49,8 +50,9 @@ final class WorkerMetrics implements AutoCloseable {
   private final HttpServer server;
   private final JvmGcMetrics gc = new JvmGcMetrics();
   private final boolean fromAnywhere;
-  /** Requests refused for their Host (see {@link #handle}). */
-  private final java.util.concurrent.atomic.AtomicLong refusals = new java.util.concurrent.atomic.AtomicLong();
+  /** Requests refused for their Host, logged at most 20 per 10 s: a page that keeps asking must not flood the log. */
+  private final RateLimitedLog refusals = new RateLimitedLog(log, 20, 10_000,
+      "/metrics request(s) were refused for their Host");
 
   private WorkerMetrics(HttpServer server, boolean fromAnywhere) {
     this.server = server;
@@ -150,11 +152,9 @@ final class WorkerMetrics implements AutoCloseable {
       java.util.List<String> hosts = x.getRequestHeaders().getOrDefault("Host", java.util.List.of());
       if (!fromAnywhere && (hosts.size() > 1 || !LoopbackNames.named(hosts.isEmpty() ? null : hosts.get(0)))) {
         // a web site whose name was rebound to this machine, read through its visitor's browser
-        long refused = refusals.incrementAndGet();
-        if (refused == 1 || refused % 1000 == 0) {
-          // a page that keeps asking must not flood the log: the first, then every 1000th
-          log.info("refused a /metrics request from {} for Host {} ({} so far): this port answers loopback names only",
-              x.getRemoteAddress(), hosts, refused);
+        if (refusals.allow()) {
+          log.info("refused a /metrics request from {} for Host {}: this port answers loopback names only",
+              x.getRemoteAddress(), hosts);
         }
         reply(x, 403, "this worker's metrics answer requests for a loopback name only (localhost, 127.x.x.x, [::1];"
             + " Host: " + hosts + "); give --metrics-from-anywhere to serve other names\n", "text/plain; charset=utf-8",

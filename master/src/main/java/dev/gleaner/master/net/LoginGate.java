@@ -136,7 +136,8 @@ final class LoginGate {
 
   /** Refusals before a login, logged at most 20 per 10 s: a flood must not fill the disk. */
   private final RateLimitedLog refusals = new RateLimitedLog(
-      org.slf4j.LoggerFactory.getLogger(ConnectionHandler.class), 20, 10_000);
+      org.slf4j.LoggerFactory.getLogger(ConnectionHandler.class), 20, 10_000,
+      "connection(s) were refused before logging in");
 
   /** Whether a refusal before a login may be logged now (see {@link RateLimitedLog}). */
   boolean logRefusal() {
