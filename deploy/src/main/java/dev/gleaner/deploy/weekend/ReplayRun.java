@@ -43,7 +43,7 @@ import java.util.regex.Pattern;
  * {@code gleaner replay --run}: a whole compressed weekend on this computer. A master JVM and one
  * worker JVM per trace node (speed capped at the platform's speed times K, owner file driven by the
  * trace) count primes on a range larger than the trace allows, with the deadline at the trace's end
- * (divided by K); then what was saved is checked against the store (the committed pieces and the
+ * (divided by K), after a short warm-up job that is not counted; then what was saved is checked against the store (the committed pieces and the
  * not-done ranges tile the range, the count is the reference sieve's) and set beside the omniscient
  * bound. Every process started is ended by its pid at the end, on failure and on Ctrl-C.
  */
@@ -68,7 +68,12 @@ public final class ReplayRun {
   /** The first forecast made from a quarter of the run or later (see {@link #follow}). */
   private dev.gleaner.protocol.Forecast quarter;
 
+  /** About how long the warm-up job keeps each worker busy, real seconds. */
+  private static final double WARM_UP_SECONDS = 2;
+
   private final Settings s;
+  /** Each worker's log length, in lines, when the trace starts: what the report reads starts there. */
+  private final Map<String, Integer> logMarks = new LinkedHashMap<>();
   private final PrintWriter out;
   private final Path dir;
   private final WorkerProcesses workers;
@@ -124,8 +129,9 @@ public final class ReplayRun {
     Path owners = Files.createDirectories(dir.resolve("owners"));
     OwnerFiles files = s.crashes() ? OwnerFiles.crashes(owners) : new OwnerFiles(owners);
     List<OwnerSchedule.Change> changes = OwnerSchedule.changes(s.trace(), s.horizon());
-    // each owner file as the trace has it at time 0, before its worker looks (a crash file waits for the
-    // replay's start: a worker down from the start must have joined first)
+    // each owner file as the trace has it at time 0, before its worker looks: a worker whose owner is present
+    // joins away, without an interruption (a crash file waits for the replay's start: a worker down from the start
+    // must have joined first)
     for (OwnerSchedule.Change c : changes) {
       if (c.at() <= 0 && !s.crashes()) {
         files.set(c.node(), c.present());
@@ -147,6 +153,10 @@ public final class ReplayRun {
     HostPort at = new HostPort("127.0.0.1", port);
     try (MasterClient client = MasterClient.connect(at, secret)) {
       awaitWorkers(client);
+      warmUp(client, changes);
+      for (String node : s.trace().nodes().keySet()) {
+        logMarks.put(node, lines(workers.log(node)));
+      }
       long realMillis = Math.round(s.horizon() / k * 1000);
       long startMillis = System.currentTimeMillis();
       JobSpec spec = JobSpec.newBuilder().setName("replay-primes").setWorkload("primes")
@@ -204,6 +214,54 @@ public final class ReplayRun {
       pauseMillis(100);
     }
     throw new IllegalStateException("not every worker joined the master within 2 minutes:\n" + workers.logs());
+  }
+
+  /**
+   * A short job before the trace starts, not counted: every worker up at the trace's start computes
+   * for about {@value #WARM_UP_SECONDS} s and saves pieces, so that the JVMs have compiled their hot
+   * paths and the master has measured eps and their speeds before the weekend's first hour. Without
+   * it the JVMs' first second, K times longer in trace time, costs each worker its first pieces'
+   * worth of trace minutes, which neither the simulator nor a long-running master has. (A worker
+   * whose owner is present at the start stays away: taking it away later would be an interruption
+   * the trace does not have.)
+   */
+  private void warmUp(MasterClient client, List<OwnerSchedule.Change> changes) throws IOException {
+    Map<String, Worker> byId = s.platform().byId();
+    double perSecond = 0;
+    int up = 0;
+    for (String node : s.trace().nodes().keySet()) {
+      boolean away = !s.crashes() && changes.stream().anyMatch(c -> c.at() <= 0 && c.node().equals(node) && c.present());
+      if (!away) {
+        perSecond += byId.get(node).speed() * s.speedup();
+        up++;
+      }
+    }
+    if (up == 0) {
+      out.println("warm-up: none, every owner is present at the trace's start");
+      return;
+    }
+    long units = Math.max(1000L * up, Math.round(perSecond * WARM_UP_SECONDS));
+    JobSpec spec = JobSpec.newBuilder().setName("replay-warm-up").setWorkload("primes").putParams("from", "0")
+        .putParams("to", Long.toString(units)).setStrategy(s.strategy()).build();
+    long t0 = System.nanoTime();
+    String jobId = client.submit(spec);
+    long until = t0 + TimeUnit.MINUTES.toNanos(2);
+    while (System.nanoTime() < until) {
+      workers.requireAlive();
+      requireMasterAlive();
+      JobStatus j = client.status(jobId).getJobs(0);
+      if (StatusView.ended(j.getState())) {
+        if (!j.getState().equals("DONE")) {
+          throw new IllegalStateException("the warm-up job " + jobId + " ended " + j.getState() + ": " + j.getMessage());
+        }
+        out.printf(Locale.ROOT, "warm-up: job %s, the primes below %d on the %d workers up at the start, done in"
+            + " %.1f s (not counted)%n", jobId, units, up, (System.nanoTime() - t0) / 1e9);
+        out.flush();
+        return;
+      }
+      pauseMillis(100);
+    }
+    throw new IllegalStateException("the warm-up job " + jobId + " did not end within 2 minutes:\n" + workers.logs());
   }
 
   /**
@@ -293,7 +351,8 @@ public final class ReplayRun {
     Map<String, Integer> perWorker = new LinkedHashMap<>();
     int crashes = 0;
     for (String node : s.trace().nodes().keySet()) {
-      List<Long> mine = s.crashes() ? crashes(workers.log(node)) : vacates(workers.log(node));
+      List<String> lines = linesSince(workers.log(node), logMarks.getOrDefault(node, 0));
+      List<Long> mine = s.crashes() ? crashes(lines) : vacates(lines);
       perWorker.put(node, mine.size());
       vacates.addAll(mine);
       crashes += mine.size();
@@ -388,31 +447,40 @@ public final class ReplayRun {
     return sorted.get(0) + "-" + sorted.get(sorted.size() - 1) + " (median " + sorted.get(sorted.size() / 2) + ")";
   }
 
-  /** The crashes a worker's log shows (one entry each). */
-  private static List<Long> crashes(Path log) throws IOException {
+  /** The crashes these log lines show (one entry each). */
+  private static List<Long> crashes(List<String> lines) {
     List<Long> seen = new ArrayList<>();
-    if (Files.exists(log)) {
-      for (String line : Files.readAllLines(log)) {
-        if (CRASHED.matcher(line).find()) {
-          seen.add(0L);
-        }
+    for (String line : lines) {
+      if (CRASHED.matcher(line).find()) {
+        seen.add(0L);
       }
     }
     return seen;
   }
 
-  private static List<Long> vacates(Path log) throws IOException {
+  /** How long each vacate these log lines show took, ms. */
+  private static List<Long> vacates(List<String> lines) {
     List<Long> took = new ArrayList<>();
-    if (!Files.exists(log)) {
-      return took;
-    }
-    for (String line : Files.readAllLines(log)) {
+    for (String line : lines) {
       Matcher m = VACATED.matcher(line);
       if (m.find()) {
         took.add(Long.parseLong(m.group(1)));
       }
     }
     return took;
+  }
+
+  private static int lines(Path log) throws IOException {
+    return Files.exists(log) ? Files.readAllLines(log).size() : 0;
+  }
+
+  /** A log's lines from line {@code mark} (0-based) on. */
+  private static List<String> linesSince(Path log, int mark) throws IOException {
+    if (!Files.exists(log)) {
+      return List.of();
+    }
+    List<String> all = Files.readAllLines(log);
+    return all.subList(Math.min(mark, all.size()), all.size());
   }
 
   private void requireMasterAlive() {

@@ -52,6 +52,9 @@ class ReplayRunTest {
     assertEquals(0, r.code(), why);
     assertTrue(r.out().contains("DONE_PARTIAL"), why);
     assertTrue(r.out().contains("(strategy equal, the trace's outages played as owners' visits)"), why);
+    // the JVMs warm up on a job of their own first, and what follows is the weekend's job alone
+    assertTrue(r.out().contains("on the 3 workers up at the start, done in"), why);
+    assertTrue(r.out().contains("(not counted)"), why);
     assertTrue(r.out().contains("exact, no gap, no overlap"), why);
     assertTrue(r.out().contains("), exact"), why);
     assertTrue(r.out().contains("nothing lost, nothing counted twice"), why);
