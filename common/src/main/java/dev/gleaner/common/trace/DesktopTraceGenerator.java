@@ -41,6 +41,15 @@ public final class DesktopTraceGenerator {
     public double mean() {
       return scaleSeconds * Math.exp(logGamma(1 + 1 / shape));
     }
+
+    /**
+     * What is left of a period that has lasted {@code ageSeconds} so far, for a uniform u in [0, 1):
+     * the inverse of the survival given the age, P(T > a + t | T > a) = exp((a/s)^k - ((a+t)/s)^k).
+     */
+    public double residual(double ageSeconds, double u) {
+      double a = Math.max(0, ageSeconds);
+      return scaleSeconds * Math.pow(Math.pow(a / scaleSeconds, shape) - Math.log1p(-u), 1 / shape) - a;
+    }
   }
 
   /** Notre Dame desktops, up time (FTA, Kondo et al. 2010). */

@@ -16,6 +16,7 @@ import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.protocol.Estimate;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
@@ -43,9 +44,9 @@ import java.util.regex.Pattern;
  * {@code gleaner replay --run}: a whole compressed weekend on this computer. A master JVM and one
  * worker JVM per trace node (speed capped at the platform's speed times K, owner file driven by the
  * trace) count primes on a range larger than the trace allows, with the deadline at the trace's end
- * (divided by K), after a short warm-up job that is not counted; then what was saved is checked against the store (the committed pieces and the
- * not-done ranges tile the range, the count is the reference sieve's) and set beside the omniscient
- * bound. Every process started is ended by its pid at the end, on failure and on Ctrl-C.
+ * (divided by K), after a short warm-up job that is not counted; then what was saved is checked
+ * against the store (the committed pieces and the not-done ranges tile the range, the count is the
+ * reference sieve's) and set beside the omniscient bound. Every process started is ended by its pid at the end, on failure and on Ctrl-C.
  */
 public final class ReplayRun {
   private static final Pattern LISTENING = Pattern.compile("gleaner master listening on port (\\d+)");
@@ -68,8 +69,8 @@ public final class ReplayRun {
   /** The first forecast made from a quarter of the run or later (see {@link #follow}). */
   private dev.gleaner.protocol.Forecast quarter;
 
-  /** About how long the warm-up job keeps each worker busy, real seconds. */
-  private static final double WARM_UP_SECONDS = 2;
+  /** The warm-up job's deadline, real milliseconds from its submission. */
+  private static final long WARM_UP_MILLIS = 2000;
 
   private final Settings s;
   /** Each worker's log length, in lines, when the trace starts: what the report reads starts there. */
@@ -218,12 +219,12 @@ public final class ReplayRun {
 
   /**
    * A short job before the trace starts, not counted: every worker up at the trace's start computes
-   * for about {@value #WARM_UP_SECONDS} s and saves pieces, so that the JVMs have compiled their hot
+   * and saves pieces for 2 s at most (the job's deadline), so that the JVMs have compiled their hot
    * paths and the master has measured eps and their speeds before the weekend's first hour. Without
-   * it the JVMs' first second, K times longer in trace time, costs each worker its first pieces'
-   * worth of trace minutes, which neither the simulator nor a long-running master has. (A worker
-   * whose owner is present at the start stays away: taking it away later would be an interruption
-   * the trace does not have.)
+   * it the JVMs' slow start, K times longer in trace time, costs each worker its first pieces' worth
+   * of trace minutes, which neither the simulator nor a long-running master has. (A worker whose
+   * owner is present at the start sits it out and starts cold: taking it away later would be an
+   * interruption the trace does not have.)
    */
   private void warmUp(MasterClient client, List<OwnerSchedule.Change> changes) throws IOException {
     Map<String, Worker> byId = s.platform().byId();
@@ -237,31 +238,38 @@ public final class ReplayRun {
       }
     }
     if (up == 0) {
-      out.println("warm-up: none, every owner is present at the trace's start");
+      out.println("warm-up: none, every owner is present at the trace's start (the workers start cold)");
+      out.flush();
       return;
     }
-    long units = Math.max(1000L * up, Math.round(perSecond * WARM_UP_SECONDS));
-    JobSpec spec = JobSpec.newBuilder().setName("replay-warm-up").setWorkload("primes").putParams("from", "0")
-        .putParams("to", Long.toString(units)).setStrategy(s.strategy()).build();
+    // what the workers do in that time at their caps; the deadline bounds it where they cannot reach them
+    long units = Math.max(1000L * up, Math.round(perSecond * WARM_UP_MILLIS / 1000.0));
     long t0 = System.nanoTime();
+    long deadline = System.currentTimeMillis() + WARM_UP_MILLIS;
+    JobSpec spec = JobSpec.newBuilder().setName("replay-warm-up").setWorkload("primes").putParams("from", "0")
+        .putParams("to", Long.toString(units)).setStrategy(s.strategy()).setDeadlineMillis(deadline).build();
     String jobId = client.submit(spec);
-    long until = t0 + TimeUnit.MINUTES.toNanos(2);
-    while (System.nanoTime() < until) {
+    while (System.currentTimeMillis() < deadline + 60_000) {
       workers.requireAlive();
       requireMasterAlive();
       JobStatus j = client.status(jobId).getJobs(0);
       if (StatusView.ended(j.getState())) {
-        if (!j.getState().equals("DONE")) {
+        if (!j.getState().equals("DONE") && !j.getState().equals("DONE_PARTIAL")) {
           throw new IllegalStateException("the warm-up job " + jobId + " ended " + j.getState() + ": " + j.getMessage());
         }
-        out.printf(Locale.ROOT, "warm-up: job %s, the primes below %d on the %d workers up at the start, done in"
-            + " %.1f s (not counted)%n", jobId, units, up, (System.nanoTime() - t0) / 1e9);
+        StatusReply r = client.status("");
+        out.printf(Locale.ROOT, "warm-up: job %s on %d of %d workers (those up at the start), %d of %d units in %.1f s"
+            + " (not counted); eps %s s, speeds %s%n", jobId, up, s.trace().nodes().size(), j.getUnitsDone(), units,
+            (System.nanoTime() - t0) / 1e9,
+            r.hasEps() && Double.isFinite(r.getEps().getValue()) ? String.format(Locale.ROOT, "%.4f", r.getEps().getValue())
+                : "unknown", speeds(r));
         out.flush();
         return;
       }
       pauseMillis(100);
     }
-    throw new IllegalStateException("the warm-up job " + jobId + " did not end within 2 minutes:\n" + workers.logs());
+    throw new IllegalStateException("the warm-up job " + jobId + " did not end within a minute of its deadline:\n"
+        + workers.logs());
   }
 
   /**
@@ -413,9 +421,12 @@ public final class ReplayRun {
         boundNoEps, boundNoEps == 0 ? Double.NaN : (double) saved / boundNoEps);
     out.printf(Locale.ROOT, "without what may have been computed late: (saved - %.0f) / bound = %.4f%n", lateUnits,
         bound == 0 ? Double.NaN : (saved - lateUnits) / bound);
+    // this job's units per worker (a worker's own count includes the warm-up's)
+    Map<String, Long> shares = new LinkedHashMap<>();
+    job.getSharesList().forEach(sh -> shares.put(sh.getWorkerId(), sh.getUnits()));
     for (WorkerStatus w : ws) {
       out.printf(Locale.ROOT, "  worker %-6s %-6s %12d units, %d interruptions%n", w.getWorkerId(), w.getState(),
-          w.getUnitsDone(), w.getInterruptions());
+          shares.getOrDefault(w.getWorkerId(), 0L), w.getInterruptions());
     }
     if (quarter == null) {
       out.println("forecast from a quarter of the run: none shown");
@@ -431,6 +442,16 @@ public final class ReplayRun {
     out.println(exact ? "nothing lost, nothing counted twice" : "NOT EXACT: see above");
     out.flush();
     return new Outcome(job.getState(), saved, bound, boundNoEps, epsReal, exact, quarter);
+  }
+
+  /** Each worker's speed as the master measured it, units/s, for the warm-up's line. */
+  private static String speeds(StatusReply r) {
+    Map<String, String> m = new TreeMap<>();
+    for (WorkerStatus w : r.getWorkersList()) {
+      Estimate e = w.getSpeedsMap().get("primes");
+      m.put(w.getWorkerId(), e == null || !Double.isFinite(e.getValue()) ? "?" : Long.toString(Math.round(e.getValue())));
+    }
+    return m.toString();
   }
 
   private double byIdSpeed(String node) {

@@ -53,7 +53,7 @@ class ReplayRunTest {
     assertTrue(r.out().contains("DONE_PARTIAL"), why);
     assertTrue(r.out().contains("(strategy equal, the trace's outages played as owners' visits)"), why);
     // the JVMs warm up on a job of their own first, and what follows is the weekend's job alone
-    assertTrue(r.out().contains("on the 3 workers up at the start, done in"), why);
+    assertTrue(r.out().contains("on 3 of 3 workers (those up at the start)"), why);
     assertTrue(r.out().contains("(not counted)"), why);
     assertTrue(r.out().contains("exact, no gap, no overlap"), why);
     assertTrue(r.out().contains("), exact"), why);
@@ -68,6 +68,7 @@ class ReplayRunTest {
     assertTrue(saved > 0, why);
     assertTrue(notDone > 0, "the trace has owners present, so not everything fits: " + why);
     assertEquals(work, saved + notDone, why);
+    assertEquals(saved, perWorker(r.out()), "the workers' lines count this job's units alone: " + why);
     assertTrue(r.out().contains("(the trace has 4 owner returns)"), why);
     // the master's forecast, read from a quarter of the run, against what the run saved (or none)
     assertTrue(r.out().contains("forecast from a quarter of the run"), why);
@@ -99,6 +100,47 @@ class ReplayRunTest {
     assertFalse(r.out().contains("vacates:"), why);
     List<ProcessHandle> left = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
     assertTrue(left.isEmpty(), "processes left running: " + left);
+  }
+
+  /**
+   * A desktop whose owner is present at the trace's start sits the warm-up out (away from its join,
+   * without an interruption), and is not taken away after it: the report sees no vacate.
+   */
+  @Test
+  void aDesktopAwayAtTheStartSitsTheWarmUpOut() throws Exception {
+    Path trace = dir.resolve("away.tab");
+    Files.writeString(trace, String.join("\n",
+        "event_id\tcomponent_id\tnode_id\tplatform_id\tnode_name\tevent_type\tevent_start_time\tevent_stop_time"
+            + "\tevent_end_reason",
+        "1\t0\t1\t0\t1\t1\t0\t3600\t0",
+        "2\t0\t2\t0\t2\t0\t0\t900\t0",
+        "3\t0\t2\t0\t2\t1\t900\t3600\t0", ""));
+    Path platform = dir.resolve("two.json");
+    Files.writeString(platform, "{\"workers\":[{\"id\":\"1\",\"speed\":10},{\"id\":\"2\",\"speed\":10}]}");
+
+    CommandLineTest.Run r = gleaner("replay", "--run", "--trace", trace.toString(), "--platform", platform.toString(),
+        "--speedup", "600", "--strategy", "self");
+
+    String why = r.out() + r.err();
+    assertEquals(0, r.code(), why);
+    assertTrue(r.out().contains("on 1 of 2 workers (those up at the start)"), why);
+    assertTrue(r.out().contains("vacates: 0 (the trace has 0 owner returns)"), why);
+    assertTrue(r.out().contains("nothing lost, nothing counted twice"), why);
+    Matcher m = SAVED.matcher(r.out());
+    assertTrue(m.find(), why);
+    assertEquals(Long.parseLong(m.group(1)), perWorker(r.out()), why);
+    List<ProcessHandle> left = ProcessHandle.current().children().filter(ProcessHandle::isAlive).toList();
+    assertTrue(left.isEmpty(), "processes left running: " + left);
+  }
+
+  /** The units of the report's worker lines, summed. */
+  private static long perWorker(String out) {
+    Matcher w = Pattern.compile("(?m)^  worker \\S+\\s+\\S+\\s+(\\d+) units").matcher(out);
+    long sum = 0;
+    while (w.find()) {
+      sum += Long.parseLong(w.group(1));
+    }
+    return sum;
   }
 
   @Test

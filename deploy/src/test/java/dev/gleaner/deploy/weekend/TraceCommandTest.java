@@ -30,6 +30,26 @@ class TraceCommandTest {
     assertEquals(Files.readString(Path.of(TRACE)), Files.readString(made));
   }
 
+  /**
+   * {@code trace oracle} on the shipped trace: the up time it sums is the trace's (334.3 h, as {@code
+   * simulate}'s bound has it), and the forecast is reproducible for a seed; a moment outside the
+   * trace is a one-line error.
+   */
+  @Test
+  void theOracleForecastsTheShippedTraceFromAQuarterReproducibly() {
+    CommandLineTest.Run r = gleaner("trace", "oracle", TRACE, "--draws", "2000");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("6 nodes over 60.00 h, 334.3 h up in all"), r.out());
+    assertTrue(r.out().contains("at 15.00 h, "), r.out());
+    assertTrue(r.out().matches("(?s).*the oracle expects [0-9.]+ h up in all \\(10-90 %: [0-9.]+ to [0-9.]+\\): error"
+        + " [-+][0-9.]+% of the actual figure.*"), r.out());
+    assertEquals(r.out(), gleaner("trace", "oracle", TRACE, "--draws", "2000").out());
+
+    CommandLineTest.Run bad = gleaner("trace", "oracle", TRACE, "--at", "1.5");
+    assertEquals(1, bad.code());
+    assertTrue(bad.err().contains("--at must be a share of the trace between 0 and 1, got 1.5"), bad.err());
+  }
+
   /** The bar on the shipped trace, with the command the README gives; deterministic. */
   @Test
   void simulatedReplayOfTheShippedTraceSavesNinetyPercentOfTheBound() throws Exception {

@@ -39,8 +39,9 @@ import picocli.CommandLine.Option;
         "The files keep the state of the trace's end when the replay is over.", "",
         "With --run, a whole weekend on this computer: a master and one worker per node (local JVMs, each capped at its"
         + " --platform speed times K) count the primes below --work with the deadline at the trace's end, after a"
-        + " warm-up job of about 2 s that is not counted (so that the JVMs' first second is not K times longer); then"
-        + " the saved units are checked against the store (pieces and not-done ranges tile the range, the count is exact) and set"
+        + " warm-up job of 2 s at most that is not counted (the JVMs' slow start would otherwise cost K times its"
+        + " length in trace time; workers whose owner is present at the trace's start sit it out); then the saved"
+        + " units are checked against the store (pieces and not-done ranges tile the range, the count is exact) and set"
         + " beside the omniscient bound, with eps the checkpoint round trip the master measured, times K. Every process"
         + " started is ended at the end, also on Ctrl-C; exit 0 when the result is exact.", "",
         "  gleaner replay --trace examples/desktops-6x60h-seed1.tab --speedup 3600 --owner-dir /tmp/owners",

@@ -4,6 +4,7 @@ import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.common.trace.DesktopTraceGenerator;
 import dev.gleaner.common.trace.DesktopTraceGenerator.Weibull;
 import dev.gleaner.common.trace.FtaTraceFormat;
+import dev.gleaner.common.trace.OracleForecast;
 import dev.gleaner.common.trace.TraceEvent;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.weekend.TraceFile;
@@ -25,15 +26,16 @@ import picocli.CommandLine.Option;
 @Command(name = "trace", mixinStandardHelpOptions = true,
     description = {"Availability traces in the Failure Trace Archive's tab format: when each computer was lent.", "",
         "  gleaner trace generate --nodes 6 --hours 60 --seed 1 -o desktops.tab",
-        "  gleaner trace show desktops.tab"},
-    subcommands = {TraceCommand.Generate.class, TraceCommand.Show.class})
+        "  gleaner trace show desktops.tab",
+        "  gleaner trace oracle desktops.tab --at 0.25"},
+    subcommands = {TraceCommand.Generate.class, TraceCommand.Show.class, TraceCommand.Oracle.class})
 public final class TraceCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: generate or show");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name a subcommand: generate, show or oracle");
   }
 
   /** {@code gleaner trace generate}. */
@@ -89,7 +91,7 @@ public final class TraceCommand implements Runnable {
       return 0;
     }
 
-    private static Weibull weibull(String spec, String option) {
+    static Weibull weibull(String spec, String option) {
       String[] f = spec.split(",");
       try {
         if (f.length == 2) {
@@ -145,6 +147,74 @@ public final class TraceCommand implements Runnable {
         out.printf(Locale.ROOT, "%-12s %10d %10.2f %7.1f%%%n", r.get("node"), (Integer) r.get("upPeriods"),
             (Double) r.get("upHours"), 100 * (Double) r.get("upShare"));
       }
+      return 0;
+    }
+  }
+
+  /** {@code gleaner trace oracle}. */
+  @Command(name = "oracle", mixinStandardHelpOptions = true, sortOptions = false,
+      description = {"The best forecast of a trace's time up that can be made part way through it: an oracle that"
+          + " knows the law the trace was drawn from (--up, --down, as for generate) and each node's state and the age"
+          + " of its period at that moment expects the rest by drawing it. Its error against the trace is the luck of"
+          + " the rest alone: the floor of what any forecast made then (the master's, gleaner simulate's) can be"
+          + " expected to reach on that trace."})
+  static final class Oracle implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Parameters(paramLabel = "FILE", description = "The trace (FTA tab format).")
+    Path file;
+
+    @Option(names = "--at", paramLabel = "SHARE", defaultValue = "0.25",
+        description = "When the forecast is made, as a share of the trace (default: ${DEFAULT-VALUE}).")
+    double at;
+
+    @Option(names = "--hours", paramLabel = "H", description = "Only the first H hours (default: all of the trace).")
+    Double hours;
+
+    @Option(names = "--up", paramLabel = "SHAPE,SCALE_H", defaultValue = "0.45,4.16",
+        description = "The Weibull law of up times the trace was drawn from, scale in hours (default: ${DEFAULT-VALUE}).")
+    String up;
+
+    @Option(names = "--down", paramLabel = "SHAPE,SCALE_H", defaultValue = "0.51,0.74",
+        description = "That of down times (default: ${DEFAULT-VALUE}).")
+    String down;
+
+    @Option(names = "--draws", paramLabel = "N", defaultValue = "20000",
+        description = "Draws of the rest of the trace (default: ${DEFAULT-VALUE}).")
+    int draws;
+
+    @Option(names = "--seed", paramLabel = "K", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public Integer call() {
+      if (!(at >= 0 && at <= 1)) {
+        throw new IllegalArgumentException("--at must be a share of the trace between 0 and 1, got " + at);
+      }
+      Weibull upFit = Generate.weibull(up, "--up");
+      Weibull downFit = Generate.weibull(down, "--down");
+      AvailabilityTrace trace = TraceFile.read(file);
+      double horizon = hours == null ? trace.length() : hours * 3600;
+      if (!(horizon > 0) || horizon > trace.length()) {
+        throw new IllegalArgumentException("--hours must be positive and at most the trace's "
+            + TraceFile.number(trace.length() / 3600) + " h, got " + hours);
+      }
+      if (draws < 1 || draws > 10_000_000) {
+        throw new IllegalArgumentException("--draws must be between 1 and 10000000, got " + draws);
+      }
+      OracleForecast.Result r = OracleForecast.at(trace, horizon, at * horizon, upFit, downFit, draws, seed);
+      if (!(r.actual() > 0)) {
+        throw new IllegalArgumentException(file + " has no node up within its first " + TraceFile.number(horizon / 3600)
+            + " h: there is nothing to forecast");
+      }
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf(Locale.ROOT, "%s: %d nodes over %.2f h, %.1f h up in all%n", file, trace.nodes().size(),
+          horizon / 3600, r.actual() / 3600);
+      out.printf(Locale.ROOT, "at %.2f h, %.1f h up so far; knowing the law (up Weibull(%s h), down Weibull(%s h)) and"
+          + " each node's state then, the oracle expects %.1f h up in all (10-90 %%: %.1f to %.1f): error %+.2f%% of the"
+          + " actual figure%n", at * horizon / 3600, r.seen() / 3600, up, down, r.mean() / 3600, r.low() / 3600,
+          r.high() / 3600, 100 * r.error());
       return 0;
     }
   }
