@@ -69,8 +69,14 @@ public final class ReplayRun {
   /** The first forecast made from a quarter of the run or later (see {@link #follow}). */
   private dev.gleaner.protocol.Forecast quarter;
 
-  /** The warm-up job's deadline, real milliseconds from its submission. */
+  /** The warm-up job's work: this long at the workers' capped speeds, real milliseconds. */
   private static final long WARM_UP_MILLIS = 2000;
+  /**
+   * The warm-up job's deadline from its submission, real milliseconds: cold JVMs take about 3 s for
+   * the 2 s of work (the first pieces are slow, which is the point), and machines that cannot reach
+   * the caps stop there.
+   */
+  private static final long WARM_UP_DEADLINE_MILLIS = 5000;
 
   private final Settings s;
   /** Each worker's log length, in lines, when the trace starts: what the report reads starts there. */
@@ -219,7 +225,7 @@ public final class ReplayRun {
 
   /**
    * A short job before the trace starts, not counted: every worker up at the trace's start computes
-   * and saves pieces for 2 s at most (the job's deadline), so that the JVMs have compiled their hot
+   * and saves pieces, 2 s of its capped speed's work in 5 s at most (the job's deadline), so that the JVMs have compiled their hot
    * paths and the master has measured eps and their speeds before the weekend's first hour. Without
    * it the JVMs' slow start, K times longer in trace time, costs each worker its first pieces' worth
    * of trace minutes, which neither the simulator nor a long-running master has. (A worker whose
@@ -245,7 +251,7 @@ public final class ReplayRun {
     // what the workers do in that time at their caps; the deadline bounds it where they cannot reach them
     long units = Math.max(1000L * up, Math.round(perSecond * WARM_UP_MILLIS / 1000.0));
     long t0 = System.nanoTime();
-    long deadline = System.currentTimeMillis() + WARM_UP_MILLIS;
+    long deadline = System.currentTimeMillis() + WARM_UP_DEADLINE_MILLIS;
     JobSpec spec = JobSpec.newBuilder().setName("replay-warm-up").setWorkload("primes").putParams("from", "0")
         .putParams("to", Long.toString(units)).setStrategy(s.strategy()).setDeadlineMillis(deadline).build();
     String jobId = client.submit(spec);

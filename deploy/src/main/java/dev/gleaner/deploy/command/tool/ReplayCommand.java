@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
         "The files keep the state of the trace's end when the replay is over.", "",
         "With --run, a whole weekend on this computer: a master and one worker per node (local JVMs, each capped at its"
         + " --platform speed times K) count the primes below --work with the deadline at the trace's end, after a"
-        + " warm-up job of 2 s at most that is not counted (the JVMs' slow start would otherwise cost K times its"
+        + " warm-up job (2 s of work, 5 s at most) that is not counted (the JVMs' slow start would otherwise cost K times its"
         + " length in trace time; workers whose owner is present at the trace's start sit it out); then the saved"
         + " units are checked against the store (pieces and not-done ranges tile the range, the count is exact) and set"
         + " beside the omniscient bound, with eps the checkpoint round trip the master measured, times K. Every process"
