@@ -45,7 +45,7 @@ public final class OracleForecast {
           + horizon);
     }
     if (draws < 1 || draws > 10_000_000) {
-      throw new IllegalArgumentException("draws must be between 1 and 10000000, got " + draws);
+      throw new IllegalArgumentException("the draws (--draws) must be between 1 and 10000000, got " + draws);
     }
     double actual = 0;
     double seen = 0;

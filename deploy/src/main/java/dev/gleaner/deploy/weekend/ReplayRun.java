@@ -30,10 +30,12 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -46,7 +48,8 @@ import java.util.regex.Pattern;
  * trace) count primes on a range larger than the trace allows, with the deadline at the trace's end
  * (divided by K), after a short warm-up job that is not counted; then what was saved is checked
  * against the store (the committed pieces and the not-done ranges tile the range, the count is the
- * reference sieve's) and set beside the omniscient bound. Every process started is ended by its pid at the end, on failure and on Ctrl-C.
+ * reference sieve's) and set beside the omniscient bound. Every process started is ended by its pid
+ * at the end, on failure and on Ctrl-C.
  */
 public final class ReplayRun {
   private static final Pattern LISTENING = Pattern.compile("gleaner master listening on port (\\d+)");
@@ -139,9 +142,13 @@ public final class ReplayRun {
     // each owner file as the trace has it at time 0, before its worker looks: a worker whose owner is present
     // joins away, without an interruption (a crash file waits for the replay's start: a worker down from the start
     // must have joined first)
+    Set<String> awayAtStart = new HashSet<>();
     for (OwnerSchedule.Change c : changes) {
       if (c.at() <= 0 && !s.crashes()) {
         files.set(c.node(), c.present());
+        if (c.present()) {
+          awayAtStart.add(c.node());
+        }
       }
     }
     long expectedUpMillis = Math.max(1, Math.round(s.expectedUpTraceSeconds() / k * 1000));
@@ -160,7 +167,7 @@ public final class ReplayRun {
     HostPort at = new HostPort("127.0.0.1", port);
     try (MasterClient client = MasterClient.connect(at, secret)) {
       awaitWorkers(client);
-      warmUp(client, changes);
+      warmUp(client, awayAtStart);
       for (String node : s.trace().nodes().keySet()) {
         logMarks.put(node, lines(workers.log(node)));
       }
@@ -225,20 +232,19 @@ public final class ReplayRun {
 
   /**
    * A short job before the trace starts, not counted: every worker up at the trace's start computes
-   * and saves pieces, 2 s of its capped speed's work in 5 s at most (the job's deadline), so that the JVMs have compiled their hot
-   * paths and the master has measured eps and their speeds before the weekend's first hour. Without
-   * it the JVMs' slow start, K times longer in trace time, costs each worker its first pieces' worth
-   * of trace minutes, which neither the simulator nor a long-running master has. (A worker whose
-   * owner is present at the start sits it out and starts cold: taking it away later would be an
-   * interruption the trace does not have.)
+   * and saves pieces, 2 s of its capped speed's work in 5 s at most (the job's deadline), so that
+   * the JVMs have compiled their hot paths and the master has measured eps and their speeds before
+   * the weekend's first hour. Without it the JVMs' slow start, K times longer in trace time, costs
+   * each worker its first pieces' worth of trace minutes, which neither the simulator nor a
+   * long-running master has. A worker in {@code awayAtStart} (its owner present at the start) sits
+   * it out and starts cold: taking it away later would be an interruption the trace does not have.
    */
-  private void warmUp(MasterClient client, List<OwnerSchedule.Change> changes) throws IOException {
+  private void warmUp(MasterClient client, Set<String> awayAtStart) throws IOException {
     Map<String, Worker> byId = s.platform().byId();
     double perSecond = 0;
     int up = 0;
     for (String node : s.trace().nodes().keySet()) {
-      boolean away = !s.crashes() && changes.stream().anyMatch(c -> c.at() <= 0 && c.node().equals(node) && c.present());
-      if (!away) {
+      if (!awayAtStart.contains(node)) {
         perSecond += byId.get(node).speed() * s.speedup();
         up++;
       }
@@ -261,14 +267,15 @@ public final class ReplayRun {
       JobStatus j = client.status(jobId).getJobs(0);
       if (StatusView.ended(j.getState())) {
         if (!j.getState().equals("DONE") && !j.getState().equals("DONE_PARTIAL")) {
-          throw new IllegalStateException("the warm-up job " + jobId + " ended " + j.getState() + ": " + j.getMessage());
+          throw new IllegalStateException("the warm-up job " + jobId + " ended " + j.getState() + ": "
+              + j.getMessage());
         }
         StatusReply r = client.status("");
+        double eps = r.hasEps() ? r.getEps().getValue() : Double.NaN;
         out.printf(Locale.ROOT, "warm-up: job %s on %d of %d workers (those up at the start), %d of %d units in %.1f s"
             + " (not counted); eps %s s, speeds %s%n", jobId, up, s.trace().nodes().size(), j.getUnitsDone(), units,
-            (System.nanoTime() - t0) / 1e9,
-            r.hasEps() && Double.isFinite(r.getEps().getValue()) ? String.format(Locale.ROOT, "%.4f", r.getEps().getValue())
-                : "unknown", speeds(r));
+            (System.nanoTime() - t0) / 1e9, Double.isFinite(eps) ? String.format(Locale.ROOT, "%.4f", eps) : "unknown",
+            speeds(r));
         out.flush();
         return;
       }
@@ -405,8 +412,8 @@ public final class ReplayRun {
     if (s.crashes()) {
       long downAtStart = OwnerSchedule.changes(s.trace(), s.horizon()).stream()
           .filter(c -> c.at() <= 0 && c.present()).count();
-      out.printf(Locale.ROOT, "crashes: %d (the trace has %d node failures, and %d of its nodes down at its start); per worker"
-          + " %s%n", crashes, returns, downAtStart, perWorker);
+      out.printf(Locale.ROOT, "crashes: %d (the trace has %d node failures, and %d of its nodes down at its start);"
+          + " per worker %s%n", crashes, returns, downAtStart, perWorker);
       out.printf(Locale.ROOT, "crash late: each failure seen up to %d ms late = %.0f trace s; %d outages shorter than"
           + " that; at most %.0f units (%.2f%% of the bound) computed while the trace had a node down%n", pollMillis,
           lateTrace, unseenVisits, lateUnits, bound == 0 ? 0 : 100 * lateUnits / bound);
@@ -455,7 +462,8 @@ public final class ReplayRun {
     Map<String, String> m = new TreeMap<>();
     for (WorkerStatus w : r.getWorkersList()) {
       Estimate e = w.getSpeedsMap().get("primes");
-      m.put(w.getWorkerId(), e == null || !Double.isFinite(e.getValue()) ? "?" : Long.toString(Math.round(e.getValue())));
+      boolean known = e != null && Double.isFinite(e.getValue());
+      m.put(w.getWorkerId(), known ? Long.toString(Math.round(e.getValue())) : "?");
     }
     return m.toString();
   }

@@ -173,7 +173,8 @@ public final class TraceCommand implements Runnable {
     Double hours;
 
     @Option(names = "--up", paramLabel = "SHAPE,SCALE_H", defaultValue = "0.45,4.16",
-        description = "The Weibull law of up times the trace was drawn from, scale in hours (default: ${DEFAULT-VALUE}).")
+        description = "The Weibull law of up times the trace was drawn from, scale in hours"
+            + " (default: ${DEFAULT-VALUE}).")
     String up;
 
     @Option(names = "--down", paramLabel = "SHAPE,SCALE_H", defaultValue = "0.51,0.74",
@@ -184,7 +185,8 @@ public final class TraceCommand implements Runnable {
         description = "Draws of the rest of the trace (default: ${DEFAULT-VALUE}).")
     int draws;
 
-    @Option(names = "--seed", paramLabel = "K", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seed", paramLabel = "K", defaultValue = "1",
+        description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Override
@@ -200,9 +202,6 @@ public final class TraceCommand implements Runnable {
         throw new IllegalArgumentException("--hours must be positive and at most the trace's "
             + TraceFile.number(trace.length() / 3600) + " h, got " + hours);
       }
-      if (draws < 1 || draws > 10_000_000) {
-        throw new IllegalArgumentException("--draws must be between 1 and 10000000, got " + draws);
-      }
       OracleForecast.Result r = OracleForecast.at(trace, horizon, at * horizon, upFit, downFit, draws, seed);
       if (!(r.actual() > 0)) {
         throw new IllegalArgumentException(file + " has no node up within its first " + TraceFile.number(horizon / 3600)
@@ -212,8 +211,8 @@ public final class TraceCommand implements Runnable {
       out.printf(Locale.ROOT, "%s: %d nodes over %.2f h, %.1f h up in all%n", file, trace.nodes().size(),
           horizon / 3600, r.actual() / 3600);
       out.printf(Locale.ROOT, "at %.2f h, %.1f h up so far; knowing the law (up Weibull(%s h), down Weibull(%s h)) and"
-          + " each node's state then, the oracle expects %.1f h up in all (10-90 %%: %.1f to %.1f): error %+.2f%% of the"
-          + " actual figure%n", at * horizon / 3600, r.seen() / 3600, up, down, r.mean() / 3600, r.low() / 3600,
+          + " each node's state then, the oracle expects %.1f h up in all (10-90 %%: %.1f to %.1f): error %+.2f%%"
+          + " of the actual figure%n", at * horizon / 3600, r.seen() / 3600, up, down, r.mean() / 3600, r.low() / 3600,
           r.high() / 3600, 100 * r.error());
       return 0;
     }
