@@ -1025,7 +1025,7 @@ public final class Controller {
       }
     }
     for (JobLedger j : live()) {
-      if ((j.phase == JobPhase.RUNNING || j.phase == JobPhase.WAITING) && j.def.deadline() <= now) {
+      if ((j.phase == JobPhase.RUNNING || j.phase == JobPhase.QUEUED) && j.def.deadline() <= now) {
         endAtDeadline(j, now);
       } else if (j.collecting()) {
         settleEnding(j, now);
@@ -1086,7 +1086,7 @@ public final class Controller {
     boolean holdBack = joining(now);
     boolean planned = false;
     for (JobLedger j : live()) {
-      if (j.phase == JobPhase.WAITING) {
+      if (j.phase == JobPhase.QUEUED) {
         start(j, now);
       } else if (j.active() && j.replanDue && now - j.lastPlanAt >= config.replanInterval() && !holdBack) {
         planner.replan(j, now);

@@ -22,7 +22,7 @@ import java.util.Map;
  */
 final class JobLedger {
   final JobDef def;
-  JobPhase phase = JobPhase.WAITING;
+  JobPhase phase = JobPhase.QUEUED;
   String message = "";
   final RangeSet committed;
   final RangeSet pending = new RangeSet();

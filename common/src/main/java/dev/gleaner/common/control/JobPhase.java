@@ -4,16 +4,16 @@ package dev.gleaner.common.control;
  * A job's life in the controller.
  *
  * <pre>
- *   WAITING --enough workers--> RUNNING --every unit committed--> DONE
- *                                  |  \--deadline--> ENDING --pending commits durable--> DONE_PARTIAL
- *                                  |                    \--they complete the job--> DONE
- *                                  |  \--cancelled--> ENDING --pending commits durable--> CANCELLED
- *                                  \--a chunk failed--> FAILED
+ *   QUEUED --enough workers--> RUNNING --every unit committed--> DONE
+ *                                 |  \--deadline--> ENDING --pending commits durable--> DONE_PARTIAL
+ *                                 |                    \--they complete the job--> DONE
+ *                                 |  \--cancelled--> ENDING --pending commits durable--> CANCELLED
+ *                                 \--a chunk failed--> FAILED
  * </pre>
  */
 public enum JobPhase {
-  /** Fewer workers than the job asks for; nothing planned. */
-  WAITING,
+  /** Fewer workers than the job asks for; nothing planned (the store and the status say QUEUED too). */
+  QUEUED,
   /** Planned and handed out. */
   RUNNING,
   /** Its deadline has passed: copies are cancelled, pieces already received are being made durable. */

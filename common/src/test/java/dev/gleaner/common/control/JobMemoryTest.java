@@ -147,6 +147,6 @@ class JobMemoryTest {
         () -> c.addJob(def, List.of(), 60, "replans 2\nbogus line\n", null, 0));
     assertTrue(e.getMessage().contains("'bogus line'"), e.getMessage());
     c.addJob(def, List.of(), 60, null, null, 0);
-    assertEquals(JobPhase.WAITING, c.job("j").phase());
+    assertEquals(JobPhase.QUEUED, c.job("j").phase());
   }
 }

@@ -194,7 +194,7 @@ final class StatusReport {
       return b.build();
     }
     String state = j.state != null ? j.state : switch (v.phase()) {
-      case WAITING -> "QUEUED";
+      case QUEUED -> "QUEUED";
       case FAILED -> "FAILED";
       // cancelled or past its deadline, its last pieces being saved
       case ENDING -> "ENDING";
