@@ -94,7 +94,7 @@ public class ControllerBenchmark {
         now += 1e-4;
         Verdict v = controller.piece(w, a.job(), a.copyId(), a.start(), a.end(), now);
         controller.committed(w, a.job(), a.copyId(), a.start(), a.end(), 1e-3, now);
-        List<Action> out = controller.drain();
+        List<Action> out = controller.ready().actions();
         record(out);
         return v.ordinal() + out.size();
       }
@@ -110,11 +110,11 @@ public class ControllerBenchmark {
       for (int i = 0; i < workers; i++) {
         controller.workerJoined(WorkerInfo.of("w" + i, "w", speed), 0);
       }
-      record(controller.drain());
+      record(controller.ready().actions());
       // the copies beyond the window go out a budget per event: ticks hand out the rest
       for (int i = 0; i < 100; i++) {
         controller.tick(0);
-        record(controller.drain());
+        record(controller.ready().actions());
       }
     }
   }
@@ -170,7 +170,7 @@ public class ControllerBenchmark {
       for (int i = 0; i < workers; i++) {
         controller.workerJoined(WorkerInfo.of("w" + i, "w", 1e9), 0);
       }
-      for (Action a : controller.drain()) {
+      for (Action a : controller.ready().actions()) {
         if (a instanceof Action.Assign x) {
           turn.add(x);
           cursor.put(x.copyId(), x.start());
@@ -190,7 +190,7 @@ public class ControllerBenchmark {
         cursor.put(a.copyId(), to);
         turn.add(a);
       }
-      return v.ordinal() + controller.drain().size();
+      return v.ordinal() + controller.ready().actions().size();
     }
   }
 
@@ -222,7 +222,7 @@ public class ControllerBenchmark {
         controller.workerJoined(new WorkerInfo("p" + i, Set.of("w"), 1, Map.of("w", 1 + 99 * random.nextDouble()),
             Double.POSITIVE_INFINITY, 20, 20 / rate), 0);
       }
-      controller.drain();
+      controller.ready().actions();
       now = 10;
     }
 
@@ -236,7 +236,7 @@ public class ControllerBenchmark {
       } else {
         controller.workerJoined(WorkerInfo.of(w, "w", 50), now);
       }
-      return controller.drain().size();
+      return controller.ready().actions().size();
     }
   }
 

@@ -101,7 +101,7 @@ class SimulatorAgreementTest {
         double gap = Math.abs(sim.committed() - real.getUnitsDone()) / (double) real.getUnitsDone();
         System.out.printf("runtime committed %d units by the deadline (%s), the simulator %d (%s, %.1f%% apart);"
             + " hosts %s%n", real.getUnitsDone(), real.getSharesList().stream().map(x -> x.getWorkerId() + "=" + x.getUnits())
-            .toList(), sim.committed(), sim.controller().job(job).shares(), 100 * gap, hosts.stream().map(h -> h.id()
+            .toList(), sim.committed(), sim.controller().views().job(job).shares(), 100 * gap, hosts.stream().map(h -> h.id()
             + "@" + Math.round(h.speed()) + " join " + h.joinAt() + " first outages " + h.outages().stream().limit(2)
             .map(java.util.Arrays::toString).toList()).toList());
         for (String id : ids) {

@@ -3,8 +3,23 @@ package dev.gleaner.common.control;
 import dev.gleaner.common.util.RangeSet;
 import java.util.Arrays;
 
-/** What the controller decided; its body carries it out. */
+/**
+ * What the controller decided; its body carries it out. Each action says, by the kinds it is of,
+ * what the body does with it: a {@link Durable} one is written to the body's store, a
+ * {@link Message} goes to a worker, a {@link Notice} is for logs, meters and the job's end. Within
+ * one {@link Ready}, every record is durable before any message leaves (raft's rhythm: persist,
+ * then send), so a chunk is recorded before its Assign and anything later about it follows.
+ */
 public sealed interface Action {
+  /** A record the body makes durable before it sends any message of the same {@link Ready}. */
+  sealed interface Durable extends Action permits Assign, Truncate, Cancel, Withdrawn, Planned, Remember {}
+
+  /** What goes to a worker, or to the port that streams its input: sent once the records before it are durable. */
+  sealed interface Message extends Action permits Assign, Stream, Truncate, Cancel, Withdrawn, Drop {}
+
+  /** For people, meters and the job's end: nothing to persist before, nothing to send. */
+  sealed interface Notice extends Action permits Planned, Rerouted, Finished {}
+
   /**
    * Send worker the units {@code [start, end)} of a job as copy {@code copyId}, checkpointing at
    * {@code checkpoints}. Copy ids of a job are never reused.
@@ -14,7 +29,7 @@ public sealed interface Action {
    *     {@link ControlConfig#leaseFloor()}); a worker that lost its master keeps computing that long
    */
   record Assign(String worker, String job, long copyId, long start, long end, long[] checkpoints, long inputBytes,
-      double lease) implements Action {
+      double lease) implements Durable, Message {
     public long units() {
       return end - start;
     }
@@ -31,7 +46,7 @@ public sealed interface Action {
    * The port serves streams by increasing {@code rank} (the worker's place in the plan's service
    * order), then in the order they were asked for, one at a time.
    */
-  record Stream(String worker, String job, long copyId, long start, long end, int rank) implements Action {}
+  record Stream(String worker, String job, long copyId, long start, long end, int rank) implements Message {}
 
   /**
    * The copy now ends at {@code end}: the worker stops there and reports up to it (a worker already
@@ -40,23 +55,24 @@ public sealed interface Action {
    * @param split whether the units past {@code end} went to another worker (not a cancel's stop)
    * @param why for people: what happens to the units past {@code end}
    */
-  record Truncate(String worker, String job, long copyId, long end, boolean split, String why) implements Action {}
+  record Truncate(String worker, String job, long copyId, long end, boolean split, String why) implements Durable, Message {}
 
   /**
    * End the worker's session: it held a copy far past its lease without reporting a piece. Its work
    * was taken back (as for a lost worker); the worker may connect again.
    */
-  record Drop(String worker, String why) implements Action {}
+  record Drop(String worker, String why) implements Message {}
 
   /** Stop computing the copy; what it reports from now on is not counted. */
-  record Cancel(String worker, String job, long copyId, String why) implements Action {}
+  record Cancel(String worker, String job, long copyId, String why) implements Durable, Message {}
 
   /**
    * The copy no longer stands: its worker was lost (or set aside, or did not come back after a
-   * restart) and its unsaved units went to others. Nothing to send; a body that remembers copies
-   * (the master's store) forgets it, so a restart does not reserve its units for that worker.
+   * restart) and its unsaved units went to others. A body that remembers copies (the master's
+   * store) forgets it, so a restart does not reserve its units for that worker; no frame goes to
+   * the worker, but the port stops streaming its input (a worker that vacated stays connected).
    */
-  record Withdrawn(String worker, String job, long copyId) implements Action {}
+  record Withdrawn(String worker, String job, long copyId) implements Durable, Message {}
 
   /**
    * The job was (re-)planned.
@@ -66,10 +82,10 @@ public sealed interface Action {
    * @param replan 0 for the first plan, then 1, 2, ...
    */
   record Planned(String job, String strategy, String reason, long units, double expectedWork, int workers, int replan,
-      String why) implements Action {}
+      String why) implements Durable, Notice {}
 
   /** A lost worker's unfinished work went to {@code to} (empty: the shared pool), following {@code origin}'s list. */
-  record Rerouted(String job, String from, String origin, String to, long units, int chunks) implements Action {}
+  record Rerouted(String job, String from, String origin, String to, long units, int chunks) implements Notice {}
 
   /**
    * The job ended.
@@ -77,14 +93,14 @@ public sealed interface Action {
    * @param notDone units that will not be computed (at a deadline); empty when DONE
    * @param message why, for FAILED and DONE_PARTIAL
    */
-  record Finished(String job, JobPhase phase, RangeSet notDone, String message) implements Action {}
+  record Finished(String job, JobPhase phase, RangeSet notDone, String message) implements Notice {}
 
   /**
-   * What the job's controller state must keep across a restart changed (see {@link JobMemory}): a
-   * body that stores them gives them back to {@link Controller#addJob} after a restart.
+   * What the job's controller state must keep across a restart changed (its plan's recovery lists
+   * and homes, its checks): a body that stores them gives them back with the job after a restart.
    *
    * @param plan the plan memory, or null if it did not change
    * @param checks the verification memory, or null if it did not change
    */
-  record Remember(String job, String plan, String checks) implements Action {}
+  record Remember(String job, String plan, String checks) implements Durable {}
 }

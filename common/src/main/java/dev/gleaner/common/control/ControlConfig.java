@@ -1,7 +1,7 @@
 package dev.gleaner.common.control;
 
 /**
- * The controller's tuning.
+ * The controller's tuning: the settings a body chooses, and the fixed figures beside them.
  *
  * @param window copies a worker holds at once (one computing, the rest waiting on it so it never
  *     waits for a round trip)
@@ -39,6 +39,35 @@ public record ControlConfig(int window, double lead, int maxWindow, double repla
       throw new IllegalArgumentException("bad controller settings: " + this);
     }
   }
+
+  /**
+   * Seconds the last pieces of a job at its deadline are waited for (at least three checkpoint round
+   * trips, when those are longer): each copy being computed was told to stop where its worker is and
+   * report what it computed.
+   */
+  public static final double DEADLINE_GRACE = 5;
+
+  /** Seconds a job whose units are all committed waits for a worker able to take its remaining checks. */
+  public static final double CHECK_WAIT_SECONDS = 60;
+
+  /** Seconds after a restart before reserved copies go to workers that have nothing else to do. */
+  public static final double IDLE_RESERVED_SECONDS = 10;
+
+  /** Re-plan intervals a burst of joins may hold back its re-plan. */
+  public static final double BURST_REPLANS = 10;
+
+  /** How long a re-plan may keep auto's last pick instead of comparing every strategy again. */
+  public static final double AUTO_REVIEW_SECONDS = 60;
+
+  /** Least seconds between two {@link Action.Remember} of one job: each one is written whole. */
+  public static final double MEMORY_INTERVAL = 1;
+
+  /**
+   * The checkpoint round trip assumed, in seconds, until one is measured and before the store's own
+   * write time is known: a piece saved over a slow network to a disk that syncs. Larger than the
+   * real one makes the pieces longer than the best (sqrt of the ratio), never unbounded.
+   */
+  public static final double EPS_PRIOR = 1;
 
   /**
    * Two copies per worker (up to 32 while they would be done within 50 ms), re-plans at most every

@@ -27,6 +27,12 @@ public enum JobPhase {
   /** Someone ended it: as at a deadline, committed units form the result, the rest is listed as not done. */
   CANCELLED;
 
+  /** Whether its work is still handed out, and a lost worker's share of it rerouted: queued or running. */
+  public boolean open() {
+    return this == QUEUED || this == RUNNING;
+  }
+
+  /** Whether it has ended: done, done in part, failed or cancelled. */
   public boolean ended() {
     return this == DONE || this == DONE_PARTIAL || this == FAILED || this == CANCELLED;
   }

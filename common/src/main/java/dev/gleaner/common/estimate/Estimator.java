@@ -34,7 +34,7 @@ import java.util.function.Consumer;
  *   <li><b>eps</b> (seconds): the checkpoint round trip, averaged with the same fading.
  * </ul>
  */
-public final class Estimator {
+public final class Estimator implements Estimates {
   /**
    * Seconds of computing after which an observation of speed weighs half: short enough to follow a
    * JVM warming up or an owner's load within a few pieces, long enough to smooth one slow piece.
@@ -370,6 +370,7 @@ public final class Estimator {
     eps.prior(seconds, 1);
   }
 
+  @Override
   public Estimate speed(String worker, String workload) {
     Figures f = workers.get(worker);
     DecayingRate r = f == null ? null : f.speed.get(workload);
@@ -377,6 +378,7 @@ public final class Estimator {
   }
 
   /** Measured bandwidth in bytes/s, or unknown. */
+  @Override
   public Estimate bandwidth(String worker) {
     Figures f = workers.get(worker);
     return f == null ? Estimate.UNKNOWN : f.bandwidth.estimate();
@@ -420,6 +422,7 @@ public final class Estimator {
    */
   public record Risk(double rate, long interruptions, double exposureSeconds, double declaredEnd) {}
 
+  @Override
   public Risk risk(String worker, double now) {
     Figures f = workers.get(worker);
     if (f == null) {
@@ -458,6 +461,7 @@ public final class Estimator {
    * the fleet's crash rate f (no prior of crashes: a lent desktop's prior is of its owner's
    * returns); 0 while no crash has been seen.
    */
+  @Override
   public double crashRate(String worker, double now) {
     if (fleetCrashes == 0) {
       return 0;
@@ -472,6 +476,7 @@ public final class Estimator {
    * Eps in seconds: measured (its observations), or, before the first, the prior of a store write
    * ({@link #overheadPrior}, 0 observations); unknown before either.
    */
+  @Override
   public Estimate eps() {
     return eps.estimate();
   }
@@ -483,6 +488,7 @@ public final class Estimator {
    * @param withInput whether the workload streams input (otherwise bandwidth is infinite)
    * @param bytesPerUnit input bytes per unit, for a bandwidth in units/s
    */
+  @Override
   public Worker worker(String id, String workload, boolean withInput, double bytesPerUnit, RiskModel model,
       double now) {
     return worker(id, workload, withInput, bytesPerUnit, model, false, now);

@@ -5,6 +5,8 @@ import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.JobView;
+import dev.gleaner.common.control.Progress;
 import dev.gleaner.common.control.Verdict;
 import dev.gleaner.common.control.WorkerInfo;
 import java.util.ArrayDeque;
@@ -281,7 +283,7 @@ public final class ClosedLoop {
       e.run.run();
       apply();
       // the progress, not the job's view: a view gathers every queue and copy, too much after each event
-      Controller.Progress p = controller.progress(job.id());
+      Progress p = controller.views().progress(job.id());
       if (p != null) {
         observer.after(controller, now);
       }
@@ -289,7 +291,7 @@ public final class ClosedLoop {
         break;
       }
     }
-    Controller.JobView v = controller.job(job.id());
+    JobView v = controller.views().job(job.id());
     double inProgress = 0;
     for (SimHost h : hosts.values()) {
       if (h.up) {
@@ -400,17 +402,9 @@ public final class ClosedLoop {
     }
   }
 
+  /** Carries the controller's decisions out, in order: a simulated store is durable at once. */
   private void apply() {
-    for (int round = 0; round < 1000; round++) {
-      List<Action> actions = controller.drain();
-      if (actions.isEmpty()) {
-        return;
-      }
-      for (Action a : actions) {
-        carryOut(a);
-      }
-    }
-    throw new IllegalStateException("the controller keeps producing actions at t=" + now);
+    controller.drive(ready -> ready.actions().forEach(this::carryOut));
   }
 
   private void carryOut(Action a) {

@@ -1,7 +1,6 @@
 package dev.gleaner.common.sim;
 
 import dev.gleaner.common.control.ControlConfig;
-import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.Outset;
 import java.util.ArrayList;
@@ -91,7 +90,7 @@ public final class Forecast {
     long left = job.remaining().size();
     double eps = Double.isFinite(outset.eps()) ? outset.eps() : EPS_UNMEASURED;
     // the deadline's grace, as the controller gives it, for the pieces under way to come in
-    double grace = Math.max(Controller.DEADLINE_GRACE, 3 * eps);
+    double grace = Math.max(ControlConfig.DEADLINE_GRACE, 3 * eps);
     double horizon = deadline ? Math.max(0, job.deadline() - now) + grace + 2 * tick
         : Math.min(MAX_HORIZON, Math.max(60, HORIZON_FACTOR * left / speeds));
     // the runs' clock starts now

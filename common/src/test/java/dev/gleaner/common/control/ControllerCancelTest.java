@@ -32,7 +32,7 @@ class ControllerCancelTest {
     c.addJob(JobDef.of("j", "primes", 0, 100_000, "self").withChunking(1000, 3), 0);
     c.workerJoined(WorkerInfo.of("a", "primes", 100), 0);
     c.workerJoined(WorkerInfo.of("b", "primes", 100), 0);
-    List<Action.Assign> given = only(c.drain(), Action.Assign.class);
+    List<Action.Assign> given = only(c.ready().actions(), Action.Assign.class);
     a1 = given.stream().filter(x -> x.worker().equals("a")).findFirst().orElseThrow();
     b1 = given.stream().filter(x -> x.worker().equals("b")).findFirst().orElseThrow();
     assertTrue(given.size() > 2, "each worker holds more than the copy it computes: " + given);
@@ -53,7 +53,7 @@ class ControllerCancelTest {
   @Test
   void theWorkersLastPiecesCountAndTheJobEndsOnceTheyAreIn() {
     assertTrue(c.cancel("j", "enough", 10, 4));
-    List<Action> at = c.drain();
+    List<Action> at = c.ready().actions();
     List<Action.Truncate> truncated = only(at, Action.Truncate.class);
     assertEquals(2, truncated.size(), "the two copies being computed: " + at);
     assertTrue(truncated.stream().anyMatch(t -> t.copyId() == a1.copyId() && t.end() == aSaved),
@@ -63,18 +63,18 @@ class ControllerCancelTest {
     assertTrue(only(at, Action.Cancel.class).stream().noneMatch(x -> x.copyId() == a1.copyId() || x.copyId() == b1.copyId()),
         "the copies being computed are not cancelled");
     assertTrue(!only(at, Action.Cancel.class).isEmpty(), "the copies not started are: " + at);
-    assertEquals(JobPhase.ENDING, c.job("j").phase());
+    assertEquals(JobPhase.ENDING, c.views().job("j").phase());
 
     // b reports what it computed up to its current step, marked final
     assertEquals(Verdict.COMMIT, c.piece("b", "j", b1.copyId(), b1.start(), b1.start() + 120, true, 5));
     c.committed("b", "j", b1.copyId(), b1.start(), b1.start() + 120, 1.2, 5);
-    assertEquals(JobPhase.ENDING, c.job("j").phase(), "a's last piece is not in yet");
+    assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "a's last piece is not in yet");
     long aFrom = aSaved;
     assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.copyId(), aFrom, aFrom + 70, true, 5.5));
-    assertEquals(JobPhase.ENDING, c.job("j").phase(), "its last piece is being made durable");
+    assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "its last piece is being made durable");
     c.committed("a", "j", a1.copyId(), aFrom, aFrom + 70, 0.7, 5.6);
 
-    Action.Finished f = only(c.drain(), Action.Finished.class).get(0);
+    Action.Finished f = only(c.ready().actions(), Action.Finished.class).get(0);
     assertEquals(JobPhase.CANCELLED, f.phase());
     RangeSet expected = RangeSet.of(0, 100_000);
     expected.removeAll(done(a1.start(), aFrom + 70, b1.start(), b1.start() + 120));
@@ -85,7 +85,7 @@ class ControllerCancelTest {
   @Test
   void aPieceSentBeforeTheTruncationArrivedDoesNotEndTheCopyItsFinalPieceDoes() {
     c.cancel("j", "enough", 10, 4);
-    c.drain();
+    c.ready().actions();
     long from = aSaved;
     long cp = aSaved + 50;
     // a's next checkpoint piece was on the way: it reaches past the new end, and counts
@@ -93,18 +93,18 @@ class ControllerCancelTest {
     c.committed("a", "j", a1.copyId(), from, cp, 0.5, 4.1);
     assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.copyId(), cp, cp + 30, true, 4.3));
     c.committed("a", "j", a1.copyId(), cp, cp + 30, 0.3, 4.3);
-    assertTrue(c.committedUnits("j").containsAll(a1.start(), cp + 30));
-    assertEquals(JobPhase.ENDING, c.job("j").phase(), "b's last piece is not in yet");
+    assertTrue(c.views().committedUnits("j").containsAll(a1.start(), cp + 30));
+    assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "b's last piece is not in yet");
   }
 
   @Test
   void afterTheGraceTheCopiesLeftAreCancelledAndTheJobEnds() {
     c.cancel("j", "enough", 10, 4);
-    c.drain();
+    c.ready().actions();
     c.tick(13.9);
-    assertEquals(JobPhase.ENDING, c.job("j").phase());
+    assertEquals(JobPhase.ENDING, c.views().job("j").phase());
     c.tick(14);
-    List<Action> end = c.drain();
+    List<Action> end = c.ready().actions();
     assertEquals(2, only(end, Action.Cancel.class).size(), "the two copies that did not report: " + end);
     Action.Finished f = only(end, Action.Finished.class).get(0);
     assertEquals(JobPhase.CANCELLED, f.phase());
@@ -116,21 +116,21 @@ class ControllerCancelTest {
   @Test
   void aWorkerLostMeanwhileIsNotWaitedFor() {
     c.cancel("j", "enough", 10, 4);
-    c.drain();
+    c.ready().actions();
     c.piece("b", "j", b1.copyId(), b1.start(), b1.start() + 100, true, 5);
     c.committed("b", "j", b1.copyId(), b1.start(), b1.start() + 100, 1, 5);
     c.workerLost("a", "closed", true, 6);
-    Action.Finished f = only(c.drain(), Action.Finished.class).get(0);
+    Action.Finished f = only(c.ready().actions(), Action.Finished.class).get(0);
     assertEquals(JobPhase.CANCELLED, f.phase());
-    assertEquals(aSaved - a1.start() + 100, c.job("j").committed());
+    assertEquals(aSaved - a1.start() + 100, c.views().job("j").committed());
   }
 
   @Test
   void aSecondCancelWithoutAGraceEndsTheWait() {
     c.cancel("j", "enough", 10, 4);
-    c.drain();
+    c.ready().actions();
     assertTrue(c.cancel("j", "now", 0, 5));
-    Action.Finished f = only(c.drain(), Action.Finished.class).get(0);
+    Action.Finished f = only(c.ready().actions(), Action.Finished.class).get(0);
     assertEquals(JobPhase.CANCELLED, f.phase());
     assertTrue(f.message().contains("now"), f.message());
   }
@@ -138,16 +138,16 @@ class ControllerCancelTest {
   @Test
   void nothingIsHandedOutWhileTheLastPiecesComeIn() {
     c.cancel("j", "enough", 10, 4);
-    c.drain();
+    c.ready().actions();
     c.workerJoined(WorkerInfo.of("c", "primes", 100), 5);
     c.tick(6);
-    assertTrue(only(c.drain(), Action.Assign.class).isEmpty());
+    assertTrue(only(c.ready().actions(), Action.Assign.class).isEmpty());
   }
 
   @Test
   void withoutAGraceEveryCopyIsCancelledAtOnce() {
     c.cancel("j", "enough", 0, 4);
-    List<Action> at = c.drain();
+    List<Action> at = c.ready().actions();
     assertTrue(only(at, Action.Truncate.class).isEmpty());
     assertTrue(only(at, Action.Cancel.class).stream().anyMatch(x -> x.copyId() == a1.copyId()));
     assertEquals(JobPhase.CANCELLED, only(at, Action.Finished.class).get(0).phase());

@@ -28,7 +28,7 @@ class ControllerCheckTest {
    * {@code agrees} (worker, is it a tie-break) and {@code withDissent}. Returns the last time.
    */
   private double run(double t, Predicate<String[]> agrees, Predicate<String> withDissent) {
-    List<Action.Assign> work = new ArrayList<>(c.drain().stream().filter(Action.Assign.class::isInstance)
+    List<Action.Assign> work = new ArrayList<>(c.ready().actions().stream().filter(Action.Assign.class::isInstance)
         .map(Action.Assign.class::cast).toList());
     for (int step = 0; step < 10_000 && !work.isEmpty(); step++) {
       Action.Assign a = work.remove(0);
@@ -44,7 +44,7 @@ class ControllerCheckTest {
         c.checked(a.worker(), a.job(), a.copyId(), agrees.test(new String[] {a.worker(), Boolean.toString(tie)}),
             tie && withDissent.test(a.worker()), t);
       }
-      c.drain().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
+      c.ready().actions().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
     }
     return t;
   }
@@ -60,20 +60,20 @@ class ControllerCheckTest {
   void theAskedShareIsComputedAgainByAnotherWorkerBeforeTheJobIsDone() {
     start(0.5, "a", "b");
     run(0, x -> true, x -> false);
-    Controller.JobView v = c.job("j");
+    JobView v = c.views().job("j");
     assertEquals(JobPhase.DONE, v.phase());
     assertEquals(1000, v.committed());
     assertTrue(v.verified() >= 500 && v.verified() <= 600, "half the units, give or take a piece: " + v.verified());
     assertTrue(v.mismatches().isEmpty());
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
   void withoutVerifyNothingIsComputedTwice() {
     start(0, "a", "b");
     run(0, x -> true, x -> false);
-    assertEquals(JobPhase.DONE, c.job("j").phase());
-    assertEquals(0, c.job("j").verified());
+    assertEquals(JobPhase.DONE, c.views().job("j").phase());
+    assertEquals(0, c.views().job("j").verified());
     assertTrue(checkers.isEmpty());
   }
 
@@ -82,7 +82,7 @@ class ControllerCheckTest {
     start(1, "a", "b", "liar");
     // the liar's checks disagree; tie-breaks (by an honest third) agree with the committed result
     run(0, x -> !x[0].equals("liar"), x -> false);
-    Controller.JobView v = c.job("j");
+    JobView v = c.views().job("j");
     assertEquals(JobPhase.DONE, v.phase());
     assertEquals(1000, v.verified());
     assertTrue(!v.mismatches().isEmpty() && v.mismatches().stream().allMatch(m -> m.contains("liar disagreed")),
@@ -95,7 +95,7 @@ class ControllerCheckTest {
     start(1, "a", "b", "liar");
     // every check of the liar's pieces disagrees, and the tie-break sides with the dissent
     run(0, x -> false, x -> true);
-    Controller.JobView v = c.job("j");
+    JobView v = c.views().job("j");
     assertEquals(JobPhase.DONE, v.phase());
     assertTrue(v.mismatches().stream().anyMatch(m -> m.contains("result was wrong")), v.mismatches().toString());
   }
@@ -104,7 +104,7 @@ class ControllerCheckTest {
   void threeDifferentResultsFailTheJob() {
     start(1, "a", "b", "c");
     run(0, x -> false, x -> false);
-    Controller.JobView v = c.job("j");
+    JobView v = c.views().job("j");
     assertEquals(JobPhase.FAILED, v.phase());
     assertTrue(v.message().contains("three different results"), v.message());
   }
@@ -114,10 +114,10 @@ class ControllerCheckTest {
     start(1, "a");
     double t = run(0, x -> true, x -> false);
     c.tick(t + 1);
-    assertEquals(JobPhase.RUNNING, c.job("j").phase());
-    assertTrue(c.job("j").message().startsWith("waiting for a worker that may check"), c.job("j").message());
-    c.tick(t + 2 + Controller.CHECK_WAIT_SECONDS);
-    Controller.JobView v = c.job("j");
+    assertEquals(JobPhase.RUNNING, c.views().job("j").phase());
+    assertTrue(c.views().job("j").message().startsWith("waiting for a worker that may check"), c.views().job("j").message());
+    c.tick(t + 2 + ControlConfig.CHECK_WAIT_SECONDS);
+    JobView v = c.views().job("j");
     assertEquals(JobPhase.DONE, v.phase(), "never a job that waits forever");
     assertTrue(v.mismatches().stream().anyMatch(m -> m.contains("1000 units picked for checking were not checked")),
         v.mismatches().toString());
@@ -126,14 +126,14 @@ class ControllerCheckTest {
   @Test
   void aCheckerWhoseResultCannotBeReadIsNotAskedAgainAndCountsNothingAgainstTheJob() {
     start(1, "a", "b", "garbler");
-    List<Action.Assign> work = new ArrayList<>(c.drain().stream().filter(Action.Assign.class::isInstance)
+    List<Action.Assign> work = new ArrayList<>(c.ready().actions().stream().filter(Action.Assign.class::isInstance)
         .map(Action.Assign.class::cast).toList());
     java.util.Set<Long> garbledStarts = new java.util.HashSet<>();
     double t = 0;
     for (int step = 0; step < 10_000 && !work.isEmpty(); step++) {
       Action.Assign a = work.remove(0);
       t += 1;
-      boolean check = c.committedUnits("j").containsAll(a.start(), a.end());
+      boolean check = c.views().committedUnits("j").containsAll(a.start(), a.end());
       if (check && a.worker().equals("garbler")) {
         // its check results cannot be read: the body refuses them before comparing
         assertTrue(garbledStarts.add(a.start()), "the same check is not given to it twice: " + a);
@@ -146,21 +146,21 @@ class ControllerCheckTest {
           c.checked(a.worker(), a.job(), a.copyId(), true, false, t);
         }
       }
-      c.drain().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
+      c.ready().actions().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
     }
     assertTrue(!garbledStarts.isEmpty(), "the garbler got checks");
-    assertEquals(JobPhase.DONE, c.job("j").phase(), c.job("j").message());
-    assertEquals(1000, c.job("j").verified());
+    assertEquals(JobPhase.DONE, c.views().job("j").phase(), c.views().job("j").message());
+    assertEquals(1000, c.views().job("j").verified());
   }
 
   @Test
   void aCheckWithNobodyElseToTakeItWaitsForAnotherWorker() {
     start(1, "a");
     run(0, x -> true, x -> false);
-    assertEquals(JobPhase.RUNNING, c.job("j").phase(), "a alone cannot check its own pieces");
+    assertEquals(JobPhase.RUNNING, c.views().job("j").phase(), "a alone cannot check its own pieces");
     c.workerJoined(WorkerInfo.of("b", "primes", 100), 2000);
     run(2000, x -> true, x -> false);
-    assertEquals(JobPhase.DONE, c.job("j").phase());
-    assertEquals(1000, c.job("j").verified());
+    assertEquals(JobPhase.DONE, c.views().job("j").phase());
+    assertEquals(1000, c.views().job("j").verified());
   }
 }

@@ -36,19 +36,19 @@ class ControllerRestartTest {
   void aWorkerThatKeptComputingThroughARestartClaimsItsCopyAndItsNextPieceCounts() {
     restartedWithTwoCopiesOut(60);
     c.workerJoined(WorkerInfo.of("c", "primes", 100), 1);
-    List<Action> first = c.drain();
+    List<Action> first = c.ready().actions();
     for (Action.Assign x : only(first, Action.Assign.class)) {
       assertTrue(x.copyId() >= 8, "ids are never reused: " + x);
       assertTrue(x.start() >= 400, "nobody else gets the reserved units [200, 400): " + x);
     }
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
     // a comes back holding copy 5, its piece [100, 200) acknowledged, [200, 300) computed meanwhile
     c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 5, 100, 300, 200, new long[] {200})), 2);
-    assertTrue(only(c.drain(), Action.Cancel.class).isEmpty(), "its claim stands");
+    assertTrue(only(c.ready().actions(), Action.Cancel.class).isEmpty(), "its claim stands");
     assertEquals(Verdict.COMMIT, c.piece("a", "j", 5, 200, 300, 2));
     c.committed("a", "j", 5, 200, 300, 1, 2);
-    assertTrue(c.committedUnits("j").containsAll(100, 300));
-    assertNull(c.checkLedger("j"));
+    assertTrue(c.views().committedUnits("j").containsAll(100, 300));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
@@ -64,9 +64,9 @@ class ControllerRestartTest {
   void reservedUnitsOfAWorkerThatDoesNotComeBackGoToOthersAfterTheGrace() {
     restartedWithTwoCopiesOut(30);
     c.workerJoined(WorkerInfo.of("c", "primes", 1e6), 1);
-    List<Action.Assign> got = new ArrayList<>(only(c.drain(), Action.Assign.class));
+    List<Action.Assign> got = new ArrayList<>(only(c.ready().actions(), Action.Assign.class));
     c.tick(10);
-    got.addAll(only(c.drain(), Action.Assign.class));
+    got.addAll(only(c.ready().actions(), Action.Assign.class));
     assertTrue(got.stream().noneMatch(x -> x.start() < 400 && x.end() > 200), "still reserved at 10 s: " + got);
     c.tick(31);
     // c holds its window; finish what it has until the released units come its way
@@ -77,13 +77,13 @@ class ControllerRestartTest {
         }
       }
       got.clear();
-      got.addAll(only(c.drain(), Action.Assign.class));
+      got.addAll(only(c.ready().actions(), Action.Assign.class));
     }
     assertTrue(got.stream().anyMatch(x -> x.start() < 400 && x.end() > 200), "the reserved units went to c: " + got);
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
     // a comes back late: its claim is cancelled, and its pieces on the way are acknowledged, not refused
     c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 5, 100, 300, 200, new long[] {200})), 40);
-    List<Action.Cancel> cancels = only(c.drain(), Action.Cancel.class);
+    List<Action.Cancel> cancels = only(c.ready().actions(), Action.Cancel.class);
     assertEquals(1, cancels.size());
     assertEquals(5, cancels.get(0).copyId());
     Verdict late = c.piece("a", "j", 5, 200, 300, 40);
@@ -96,22 +96,22 @@ class ControllerRestartTest {
         false, 0, x -> x, dev.gleaner.common.model.RiskModel.LINEAR, 10);
     c.addJob(def, List.of(new Held("a", "j", 3, 0, 100, 0, new long[0])), 600, 0);
     c.workerJoined(WorkerInfo.of("b", "primes", 100), 1);
-    assertTrue(only(c.drain(), Action.Assign.class).isEmpty(), "only reserved units are left");
-    c.tick(Controller.IDLE_RESERVED_SECONDS - 1);
-    assertTrue(only(c.drain(), Action.Assign.class).isEmpty());
-    c.tick(Controller.IDLE_RESERVED_SECONDS + 1);
-    List<Action.Assign> got = only(c.drain(), Action.Assign.class);
+    assertTrue(only(c.ready().actions(), Action.Assign.class).isEmpty(), "only reserved units are left");
+    c.tick(ControlConfig.IDLE_RESERVED_SECONDS - 1);
+    assertTrue(only(c.ready().actions(), Action.Assign.class).isEmpty());
+    c.tick(ControlConfig.IDLE_RESERVED_SECONDS + 1);
+    List<Action.Assign> got = only(c.ready().actions(), Action.Assign.class);
     assertEquals(100, got.stream().mapToLong(Action.Assign::units).sum(), "b is idle: it takes them: " + got);
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
   void aWorkerThatRestartedLosesItsReservedCopiesToOthersAtOnce() {
     restartedWithTwoCopiesOut(600);
     c.workerJoined(WorkerInfo.of("b", "primes", 1e6), List.of(), 1);
-    List<Action.Assign> got = only(c.drain(), Action.Assign.class);
+    List<Action.Assign> got = only(c.ready().actions(), Action.Assign.class);
     assertTrue(got.stream().anyMatch(x -> x.start() <= 300 && x.end() > 300), "[300, 400) is free again: " + got);
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
@@ -120,7 +120,7 @@ class ControllerRestartTest {
     // b claims a's copy (a bug, or a worker lying about its id's history)
     c.workerJoined(WorkerInfo.of("b", "primes", 100), List.of(new Held("b", "j", 5, 100, 300, 200, new long[0]),
         new Held("b", "j", 7, 300, 400, 300, new long[0])), 1);
-    List<Action.Cancel> cancels = only(c.drain(), Action.Cancel.class);
+    List<Action.Cancel> cancels = only(c.ready().actions(), Action.Cancel.class);
     assertEquals(List.of(5L), cancels.stream().map(Action.Cancel::copyId).toList());
     assertEquals(Verdict.REFUSE, c.piece("b", "j", 5, 200, 300, 1), "a's copy is not b's");
     assertEquals(Verdict.COMMIT, c.piece("b", "j", 7, 300, 400, 1));
@@ -134,9 +134,9 @@ class ControllerRestartTest {
     c.addJob(def, List.of(new Held("a", "j", 3, 0, 100, 0, new long[0]), new Held("b", "j", 9, 0, 100, 0, new long[0])),
         60, 0);
     c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 3, 0, 100, 0, new long[0])), 1);
-    assertEquals(List.of(3L), only(c.drain(), Action.Cancel.class).stream().map(Action.Cancel::copyId).toList());
+    assertEquals(List.of(3L), only(c.ready().actions(), Action.Cancel.class).stream().map(Action.Cancel::copyId).toList());
     c.workerJoined(WorkerInfo.of("b", "primes", 100), List.of(new Held("b", "j", 9, 0, 100, 0, new long[0])), 1);
-    assertTrue(only(c.drain(), Action.Cancel.class).isEmpty());
+    assertTrue(only(c.ready().actions(), Action.Cancel.class).isEmpty());
     assertEquals(Verdict.COMMIT, c.piece("b", "j", 9, 0, 100, 2));
   }
 
@@ -144,16 +144,16 @@ class ControllerRestartTest {
   void aReconnectBeforeTheOldSessionWasSeenToEndKeepsTheCopiesItClaims() {
     c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "self").withChunking(1000, 0), 0);
     c.workerJoined(WorkerInfo.of("a", "primes", 100), 0);
-    List<Action.Assign> out = only(c.drain(), Action.Assign.class);
+    List<Action.Assign> out = only(c.ready().actions(), Action.Assign.class);
     Action.Assign first = out.get(0);
     // a new session of a, the old one not yet noticed as closed: it still computes `first`
     c.workerJoined(WorkerInfo.of("a", "primes", 100),
         List.of(new Held("a", "j", first.copyId(), first.start(), first.end(), first.start(), new long[0])), 1);
-    List<Action> after = c.drain();
+    List<Action> after = c.ready().actions();
     assertTrue(only(after, Action.Cancel.class).stream().noneMatch(x -> x.copyId() == first.copyId()),
         "the copy it claims stays: " + after);
     assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), first.start(), first.end(), 2));
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
@@ -162,7 +162,7 @@ class ControllerRestartTest {
         0, x -> x, dev.gleaner.common.model.RiskModel.LINEAR, 8);
     c.addJob(def, List.of(), 60, 0);
     c.tick(1);
-    List<Action.Finished> ended = only(c.drain(), Action.Finished.class);
+    List<Action.Finished> ended = only(c.ready().actions(), Action.Finished.class);
     assertEquals(1, ended.size(), "it does not wait for its three workers: nothing is left to compute");
     assertEquals(JobPhase.DONE, ended.get(0).phase());
   }

@@ -20,7 +20,7 @@ class ControllerTest {
   private final List<Action> log = new ArrayList<>();
 
   private List<Action> drain() {
-    List<Action> a = c.drain();
+    List<Action> a = c.ready().actions();
     log.addAll(a);
     return a;
   }
@@ -85,8 +85,8 @@ class ControllerTest {
     }
     // its first piece makes its speed known; on the next tick, it is planned like the others
     complete(toUnknown.get(0), 2);
-    assertTrue(c.estimator().speed("unknown", "primes").known());
-    assertEquals(1, c.estimator().speed("unknown", "primes").observations());
+    assertTrue(c.estimates().speed("unknown", "primes").known());
+    assertEquals(1, c.estimates().speed("unknown", "primes").observations());
   }
 
   @Test
@@ -117,7 +117,7 @@ class ControllerTest {
     assertEquals(3, replan.workers());
     assertEquals(1_000_000 - handedOut, replan.units(), "everything but the pieces the workers hold");
     assertTrue(only(after, Action.Assign.class).stream().anyMatch(x -> x.worker().equals("c")));
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
@@ -135,7 +135,7 @@ class ControllerTest {
     assertEquals(950_000, toC.get(0).start(), "the back of b's queue, its last piece: " + toC);
     // at most a sixteenth of the time the job still needs, at c's speed (guided self-scheduling)
     assertTrue(toC.get(0).units() <= 50_000 && toC.get(0).units() >= 25_000, toC.toString());
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
@@ -154,7 +154,7 @@ class ControllerTest {
     assertEquals("c", toC.worker());
     assertEquals(bSecond.start(), toC.start());
     assertEquals(bSecond.end(), toC.end());
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
@@ -163,11 +163,11 @@ class ControllerTest {
     one.addJob(JobDef.of("j", "primes", 0, 1_000_000, "self").withMinWorkers(2).withChunking(500_000, 0), 0);
     one.workerJoined(WorkerInfo.of("a", "primes", 1000), 0);
     one.workerJoined(WorkerInfo.of("b", "primes", 500), 0);
-    Map<String, Action.Assign> held = only(one.drain(), Action.Assign.class).stream()
+    Map<String, Action.Assign> held = only(one.ready().actions(), Action.Assign.class).stream()
         .collect(Collectors.toMap(Action.Assign::worker, x -> x));
     // b needs 1000 s for its 500,000 units, a 500 s; c joins at 100 s
     one.workerJoined(WorkerInfo.of("c", "primes", 1000), 100);
-    List<Action> split = one.drain();
+    List<Action> split = one.ready().actions();
     Action.Truncate t = only(split, Action.Truncate.class).get(0);
     assertEquals("b", t.worker(), "the copy that would finish last is b's");
     Action.Assign tail = only(split, Action.Assign.class).stream().filter(x -> x.worker().equals("c")).findFirst()
@@ -177,7 +177,7 @@ class ControllerTest {
     // b is 50,000 in at t=100; it keeps a third of the other 450,000, c (twice as fast) the rest
     long bStart = held.get("b").start();
     assertEquals(bStart + 50_000 + 150_000, t.end(), 1, "balanced cut: " + t);
-    assertNull(one.checkLedger("j"));
+    assertNull(one.views().checkLedger("j"));
   }
 
   @Test
@@ -195,10 +195,10 @@ class ControllerTest {
     c.committed("a", "j", first.copyId(), 0, past, 20, 20);
     // b's first piece overlaps what a committed: discarded, its own rest goes back to the queue
     assertEquals(Verdict.DISCARD, c.piece("b", "j", tail.copyId(), tail.start(), past + 100, 21));
-    assertNull(c.checkLedger("j"));
-    assertEquals(past, c.job("j").committed());
+    assertNull(c.views().checkLedger("j"));
+    assertEquals(past, c.views().job("j").committed());
     // everything else is still there for someone: b takes it and the job ends exact
-    for (int round = 0; round < 20 && !c.job("j").phase().ended(); round++) {
+    for (int round = 0; round < 20 && !c.views().job("j").phase().ended(); round++) {
       c.tick(30 + round);
       for (Action.Assign a : only(drain(), Action.Assign.class)) {
         complete(a, 30 + round);
@@ -213,8 +213,8 @@ class ControllerTest {
         }
       }
     }
-    assertEquals(JobPhase.DONE, c.job("j").phase());
-    assertEquals(1000, c.job("j").committed());
+    assertEquals(JobPhase.DONE, c.views().job("j").phase());
+    assertEquals(1000, c.views().job("j").committed());
   }
 
   @Test
@@ -249,7 +249,7 @@ class ControllerTest {
     Action.Assign w0 = first.stream().filter(a -> a.worker().equals("w0")).findFirst().orElseThrow();
     assertEquals(0, w0.start());
     complete(w0, 10);
-    List<String> list = c.recovery("j", Integer.MAX_VALUE).get("w0");
+    List<String> list = c.views().recovery("j", Integer.MAX_VALUE).get("w0");
     assertEquals(5, list.size());
     c.workerLost("w0", "test", true, 20);
     List<Action> after = drain();
@@ -257,9 +257,9 @@ class ControllerTest {
     assertEquals("w0", r.origin());
     assertEquals(list.get(0), r.to(), "to the first live worker on w0's list");
     assertEquals(100_000 - w0.units(), r.units(), "only the units after the last checkpoint");
-    assertNull(c.checkLedger("j"));
-    assertEquals(1, c.job("j").reroutes().size());
-    assertEquals(1, c.estimator().risk("w0", 20).interruptions());
+    assertNull(c.views().checkLedger("j"));
+    assertEquals(1, c.views().job("j").reroutes().size());
+    assertEquals(1, c.estimates().risk("w0", 20).interruptions());
   }
 
   /**
@@ -278,7 +278,7 @@ class ControllerTest {
     assertTrue(!assigns.isEmpty());
     int bounded = 0;
     for (Action.Assign a : assigns) {
-      double rate = c.estimator().risk(a.worker(), 0).rate();
+      double rate = c.estimates().risk(a.worker(), 0).rate();
       double seconds = dev.gleaner.common.plan.Checkpointing.youngDaly(0.05, rate);
       long previous = a.start();
       for (int k = 0; k <= a.checkpoints().length; k++) {
@@ -306,15 +306,15 @@ class ControllerTest {
     // as on a master: the worker joins, its session's write completes, then a job comes
     c.workerJoined(new WorkerInfo("risky", Set.of("primes"), 1, Map.of("primes", 1e5), Double.POSITIVE_INFINITY, 10,
         36_000), 0);
-    assertTrue(!c.estimator().eps().known());
+    assertTrue(!c.estimates().eps().known());
     c.durableWrite(0.002);
-    assertEquals(0.002, c.estimator().eps().value(), 1e-12);
+    assertEquals(0.002, c.estimates().eps().value(), 1e-12);
     c.addJob(JobDef.of("j", "primes", 0, 2_000_000_000L, "equal").withMinWorkers(1).withChunking(0, 1), 1);
     List<Action.Assign> assigns = only(drain(), Action.Assign.class);
     assertTrue(!assigns.isEmpty());
-    double rate = c.estimator().risk("risky", 1).rate();
+    double rate = c.estimates().risk("risky", 1).rate();
     double bound = Checkpointing.youngDaly(0.002, rate) * 1e5;
-    assertTrue(Checkpointing.youngDaly(Handout.EPS_PRIOR, rate) * 1e5 > 20 * bound);
+    assertTrue(Checkpointing.youngDaly(ControlConfig.EPS_PRIOR, rate) * 1e5 > 20 * bound);
     for (Action.Assign a : assigns) {
       long previous = a.start();
       for (int k = 0; k <= a.checkpoints().length; k++) {
@@ -325,7 +325,7 @@ class ControllerTest {
     }
     c.overhead(0.05);
     c.durableWrite(0.001);
-    assertEquals(0.05, c.estimator().eps().value(), 1e-12, "a measured round trip is not replaced by a write's time");
+    assertEquals(0.05, c.estimates().eps().value(), 1e-12, "a measured round trip is not replaced by a write's time");
   }
 
   /**
@@ -342,7 +342,7 @@ class ControllerTest {
     c.workerJoined(new WorkerInfo("crashy", Set.of("primes"), 1, Map.of("primes", 1e5), Double.POSITIVE_INFINITY, 10,
         36_000), 0);
     List<Action.Assign> assigns = only(drain(), Action.Assign.class);
-    double interval = Checkpointing.youngDaly(0.05, c.estimator().risk("crashy", 0).rate()) * 1e5;
+    double interval = Checkpointing.youngDaly(0.05, c.estimates().risk("crashy", 0).rate()) * 1e5;
     long crashy = firstPiece(assigns, "crashy");
     long lent = firstPiece(assigns, "lent");
     assertTrue(crashy <= Math.ceil(interval), "the crashing worker's first piece: " + crashy + " units, over " + interval);
@@ -372,11 +372,11 @@ class ControllerTest {
     assertTrue(first.checkpoints().length < 10, "10 owner returns in 10 hours, none a crash: not cut " + first);
     // its owner comes back: it vacates, an interruption but no crash; then "other" crashes
     c.workerVacated("lent", "vacated: owner back", 10);
-    assertEquals(0, c.estimator().crashRate("lent", 10), 0);
-    assertEquals(11, c.estimator().risk("lent", 10).interruptions());
+    assertEquals(0, c.estimates().crashRate("lent", 10), 0);
+    assertEquals(11, c.estimates().risk("lent", 10).interruptions());
     c.workerLost("other", "connection closed", true, 20);
     c.workerJoined(lent, 30);
-    double rate = c.estimator().crashRate("lent", 30);
+    double rate = c.estimates().crashRate("lent", 30);
     assertTrue(rate > 0, "the fleet has seen a crash");
     List<Action.Assign> later = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("lent"))
         .toList();
@@ -399,7 +399,7 @@ class ControllerTest {
     c.workerJoined(WorkerInfo.of("b", "primes", 100), 0);
     drain();
     c.workerJoined(WorkerInfo.of("h", "primes", 100), 10);
-    int replans = c.progress("j").replans();
+    int replans = c.views().progress("j").replans();
     assertEquals(1, replans, "a new worker's first join is planned");
     List<Action.Assign> toH = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("h")).toList();
     assertTrue(!toH.isEmpty(), "the new worker is handed work");
@@ -413,17 +413,17 @@ class ControllerTest {
       c.workerRefused("h", "a worker may not send SUBMIT", 25 + 10 * k);
       drain();
     }
-    assertEquals(replans, c.progress("j").replans(), "no re-plan for its refusals or its joins after one");
-    assertEquals(0, c.estimator().risk("h", 100).interruptions(), "the master refused it: not an interruption");
+    assertEquals(replans, c.views().progress("j").replans(), "no re-plan for its refusals or its joins after one");
+    assertEquals(0, c.estimates().risk("h", 100).interruptions(), "the master refused it: not an interruption");
     // an honest session again: a piece of it counts, and then its share is planned
     c.workerJoined(WorkerInfo.of("h", "primes", 100), 100);
     Action.Assign a = only(drain(), Action.Assign.class).stream().filter(x -> x.worker().equals("h")).findFirst()
         .orElseThrow();
-    assertEquals(replans, c.progress("j").replans());
+    assertEquals(replans, c.views().progress("j").replans());
     long cut = a.checkpoints().length > 0 ? a.checkpoints()[0] : a.end();
     assertEquals(Verdict.COMMIT, c.piece("h", "j", a.copyId(), a.start(), cut, 101));
     c.committed("h", "j", a.copyId(), a.start(), cut, 1, 101);
-    assertEquals(replans + 1, c.progress("j").replans(), "planned again once it does real work");
+    assertEquals(replans + 1, c.views().progress("j").replans(), "planned again once it does real work");
   }
 
   @Test
@@ -431,9 +431,9 @@ class ControllerTest {
     c.addJob(JobDef.of("p", "primes", 0, 1000, "self"), 0);
     c.addJob(JobDef.of("e", "exec", 0, 10, "self"), 0);
     c.workerJoined(WorkerInfo.of("a", "grep", 10), 0);
-    assertEquals("waiting for 1 worker(s) that accept workload 'primes' (0 connected)", c.job("p").message());
+    assertEquals("waiting for 1 worker(s) that accept workload 'primes' (0 connected)", c.views().job("p").message());
     assertEquals("waiting for 1 worker(s) that accept workload 'exec' (0 connected; a worker runs programs only when"
-        + " started with --allow-exec)", c.job("e").message());
+        + " started with --allow-exec)", c.views().job("e").message());
   }
 
   @Test
@@ -452,7 +452,7 @@ class ControllerTest {
     assertEquals(second.copyId(), stop.copyId());
     assertEquals(second.start(), stop.end());
     assertTrue(!stop.split());
-    assertEquals(JobPhase.ENDING, c.job("j").phase(), "the last piece under way is waited for");
+    assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "the last piece under way is waited for");
     assertTrue(c.piece("a", "j", second.copyId(), second.start(), second.start() + 40, true, 50.2) == Verdict.COMMIT);
     c.committed("a", "j", second.copyId(), second.start(), second.start() + 40, 4, 50.3);
     Action.Finished f = only(drain(), Action.Finished.class).get(0);
@@ -461,7 +461,7 @@ class ControllerTest {
     expected.remove(first.start(), first.end());
     expected.remove(second.start(), second.start() + 40);
     assertEquals(expected, f.notDone());
-    assertEquals(140, c.job("j").committed(), "the 40 units computed before the deadline are kept");
+    assertEquals(140, c.views().job("j").committed(), "the 40 units computed before the deadline are kept");
   }
 
   @Test
@@ -471,13 +471,13 @@ class ControllerTest {
     drain();
     c.tick(50);
     assertTrue(!only(drain(), Action.Truncate.class).isEmpty());
-    c.tick(50 + Controller.DEADLINE_GRACE - 0.1);
-    assertEquals(JobPhase.ENDING, c.job("j").phase());
-    c.tick(50 + Controller.DEADLINE_GRACE);
+    c.tick(50 + ControlConfig.DEADLINE_GRACE - 0.1);
+    assertEquals(JobPhase.ENDING, c.views().job("j").phase());
+    c.tick(50 + ControlConfig.DEADLINE_GRACE);
     List<Action> end = drain();
     assertTrue(!only(end, Action.Cancel.class).isEmpty(), "given up: the copy is cancelled");
     assertEquals(JobPhase.DONE_PARTIAL, only(end, Action.Finished.class).get(0).phase());
-    assertEquals(0, c.job("j").committed());
+    assertEquals(0, c.views().job("j").committed());
   }
 
   @Test
@@ -496,7 +496,7 @@ class ControllerTest {
     c.workerJoined(WorkerInfo.of("leaving", "primes", 10).withAvailableUntil(60), 0);
     Action.Assign a = only(drain(), Action.Assign.class).get(0);
     assertTrue(a.units() <= 600, a.toString());
-    assertTrue(c.estimator().worker("leaving", "primes", false, 0, dev.gleaner.common.model.RiskModel.LINEAR, 0)
+    assertTrue(c.estimates().worker("leaving", "primes", false, 0, dev.gleaner.common.model.RiskModel.LINEAR, 0)
         .risk() >= 1.0 / 60, "a declared end is a certain interruption for the planner");
   }
 
@@ -520,8 +520,8 @@ class ControllerTest {
         "the slower copy is cancelled once the other saved its units");
     // the holder's late piece counts nothing
     assertTrue(complete(mine, 6).stream().allMatch(v -> v == Verdict.DUPLICATE));
-    assertEquals(JobPhase.DONE, c.job("j").phase());
-    assertEquals(1000, c.job("j").committed());
+    assertEquals(JobPhase.DONE, c.views().job("j").phase());
+    assertEquals(1000, c.views().job("j").committed());
   }
 
   @Test
@@ -583,8 +583,8 @@ class ControllerTest {
       c.tick(t);
       okWork.addAll(only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("ok")).toList());
     }
-    assertEquals(JobPhase.DONE, c.job("j").phase());
-    assertEquals(1_000_000, c.job("j").committed());
+    assertEquals(JobPhase.DONE, c.views().job("j").phase());
+    assertEquals(1_000_000, c.views().job("j").committed());
   }
 
   @Test
@@ -603,9 +603,9 @@ class ControllerTest {
       List<Action> acts = drain();
       assertEquals(1, only(acts, Action.Drop.class).size(), acts.toString());
     }
-    assertEquals(JobPhase.FAILED, c.job("j").phase());
-    assertTrue(c.job("j").message().contains("failed 3 times") && c.job("j").message().contains("lease"),
-        c.job("j").message());
+    assertEquals(JobPhase.FAILED, c.views().job("j").phase());
+    assertTrue(c.views().job("j").message().contains("failed 3 times") && c.views().job("j").message().contains("lease"),
+        c.views().job("j").message());
   }
 
   /** Runs the job to its end: every assignment to a worker in {@code failing} fails, the others complete. */
@@ -633,8 +633,8 @@ class ControllerTest {
     }
     List<Action.Assign> first = only(drain(), Action.Assign.class);
     runWithFailures(first, Set.of("flaky"), 0);
-    assertEquals(JobPhase.DONE, c.job("j").phase(), c.job("j").message());
-    assertEquals(600_000, c.job("j").committed(), "every unit once, though flaky computed none");
+    assertEquals(JobPhase.DONE, c.views().job("j").phase(), c.views().job("j").message());
+    assertEquals(600_000, c.views().job("j").committed(), "every unit once, though flaky computed none");
     long toFlaky = only(log, Action.Assign.class).stream().filter(a -> a.worker().equals("flaky")).count();
     long flakyFirst = first.stream().filter(a -> a.worker().equals("flaky")).count();
     assertTrue(toFlaky <= flakyFirst + 1, "set aside after its second failure: " + toFlaky + " assignments");
@@ -671,8 +671,8 @@ class ControllerTest {
       c.workerJoined(WorkerInfo.of(w, "primes", 1000), 0);
     }
     runWithFailures(only(drain(), Action.Assign.class), Set.of("a", "b", "c"), 0);
-    assertEquals(JobPhase.FAILED, c.job("j").phase());
-    String why = c.job("j").message();
+    assertEquals(JobPhase.FAILED, c.views().job("j").phase());
+    String why = c.views().job("j").message();
     assertTrue(why.contains("failed 3 times") && why.contains("exit code 3: boom"), why);
   }
 }

@@ -25,7 +25,7 @@ class HandoutFairnessTest {
   private Action.Planned lastPlan;
 
   private void drain() {
-    for (Action a : c.drain()) {
+    for (Action a : c.ready().actions()) {
       if (a instanceof Action.Assign x) {
         held.computeIfAbsent(x.worker(), k -> new ArrayDeque<>()).add(x);
       } else if (a instanceof Action.Cancel x) {
@@ -63,7 +63,7 @@ class HandoutFairnessTest {
     for (int i = 0; i < 400; i++) {
       assertEquals(25, holding("w" + i), "worker w" + i);
     }
-    assertNull(c.checkLedger("j"));
+    assertNull(c.views().checkLedger("j"));
   }
 
   @Test
@@ -74,7 +74,7 @@ class HandoutFairnessTest {
       c.workerJoined(WorkerInfo.of(late, "w", 1e9), 1);
       drain();
       assertEquals(1, holding(late), late + " gets a copy the moment it joins");
-      assertNull(c.checkLedger("j"));
+      assertNull(c.views().checkLedger("j"));
     }
     int kept = 0;
     int least = Integer.MAX_VALUE;
@@ -87,7 +87,7 @@ class HandoutFairnessTest {
     // every unit ends committed exactly once, the moved copies included
     double t = 2;
     List<String> everyone = new ArrayList<>(held.keySet());
-    for (int round = 0; round < 100 && c.job("j").phase() == JobPhase.RUNNING; round++) {
+    for (int round = 0; round < 100 && c.views().job("j").phase() == JobPhase.RUNNING; round++) {
       for (String w : everyone) {
         Action.Assign a = held.get(w).poll();
         if (a != null) {
@@ -99,9 +99,9 @@ class HandoutFairnessTest {
         }
       }
     }
-    assertEquals(JobPhase.DONE, c.job("j").phase());
-    assertEquals(2_000_000, c.job("j").committed());
-    assertEquals(2_000_000, c.job("j").shares().values().stream().mapToLong(Long::longValue).sum());
+    assertEquals(JobPhase.DONE, c.views().job("j").phase());
+    assertEquals(2_000_000, c.views().job("j").committed());
+    assertEquals(2_000_000, c.views().job("j").shares().values().stream().mapToLong(Long::longValue).sum());
   }
 
   @Test
@@ -124,7 +124,7 @@ class HandoutFairnessTest {
     drain();
     assertTrue(planned <= 3, planned + " plans");
     assertEquals(2000, lastPlan.workers(), "the last plan is for every worker");
-    assertNull(c.checkLedger("j"));
-    assertEquals(JobPhase.RUNNING, c.job("j").phase());
+    assertNull(c.views().checkLedger("j"));
+    assertEquals(JobPhase.RUNNING, c.views().job("j").phase());
   }
 }

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.common.control.state.Copy;
+import dev.gleaner.common.control.state.JobLedger;
+import dev.gleaner.common.control.state.Member;
+import dev.gleaner.common.control.state.WorkQueue;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -144,7 +148,7 @@ class HandoutIndexTest {
       } else {
         c.tick(now);
       }
-      apply(c.drain());
+      apply(c.ready().actions());
       check(seed, step);
     }
   }
@@ -171,10 +175,11 @@ class HandoutIndexTest {
     if (h.cursor >= h.end) {
       held.remove(key(h.job, h.id));
     }
-    JobLedger jl = c.jobs.get(h.job);
+    JobLedger jl = c.state().jobs.get(h.job);
     Copy live = jl.copies.get(h.id);
     String state = live == null ? "no live copy, ended by " + jl.ended.get(h.id) : "live: worker " + live.worker + " cursor "
-        + live.cursor + " end " + live.end + " assignedEnd " + live.assignedEnd + ", member " + c.members.get(h.worker).state;
+        + live.cursor + " end " + live.end + " assignedEnd " + live.assignedEnd + ", member "
+        + c.state().members.get(h.worker).state;
     Verdict v = c.piece(h.worker, h.job, h.id, from, to, now);
     assertTrue(v != Verdict.REFUSE, "piece [" + from + ", " + to + ") of " + h.job + "#" + h.id + " by " + h.worker
         + " refused; " + state);
@@ -191,17 +196,18 @@ class HandoutIndexTest {
 
   private void check(long seed, int step) {
     String at = "seed " + seed + ", step " + step + ", t=" + now + ": ";
-    for (JobLedger j : c.jobs.values()) {
-      assertNull(c.checkLedger(j.def.id()), at + c.checkLedger(j.def.id()));
+    for (JobLedger j : c.state().jobs.values()) {
+      assertNull(c.views().checkLedger(j.def.id()), at + c.views().checkLedger(j.def.id()));
       if (!j.active()) {
         continue;
       }
       checkSplit(j, at);
       checkSteal(j, at);
       checkSurplus(j, at);
-      assertEquals(c.members.values().stream().filter(m -> m.up() && j.takes(m)).count(), c.accepting(j), at);
+      assertEquals(c.state().members.values().stream().filter(m -> m.up() && j.takes(m)).count(),
+          c.state().accepting(j), at);
       if (unstarted(j)) {
-        for (Member m : c.members.values()) {
+        for (Member m : c.state().members.values()) {
           assertTrue(!m.up() || !j.takes(m) || !m.copies.isEmpty(), at + m.id + " is idle while job " + j.def.id()
               + " has unstarted work");
         }
@@ -218,14 +224,15 @@ class HandoutIndexTest {
 
   /** The old scan: every copy that may be split, the one whose holder finishes it last. */
   private void checkSplit(JobLedger j, String at) {
-    double splitSeconds = c.config.splitSeconds();
+    double splitSeconds = c.config().splitSeconds();
     double best = Double.NEGATIVE_INFINITY;
     for (Copy k : j.copies.values()) {
       if (!k.replica && k.check == null) {
         best = Math.max(best, finish(k));
       }
     }
-    Copy chosen = c.handout.splitCandidate(j, now);
+    c.state().refile();
+    Copy chosen = j.finishes.latest(now, c.config().splitSeconds());
     double tol = 1e-9 * Math.max(1, Math.abs(best));
     if (Math.abs(best - splitSeconds) <= tol) {
       return;
@@ -241,7 +248,7 @@ class HandoutIndexTest {
   /** Seconds until the copy's holder is through it: its copies in order, only the first one moving on with time. */
   private double finish(Copy k) {
     Member m = k.worker;
-    double s = c.handout.speed(m, k.job);
+    double s = c.state().speed(m, k.job);
     if (!(s > 0)) {
       return 0;
     }
@@ -268,10 +275,10 @@ class HandoutIndexTest {
       for (var p : q) {
         units += p.units();
       }
-      double s = c.handout.speed(c.members.get(q.owner), j);
+      double s = c.state().speed(c.state().members.get(q.owner), j);
       backlog.put(q.owner, units / (s > 0 ? s : 1));
     }
-    for (Member m : c.members.values()) {
+    for (Member m : c.state().members.values()) {
       double best = 0;
       for (Map.Entry<String, Double> e : backlog.entrySet()) {
         if (!e.getKey().equals(m.id) && e.getValue() > best) {
@@ -291,16 +298,16 @@ class HandoutIndexTest {
   /** The holder of most copies beyond the window whose last copy is of this job and may move. */
   private void checkSurplus(JobLedger j, String at) {
     int most = 0;
-    for (Member m : c.members.values()) {
+    for (Member m : c.state().members.values()) {
       int n = m.copies.size();
-      if (n > c.config.window()) {
+      if (n > c.config().window()) {
         Copy last = m.copies.get(n - 1);
         if (last.job == j && !last.replica && last.check == null && !last.reserved()) {
           most = Math.max(most, n);
         }
       }
     }
-    c.refile();
+    c.state().refile();
     Copy chosen = j.surplus.most(null);
     if (most == 0) {
       assertNull(chosen, at + "no holder beyond the window, the index gives " + chosen);

@@ -34,7 +34,7 @@ class JobMemoryTest {
   /** Computes every copy handed out whole; checks agree. Returns the memories seen. */
   private static String[] run(Controller c, String[] memory) {
     double t = 0;
-    List<Action> actions = new ArrayList<>(c.drain());
+    List<Action> actions = new ArrayList<>(c.ready().actions());
     remembered(actions, memory);
     List<Action.Assign> work = new ArrayList<>(actions.stream().filter(Action.Assign.class::isInstance)
         .map(Action.Assign.class::cast).toList());
@@ -48,7 +48,7 @@ class JobMemoryTest {
         c.checked(a.worker(), a.job(), a.copyId(), true, false, t);
       }
       c.tick(t);
-      List<Action> next = c.drain();
+      List<Action> next = c.ready().actions();
       remembered(next, memory);
       next.stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
     }
@@ -63,8 +63,8 @@ class JobMemoryTest {
     before.workerJoined(WorkerInfo.of("a", "primes", 100), 0);
     // a alone computes everything; no one else may check its pieces yet
     String[] memory = run(before, new String[2]);
-    assertEquals(1000, before.job("j").committed());
-    assertEquals(JobPhase.RUNNING, before.job("j").phase());
+    assertEquals(1000, before.views().job("j").committed());
+    assertEquals(JobPhase.RUNNING, before.views().job("j").phase());
     assertTrue(memory[1].contains("check 0 100 a ~ a"), memory[1]);
 
     // the master restarts with every unit committed and the checks pending
@@ -74,15 +74,15 @@ class JobMemoryTest {
     after.addJob(resumed, List.of(), 60, memory[0], memory[1], 0);
     after.workerJoined(WorkerInfo.of("b", "primes", 100), 0);
     run(after, new String[2]);
-    assertEquals(JobPhase.DONE, after.job("j").phase());
-    assertEquals(1000, after.job("j").verified(), "b checked what a computed before the restart");
+    assertEquals(JobPhase.DONE, after.views().job("j").phase());
+    assertEquals(1000, after.views().job("j").verified(), "b checked what a computed before the restart");
 
     // without the memories, the restarted job would have ended with nothing checked
     Controller forgetful = new Controller();
     forgetful.addJob(resumed, List.of(), 60, 0);
     forgetful.workerJoined(WorkerInfo.of("b", "primes", 100), 0);
     run(forgetful, new String[2]);
-    assertEquals(0, forgetful.job("j").verified());
+    assertEquals(0, forgetful.views().job("j").verified());
   }
 
   @Test
@@ -93,10 +93,10 @@ class JobMemoryTest {
     run(before, new String[2]);
     // b takes checks (its window), then the master stops before b reports them
     before.workerJoined(WorkerInfo.of("b", "primes", 100), 100);
-    long out = before.drain().stream().filter(Action.Assign.class::isInstance).count();
+    long out = before.ready().actions().stream().filter(Action.Assign.class::isInstance).count();
     assertTrue(out >= 1, "b holds checks");
     before.tick(200);
-    String[] memory = remembered(before.drain(), new String[2]);
+    String[] memory = remembered(before.ready().actions(), new String[2]);
     assertEquals(10, memory[1].lines().filter(l -> l.startsWith("check ")).count(), memory[1]);
 
     JobDef resumed = new JobDef("j", "primes", 0, 1000, new RangeSet(), "self", 100, 0, 1, Double.POSITIVE_INFINITY,
@@ -105,8 +105,8 @@ class JobMemoryTest {
     after.addJob(resumed, List.of(), 60, memory[0], memory[1], 0);
     after.workerJoined(WorkerInfo.of("c", "primes", 100), 0);
     run(after, new String[2]);
-    assertEquals(JobPhase.DONE, after.job("j").phase());
-    assertEquals(1000, after.job("j").verified());
+    assertEquals(JobPhase.DONE, after.views().job("j").phase());
+    assertEquals(1000, after.views().job("j").verified());
   }
 
   @Test
@@ -118,8 +118,8 @@ class JobMemoryTest {
       before.workerJoined(WorkerInfo.of(ids[i], "primes", 100 * (i + 1)), 0);
     }
     before.tick(1);
-    String[] memory = remembered(before.drain(), new String[2]);
-    Map<String, List<String>> lists = before.recovery("j", 16);
+    String[] memory = remembered(before.ready().actions(), new String[2]);
+    Map<String, List<String>> lists = before.views().recovery("j", 16);
     assertEquals(5, lists.size());
 
     JobDef resumed = new JobDef("j", "primes", 0, 100_000, RangeSet.of(0, 100_000), "distrib", 0, 0, 1,
@@ -133,10 +133,10 @@ class JobMemoryTest {
       after.workerJoined(WorkerInfo.of(ids[i], "primes", 100 * (ids.length - i)), 0);
       forgetful.workerJoined(WorkerInfo.of(ids[i], "primes", 100 * (ids.length - i)), 0);
     }
-    after.drain();
-    forgetful.drain();
-    assertEquals(lists, after.recovery("j", 16));
-    assertNotEquals(lists, forgetful.recovery("j", 16), "planned afresh, the lists would differ");
+    after.ready().actions();
+    forgetful.ready().actions();
+    assertEquals(lists, after.views().recovery("j", 16));
+    assertNotEquals(lists, forgetful.views().recovery("j", 16), "planned afresh, the lists would differ");
   }
 
   @Test
@@ -147,6 +147,6 @@ class JobMemoryTest {
         () -> c.addJob(def, List.of(), 60, "replans 2\nbogus line\n", null, 0));
     assertTrue(e.getMessage().contains("'bogus line'"), e.getMessage());
     c.addJob(def, List.of(), 60, null, null, 0);
-    assertEquals(JobPhase.QUEUED, c.job("j").phase());
+    assertEquals(JobPhase.QUEUED, c.views().job("j").phase());
   }
 }

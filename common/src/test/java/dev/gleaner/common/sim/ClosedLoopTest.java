@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.JobView;
+import dev.gleaner.common.control.WorkerState;
+import dev.gleaner.common.control.WorkerView;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,14 +42,14 @@ class ClosedLoopTest {
     @Override
     public void after(Controller c, double now) {
       events++;
-      String problem = c.checkLedger(job);
+      String problem = c.views().checkLedger(job);
       if (problem != null) {
         throw new AssertionError("t=" + now + ": " + problem);
       }
-      Controller.JobView v = c.job(job);
+      JobView v = c.views().job(job);
       if (idleCheck && v.phase() == JobPhase.RUNNING && v.queued() > 0) {
-        for (Controller.WorkerView w : c.workers(now)) {
-          if (w.state().equals("UP") && w.copies().isEmpty()) {
+        for (WorkerView w : c.views().workers(now)) {
+          if (w.state() == WorkerState.READY && w.copies().isEmpty()) {
             throw new AssertionError("t=" + now + ": worker " + w.id() + " is idle while " + v.queued()
                 + " units wait");
           }
@@ -105,7 +108,7 @@ class ClosedLoopTest {
     ClosedLoop.Result result = ClosedLoop.run(s.job(), s.hosts(), ClosedLoop.Setup.defaults(1e7), check);
     assertEquals(JobPhase.DONE, result.phase(), "seed " + seed + ", " + s.job().strategy() + ": " + result);
     assertEquals(units, result.committed());
-    Controller.JobView v = result.controller().job("j");
+    JobView v = result.controller().views().job("j");
     assertEquals(units, v.shares().values().stream().mapToLong(Long::longValue).sum(), "nothing counted twice");
     assertTrue(check.events > 0);
   }
@@ -129,9 +132,9 @@ class ClosedLoopTest {
     String strategy = STRATEGIES.get(r.nextInt(STRATEGIES.size()));
     JobDef job = JobDef.of("j", "w", 0, Math.max(1, units), strategy).withDeadline(deadline);
     ClosedLoop.Result result = ClosedLoop.run(job, hosts, ClosedLoop.Setup.defaults(1e6), new Invariants("j", false));
-    Controller.JobView v = result.controller().job("j");
+    JobView v = result.controller().views().job("j");
     assertTrue(v.phase() == JobPhase.DONE || v.phase() == JobPhase.DONE_PARTIAL, v.toString());
-    RangeSet all = result.controller().committedUnits("j");
+    RangeSet all = result.controller().views().committedUnits("j");
     assertEquals(0, all.overlap(0, 0));
     for (long[] nd : v.notDone().ranges()) {
       assertEquals(0, all.overlap(nd[0], nd[1]), "not-done ranges are not committed");
@@ -139,7 +142,7 @@ class ClosedLoopTest {
     all.addAll(v.notDone());
     assertEquals(RangeSet.of(0, Math.max(1, units)), all, "committed and not done tile the job");
     // the last pieces under way at the deadline are waited for, a few seconds at most
-    assertTrue(result.end() <= deadline + dev.gleaner.common.control.Controller.DEADLINE_GRACE + 1,
+    assertTrue(result.end() <= deadline + dev.gleaner.common.control.ControlConfig.DEADLINE_GRACE + 1,
         "ended at the deadline: " + result.end());
   }
 
@@ -155,8 +158,8 @@ class ClosedLoopTest {
     ClosedLoop.Result with = ClosedLoop.run(job, four, ClosedLoop.Setup.defaults(1e6),
         new Invariants("j", true));
     assertEquals(1000, without.end(), 1);
-    assertTrue(with.controller().job("j").shares().getOrDefault("late", 0L) > 50_000,
-        "the late joiner takes a real share: " + with.controller().job("j").shares());
+    assertTrue(with.controller().views().job("j").shares().getOrDefault("late", 0L) > 50_000,
+        "the late joiner takes a real share: " + with.controller().views().job("j").shares());
     assertTrue(with.end() < 800, "and the job ends sooner: " + with.end());
   }
 
@@ -171,7 +174,7 @@ class ClosedLoopTest {
     JobDef job = JobDef.of("j", "w", 0, 400_000, "equal").withMinWorkers(4).withChunking(0, 9);
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, ClosedLoop.Setup.defaults(1e6), new Invariants("j", true));
     assertEquals(JobPhase.DONE, r.phase());
-    Map<String, Long> shares = r.controller().job("j").shares();
+    Map<String, Long> shares = r.controller().views().job("j").shares();
     long max = shares.values().stream().mapToLong(Long::longValue).max().orElseThrow();
     assertTrue(max < 130_000, "nobody carries the lost share alone: " + shares);
     assertTrue(shares.get("w0") > 60_000, "the returned worker takes work again: " + shares);
@@ -192,9 +195,9 @@ class ClosedLoopTest {
     JobDef job = JobDef.of("j", "w", 0, 200_000, "replicate").withMinWorkers(6).withReplication(true);
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, ClosedLoop.Setup.defaults(1e6), new Invariants("j", false));
     assertEquals(JobPhase.DONE, r.phase(), r.toString());
-    assertEquals("replicate", r.controller().job("j").strategy(), r.controller().job("j").reason());
+    assertEquals("replicate", r.controller().views().job("j").strategy(), r.controller().views().job("j").reason());
     assertTrue(r.cancels() > 0, "copies whose units another copy saved first are cancelled");
     assertEquals(200_000, r.committed());
-    assertNull(r.controller().checkLedger("j"));
+    assertNull(r.controller().views().checkLedger("j"));
   }
 }

@@ -24,8 +24,8 @@ class ForecastTest {
     c.workerJoined(WorkerInfo.of("a", "w", 1000), 0);
     c.workerJoined(WorkerInfo.of("b", "w", 3000), 0);
     c.addJob(JobDef.of("j", "w", 0, 400_000, "self"), 0);
-    c.drain();
-    Outset o = c.outset("j", 0);
+    c.ready().actions();
+    Outset o = c.views().outset("j", 0);
     assertEquals(400_000, o.job().remaining().size());
     assertEquals(2, o.hosts().size());
 
@@ -45,7 +45,7 @@ class ForecastTest {
     ClosedLoop.Result r = ClosedLoop.run(job, List.of(ClosedLoop.Host.of("a", 1000)), ClosedLoop.Setup.defaults(1e6),
         (ctl, now) -> {
           if (at50[0] == null && now >= 50) {
-            at50[0] = ctl.outset("j", now);
+            at50[0] = ctl.views().outset("j", now);
           }
         });
     Outset o = at50[0];
@@ -69,12 +69,12 @@ class ForecastTest {
       c.workerJoined(WorkerInfo.of(id, "w", 1000), 0);
     }
     c.addJob(JobDef.of("j", "w", 0, 10_000_000, "self"), 0);
-    c.drain();
+    c.ready().actions();
     c.workerLost("b", "said goodbye", false, 10);
     c.workerLost("c", "connection reset", true, 10);
-    c.drain();
+    c.ready().actions();
 
-    Outset o = c.outset("j", 30);
+    Outset o = c.views().outset("j", 30);
 
     assertEquals(List.of("a", "c"), o.hosts().stream().map(Outset.Host::id).toList());
     Outset.Host lost = o.hosts().get(1);
@@ -93,12 +93,12 @@ class ForecastTest {
       c.workerJoined(WorkerInfo.of(id, "w", 1000), 0);
     }
     c.addJob(JobDef.of("j", "w", 0, 10_000_000, "self").withMinWorkers(3), 0);
-    c.drain();
+    c.ready().actions();
     c.workerLost("c", "connection reset", true, 10);
-    c.drain();
+    c.ready().actions();
     double week = dev.gleaner.common.estimate.Estimator.DEPARTED_AFTER;
 
-    Outset o = c.outset("j", 10 + week + 1);
+    Outset o = c.views().outset("j", 10 + week + 1);
 
     assertEquals(List.of("a", "b"), o.hosts().stream().map(Outset.Host::id).toList());
     assertEquals(1, o.job().minWorkers(), "the job has its workers: a forecast does not wait for three again");
@@ -111,10 +111,10 @@ class ForecastTest {
     Controller c = new Controller(CONFIG);
     c.workerJoined(WorkerInfo.of("a", "w", 1000), 0);
     c.addJob(JobDef.of("j", "w", 0, 10_000, "self"), 0);
-    c.drain();
+    c.ready().actions();
     c.workerLost("a", "said goodbye", false, 1);
-    c.drain();
-    assertNull(Forecast.run(c.outset("j", 2), CONFIG, 0.5, 2, 1));
+    c.ready().actions();
+    assertNull(Forecast.run(c.views().outset("j", 2), CONFIG, 0.5, 2, 1));
   }
 
   /**
@@ -140,7 +140,7 @@ class ForecastTest {
       long s = seed;
       ClosedLoop.Result r = ClosedLoop.run(job, hosts, ClosedLoop.Setup.defaults(1e6), (ctl, now) -> {
         if (read[0] == null && now >= deadline / 4) {
-          read[0] = Forecast.run(ctl.outset("j", now), CONFIG, 0.5, 10, s);
+          read[0] = Forecast.run(ctl.views().outset("j", now), CONFIG, 0.5, 10, s);
         }
       });
       Forecast.Outlook f = read[0];
@@ -161,7 +161,7 @@ class ForecastTest {
     Controller c = new Controller(CONFIG);
     c.workerJoined(WorkerInfo.of("a", "w", 1000), 0);
     c.addJob(JobDef.of("j", "w", 0, 10_000, "self"), 0);
-    Outset o = c.outset("j", 0);
+    Outset o = c.views().outset("j", 0);
     IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> Forecast.run(o, CONFIG, 0.5, 0, 1));
     assertTrue(e.getMessage().contains("at least one run"));

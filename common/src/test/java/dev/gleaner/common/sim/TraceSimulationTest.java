@@ -39,7 +39,7 @@ class TraceSimulationTest {
           new TraceSimulation.Prior(10, 10 * 10.31 * 3600));
       assertTrue(r.run().committed() <= r.bound(), "seed " + seed + ": " + r.run().committed() + " > " + r.bound());
       assertTrue(r.run().committed() > 0, "seed " + seed);
-      String ledger = r.run().controller().checkLedger("j");
+      String ledger = r.run().controller().views().checkLedger("j");
       assertEquals(null, ledger, "seed " + seed);
     }
   }
@@ -87,7 +87,7 @@ class TraceSimulationTest {
     assertEquals(110, vacate.run().committed(), "every unit of the 55.4 s up is saved, floored at each vacate");
     assertTrue(vacate.run().committed() > crash.run().committed());
     assertEquals(vacate.run().committed() + vacate.run().lostUnits(), 2 * vacate.run().busySeconds(), 1e-6);
-    assertEquals(null, vacate.run().controller().checkLedger("j"));
+    assertEquals(null, vacate.run().controller().views().checkLedger("j"));
   }
 
   @Test

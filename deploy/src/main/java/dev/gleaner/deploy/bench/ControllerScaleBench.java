@@ -2,6 +2,7 @@ package dev.gleaner.deploy.bench;
 
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.Progress;
 import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.Swarm;
@@ -128,7 +129,7 @@ public final class ControllerScaleBench {
       if (now < next[0]) {
         return;
       }
-      Controller.Progress p = c.progress(job);
+      Progress p = c.views().progress(job);
       long wall = System.nanoTime();
       long cpu = threads.getCurrentThreadCpuTime();
       rows.add(new Row(now, (wall - mark[0]) / 1e9, (cpu - mark[1]) / 1e9, p.handedOut() - mark[2],
@@ -150,7 +151,7 @@ public final class ControllerScaleBench {
     }
     long wall = System.nanoTime();
     long cpu = threads.getCurrentThreadCpuTime();
-    Controller.Progress p = result.controller().progress(job);
+    Progress p = result.controller().views().progress(job);
     if (p.handedOut() > mark[2] || p.committed() > mark[3]) {
       rows.add(new Row(result.end(), (wall - mark[0]) / 1e9, (cpu - mark[1]) / 1e9, p.handedOut() - mark[2],
           p.committed() - mark[3], (int) (p.replans() - mark[4])));
@@ -164,17 +165,17 @@ public final class ControllerScaleBench {
     String job = swarm.job().id();
     if (result.phase() != JobPhase.DONE) {
       return "the job ended " + result.phase() + " at " + result.end() + " s: "
-          + result.controller().job(job).message();
+          + result.controller().views().job(job).message();
     }
-    RangeSet committed = result.controller().committedUnits(job);
+    RangeSet committed = result.controller().views().committedUnits(job);
     if (!committed.equals(RangeSet.of(0, swarm.units()))) {
       return "the committed units " + committed + " do not tile [0, " + swarm.units() + ")";
     }
-    long shares = result.controller().job(job).shares().values().stream().mapToLong(Long::longValue).sum();
+    long shares = result.controller().views().job(job).shares().values().stream().mapToLong(Long::longValue).sum();
     if (shares != swarm.units()) {
       return "the workers' shares add up to " + shares + " units, not " + swarm.units();
     }
-    String ledger = result.controller().checkLedger(job);
+    String ledger = result.controller().views().checkLedger(job);
     return ledger;
   }
 

@@ -6,8 +6,10 @@ import dev.gleaner.common.control.Held;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.JobView;
 import dev.gleaner.common.control.Verdict;
 import dev.gleaner.common.control.WorkerInfo;
+import dev.gleaner.common.control.WorkerView;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.util.RangeSet;
 import dev.gleaner.common.workload.Workload;
@@ -113,10 +115,10 @@ public final class ControlLoop implements AutoCloseable {
     this.storeProblems = new dev.gleaner.master.store.ProblemLog(log, ticker::nanos);
     // interruptions by hour of the week, on this machine's clock and zone (the owners' hours), from
     // the sessions of the last RISK_WEEKS weeks: owners' habits change, and a start stays quick
-    controller.estimator().wallClock(ticker.epochMillis() / 1000.0, java.time.ZoneId.systemDefault());
+    controller.wallClock(ticker.epochMillis() / 1000.0, java.time.ZoneId.systemDefault());
     long since = ticker.epochMillis() - RISK_WEEKS * 7L * 86_400_000L;
     for (Store.Session s : store.call(Store.sessions(since))) {
-      controller.estimator().pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
+      controller.pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
     }
     this.thread = new Thread(this::loop, "gleaner-control");
     thread.setDaemon(true);
@@ -237,7 +239,7 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /** The interruptions seen of a worker: its risk's, less the prior's. */
-  long seenInterruptions(Controller.WorkerView w) {
+  long seenInterruptions(WorkerView w) {
     return Math.max(0, w.risk().interruptions() - priorInterruptions());
   }
 
@@ -255,7 +257,7 @@ public final class ControlLoop implements AutoCloseable {
   /** Per-worker series of /metrics, from the controller's views: once a second. */
   private void labelWorkers() {
     List<MasterMetrics.WorkerFigures> out = new ArrayList<>();
-    for (Controller.WorkerView w : controller.workers(now())) {
+    for (WorkerView w : controller.views().workers(now())) {
       out.add(new MasterMetrics.WorkerFigures(w.id(), w.unitsDone(), w.bestSpeed(), seenInterruptions(w),
           links.containsKey(w.id())));
     }
@@ -500,7 +502,7 @@ public final class ControlLoop implements AutoCloseable {
           log.info("worker {} is still away: {}{}", id, a.getReason(), backAt(a.getBackAtMillis()));
           return;
         }
-        Controller.WorkerView before = controller.worker(id, now());
+        WorkerView before = controller.views().worker(id, now());
         controller.workerVacated(id, "vacated: " + a.getReason(), now());
         endSession(link, "interrupted", "vacated: " + a.getReason());
         metrics.workersVacated.increment();
@@ -542,7 +544,7 @@ public final class ControlLoop implements AutoCloseable {
       if (links.get(link.workerId()) == link) {
         for (Speed s : speeds) {
           if (s.getUnitsPerSecond() > 0 && Double.isFinite(s.getUnitsPerSecond())) {
-            controller.estimator().calibrated(link.workerId(), s.getWorkload(), s.getUnitsPerSecond());
+            controller.calibrated(link.workerId(), s.getWorkload(), s.getUnitsPerSecond());
           }
         }
       }
@@ -588,7 +590,7 @@ public final class ControlLoop implements AutoCloseable {
         log.info("worker {} left while away: {}", link.workerId(), why);
         return;
       }
-      Controller.WorkerView before = controller.worker(link.workerId(), now());
+      WorkerView before = controller.views().worker(link.workerId(), now());
       if (refused) {
         controller.workerRefused(link.workerId(), why, now());
       } else {
@@ -859,15 +861,7 @@ public final class ControlLoop implements AutoCloseable {
   // ---------------------------------------------------------------- actions
 
   private void act() {
-    for (int round = 0; round < 100; round++) {
-      List<Action> actions = controller.drain();
-      if (actions.isEmpty()) {
-        return;
-      }
-      for (Action a : actions) {
-        carryOut(a);
-      }
-    }
+    controller.drive(ready -> ready.actions().forEach(this::carryOut));
   }
 
   private void carryOut(Action a) {
@@ -1375,7 +1369,7 @@ public final class ControlLoop implements AutoCloseable {
       }
       log.info("job {} is cancelled: {}{}", jobId, reason, graceMs > 0
           ? " (its workers have up to " + graceMs + " ms to report what they computed since their last pieces)" : "");
-      Controller.JobView v = controller.job(jobId);
+      JobView v = controller.views().job(jobId);
       JobOutcome outcome = new JobOutcome(v.phase().name(), v.message());
       // the reply waits for the stored cancel: a master restarted after it does not run the job again
       store.submit(Store.cancelRequested(jobId, reason)).whenComplete((ok, err) -> {

@@ -68,7 +68,7 @@ final class Forecasts implements AutoCloseable {
     List<Outset> outsets = new ArrayList<>();
     for (MasterJob j : jobs.values()) {
       if (j.state == null && j.ending == null) {
-        Outset o = controller.outset(j.id, now);
+        Outset o = controller.views().outset(j.id, now);
         if (o != null) {
           outsets.add(o);
         } else {

@@ -1,6 +1,10 @@
 package dev.gleaner.master.control;
 
 import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.JobView;
+import dev.gleaner.common.control.PlannedTimeline;
+import dev.gleaner.common.control.WorkerState;
+import dev.gleaner.common.control.WorkerView;
 import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.RecoveryList;
@@ -32,7 +36,7 @@ final class StatusReport {
     StatusReply.Builder reply = StatusReply.newBuilder();
     MasterJob j = jobs.get(jobId);
     if (j != null) {
-      reply.addJobs(job(j, controller.job(j.id), now, true, false, controller, clock.epochMillis()));
+      reply.addJobs(job(j, controller.views().job(j.id), now, true, false, controller, clock.epochMillis()));
     }
     return reply.build();
   }
@@ -48,7 +52,7 @@ final class StatusReport {
     StatusReply reply = build(controller, jobs, links, away, registry, "", now, clock, true, true);
     Map<String, WebStatus.Plan> plans = new java.util.LinkedHashMap<>();
     for (dev.gleaner.protocol.JobStatus j : reply.getJobsList()) {
-      Controller.PlannedTimeline t = controller.plannedTimeline(j.getJobId());
+      PlannedTimeline t = controller.views().plannedTimeline(j.getJobId());
       if (t != null && Double.isFinite(t.at()) && !t.timeline().lanes().isEmpty() && j.getFinishedAtMillis() == 0) {
         plans.put(j.getJobId(), new WebStatus.Plan(clock.toMillis(t.at()), t.timeline()));
       }
@@ -75,11 +79,11 @@ final class StatusReport {
         reply.putMetrics(name + ".max_ms", t.max(TimeUnit.MILLISECONDS));
       }
     }
-    reply.setEps(estimate(controller.estimator().eps()));
+    reply.setEps(estimate(controller.estimates().eps()));
     if (!jobId.isEmpty()) {
       MasterJob j = jobs.get(jobId);
       if (j != null) {
-        reply.addJobs(job(j, controller.job(j.id), now, true, true, controller, clock.epochMillis()));
+        reply.addJobs(job(j, controller.views().job(j.id), now, true, true, controller, clock.epochMillis()));
       }
     } else {
       // the latest jobs: a master that ran thousands still answers in one bounded frame
@@ -87,7 +91,7 @@ final class StatusReport {
       int i = 0;
       for (MasterJob j : jobs.values()) {
         if (i++ >= skip) {
-          JobStatus js = job(j, controller.job(j.id), now, false, false, controller, clock.epochMillis());
+          JobStatus js = job(j, controller.views().job(j.id), now, false, false, controller, clock.epochMillis());
           if (recoveryOfRunning && js.getFinishedAtMillis() == 0) {
             js = withRecovery(js, controller);
           }
@@ -97,10 +101,10 @@ final class StatusReport {
       reply.setJobsOmitted(skip);
     }
     Map<String, Integer> byState = new java.util.TreeMap<>();
-    controller.forEachWorkerState((id, state) -> byState.merge(shownState(id, state, links, away), 1, Integer::sum));
+    controller.views().forEachWorkerState((id, state) -> byState.merge(shownState(id, state, links, away), 1, Integer::sum));
     int known = byState.values().stream().mapToInt(Integer::intValue).sum();
-    java.util.List<Controller.WorkerView> shown = controller.workers(now, allWorkers ? Integer.MAX_VALUE : WORKERS_SHOWN);
-    for (Controller.WorkerView w : shown) {
+    java.util.List<WorkerView> shown = controller.views().workers(now, allWorkers ? Integer.MAX_VALUE : WORKERS_SHOWN);
+    for (WorkerView w : shown) {
       WorkerLink link = links.get(w.id());
       ControlLoop.Away a = link == null ? null : away.get(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
@@ -130,7 +134,7 @@ final class StatusReport {
     // connected since before this master knew them, and away all along: no figures yet
     for (Map.Entry<String, ControlLoop.Away> e : away.entrySet()) {
       WorkerLink link = links.get(e.getKey());
-      if (link != null && !controller.knowsWorker(e.getKey())) {
+      if (link != null && !controller.views().knowsWorker(e.getKey())) {
         byState.merge("AWAY", 1, Integer::sum);
         reply.addWorkers(WorkerStatus.newBuilder().setWorkerId(e.getKey()).setState("AWAY").setHost(link.host())
             .setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis()).setAwayReason(e.getValue().reason())
@@ -142,10 +146,10 @@ final class StatusReport {
   }
 
   /** A worker's state as a status shows it: GONE without a session, AWAY while its owner has it, READY when up. */
-  private static String shownState(String id, String state, Map<String, WorkerLink> links,
+  private static String shownState(String id, WorkerState state, Map<String, WorkerLink> links,
       Map<String, ControlLoop.Away> away) {
     WorkerLink link = links.get(id);
-    return link == null ? "GONE" : away.containsKey(id) ? "AWAY" : state.equals("UP") ? "READY" : state;
+    return (link == null ? WorkerState.GONE : away.containsKey(id) ? WorkerState.AWAY : state).name();
   }
 
   /** Workers in a status that does not ask for all: the first ones to have joined. */
@@ -170,7 +174,7 @@ final class StatusReport {
         .setMessage("submitted; the master's control loop has not taken it up yet").build();
   }
 
-  private static JobStatus job(MasterJob j, Controller.JobView v, double now, boolean one, boolean recovery,
+  private static JobStatus job(MasterJob j, JobView v, double now, boolean one, boolean recovery,
       Controller controller, long nowMillis) {
     long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : nowMillis;
     double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
@@ -211,8 +215,8 @@ final class StatusReport {
     v.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));
     if (one && recovery) {
-      int length = controller.recoveryLength(j.id);
-      controller.recovery(j.id, RECOVERY_SHOWN).forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder().setWorkerId(w)
+      int length = controller.views().recoveryLength(j.id);
+      controller.views().recovery(j.id, RECOVERY_SHOWN).forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder().setWorkerId(w)
           .addAllList(l).setLength(length)));
     }
     var reroutes = v.reroutes();
@@ -229,8 +233,8 @@ final class StatusReport {
 
   private static JobStatus withRecovery(JobStatus js, Controller controller) {
     JobStatus.Builder b = js.toBuilder();
-    int length = controller.recoveryLength(js.getJobId());
-    controller.recovery(js.getJobId(), RECOVERY_SHOWN).forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder()
+    int length = controller.views().recoveryLength(js.getJobId());
+    controller.views().recovery(js.getJobId(), RECOVERY_SHOWN).forEach((w, l) -> b.addRecovery(RecoveryList.newBuilder()
         .setWorkerId(w).addAllList(l).setLength(length)));
     return b.build();
   }

@@ -110,7 +110,7 @@ final class TraceRun {
     Forecast.Outlook[] quarter = new Forecast.Outlook[1];
     TraceSimulation.Result r = TraceSimulation.run(trace, platform, job, setup, prior, (c, now) -> {
       if (quarter[0] == null && now >= horizon / 4) {
-        dev.gleaner.common.control.Outset o = c.outset("sim", now);
+        dev.gleaner.common.control.Outset o = c.views().outset("sim", now);
         // null: the job ended at this event (then the quarter's forecast is the end itself)
         quarter[0] = o == null ? null : Forecast.run(o, setup.config(), setup.tick(), FORECAST_RUNS, 1);
       }

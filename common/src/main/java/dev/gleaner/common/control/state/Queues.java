@@ -1,4 +1,4 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,7 +17,7 @@ import java.util.function.ToDoubleFunction;
  * <p>A queue that changes, or whose worker's speed changes, is only marked; the marked ones are
  * sorted again before the next question, so a hand-out that moves one piece costs one re-sort.
  */
-final class Queues {
+public final class Queues {
   private static final Comparator<WorkQueue> LONGEST_FIRST = (a, b) -> a.sortedAt != b.sortedAt
       ? Double.compare(b.sortedAt, a.sortedAt) : a.owner.compareTo(b.owner);
 
@@ -39,17 +39,17 @@ final class Queues {
   }
 
   /** The worker's queue, or null if it has none. */
-  WorkQueue get(String worker) {
+  public WorkQueue get(String worker) {
     return byWorker.get(worker);
   }
 
   /** The worker's queue, made empty if it has none. */
-  WorkQueue of(String worker) {
+  public WorkQueue of(String worker) {
     return byWorker.computeIfAbsent(worker, k -> new WorkQueue(k, this));
   }
 
   /** Takes the worker's queue away (null if it has none); it no longer counts here. */
-  WorkQueue remove(String worker) {
+  public WorkQueue remove(String worker) {
     WorkQueue q = byWorker.remove(worker);
     if (q != null) {
       unsort(q);
@@ -60,7 +60,7 @@ final class Queues {
     return q;
   }
 
-  void clear() {
+  public void clear() {
     for (WorkQueue q : byWorker.values()) {
       q.detach();
     }
@@ -73,17 +73,17 @@ final class Queues {
     pieces = 0;
   }
 
-  Collection<WorkQueue> all() {
+  public Collection<WorkQueue> all() {
     return byWorker.values();
   }
 
   /** Whether some queue holds a piece. */
-  boolean anyQueued() {
+  public boolean anyQueued() {
     return pieces > 0;
   }
 
   /** The queue with the longest backlog other than {@code except}'s, or null if all others are empty. */
-  WorkQueue longest(String except) {
+  public WorkQueue longest(String except) {
     sortMarked();
     for (WorkQueue q : byBacklog) {
       if (!q.owner.equals(except)) {
@@ -94,7 +94,7 @@ final class Queues {
   }
 
   /** The worker's speed changed: its queue's backlog did. */
-  void speedChanged(String worker) {
+  public void speedChanged(String worker) {
     WorkQueue q = byWorker.get(worker);
     if (q != null) {
       mark(q);

@@ -1,4 +1,4 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
 import dev.gleaner.common.recovery.RecoveryPlans;
 import java.net.URLDecoder;
@@ -14,7 +14,7 @@ import java.util.Set;
  * What a job's controller state must keep across a master restart, as two texts a body stores:
  * its plan (how many plans so far, the recovery scheme's members in order, each unit's home on
  * their lists) and its verification (units picked and verified, checks waiting or under way, the
- * mismatches noted). A restarted master that gives them back to {@link Controller#addJob} keeps the
+ * mismatches noted). A restarted master that gives them back to the controller with the job keeps the
  * same recovery lists and checks what it had picked; without them, it plans afresh.
  *
  * <p>The texts are lines of space-separated words, ids and messages percent-encoded ({@code ~}: none).
@@ -23,7 +23,7 @@ public final class JobMemory {
   private JobMemory() {}
 
   /** The job's plan memory, or null if it has not been planned. */
-  static String plan(JobLedger j) {
+  public static String plan(JobLedger j) {
     if (j.replans < 0) {
       return null;
     }
@@ -41,12 +41,12 @@ public final class JobMemory {
   }
 
   /** What tells that the plan memory changed. */
-  static long planVersion(JobLedger j) {
+  public static long planVersion(JobLedger j) {
     return Objects.hash(j.replans, j.members.size(), j.homes.changes());
   }
 
   /** The job's verification memory, or null for a job that checks nothing. */
-  static String checks(JobLedger j) {
+  public static String checks(JobLedger j) {
     if (j.def.verify() <= 0) {
       return null;
     }
@@ -73,7 +73,7 @@ public final class JobMemory {
   }
 
   /** What tells that the verification memory changed. */
-  static long checksVersion(JobLedger j) {
+  public static long checksVersion(JobLedger j) {
     return Objects.hash(j.checkedSelected, j.verified, j.checks.size(), j.checking.size(), j.mismatches.size(),
         j.checks.peekFirst(), j.checks.peekLast());
   }
@@ -88,7 +88,7 @@ public final class JobMemory {
   }
 
   /** Puts the memories back into a new ledger; a text that does not parse is an IllegalArgumentException. */
-  static void restore(JobLedger j, String plan, String checks) {
+  public static void restore(JobLedger j, String plan, String checks) {
     try {
       parse(j, plan, checks);
     } catch (RuntimeException e) {

@@ -1,4 +1,4 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
 import dev.gleaner.common.plan.ChunkPlan;
 import java.util.ArrayDeque;
@@ -11,9 +11,9 @@ import java.util.Iterator;
  * changes and tells its {@link Queues} so, which keeps the queues ordered by backlog without
  * summing them again.
  */
-final class WorkQueue implements Iterable<ChunkPlan> {
+public final class WorkQueue implements Iterable<ChunkPlan> {
   /** The worker it is planned for; null for a job's pool. */
-  final String owner;
+  public final String owner;
   /** The job's queues it belongs to; null for a pool, or once taken away from them. */
   private Queues queues;
   private final ArrayDeque<ChunkPlan> items = new ArrayDeque<>();
@@ -37,33 +37,33 @@ final class WorkQueue implements Iterable<ChunkPlan> {
     return queues != null;
   }
 
-  long units() {
+  public long units() {
     return units;
   }
 
-  int size() {
+  public int size() {
     return items.size();
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return items.isEmpty();
   }
 
-  ChunkPlan peekFirst() {
+  public ChunkPlan peekFirst() {
     return items.peekFirst();
   }
 
-  void addFirst(ChunkPlan c) {
+  public void addFirst(ChunkPlan c) {
     items.addFirst(c);
     added(c.units(), 1);
   }
 
-  void addLast(ChunkPlan c) {
+  public void addLast(ChunkPlan c) {
     items.addLast(c);
     added(c.units(), 1);
   }
 
-  void addAll(Collection<ChunkPlan> cs) {
+  public void addAll(Collection<ChunkPlan> cs) {
     long u = 0;
     for (ChunkPlan c : cs) {
       items.addLast(c);
@@ -72,7 +72,7 @@ final class WorkQueue implements Iterable<ChunkPlan> {
     added(u, cs.size());
   }
 
-  ChunkPlan pollFirst() {
+  public ChunkPlan pollFirst() {
     ChunkPlan c = items.pollFirst();
     if (c != null) {
       added(-c.units(), -1);
@@ -80,7 +80,7 @@ final class WorkQueue implements Iterable<ChunkPlan> {
     return c;
   }
 
-  ChunkPlan pollLast() {
+  public ChunkPlan pollLast() {
     ChunkPlan c = items.pollLast();
     if (c != null) {
       added(-c.units(), -1);
@@ -88,7 +88,7 @@ final class WorkQueue implements Iterable<ChunkPlan> {
     return c;
   }
 
-  void clear() {
+  public void clear() {
     added(-units, -items.size());
     items.clear();
   }
@@ -101,7 +101,7 @@ final class WorkQueue implements Iterable<ChunkPlan> {
   }
 
   /** Its pieces in order, a copy. */
-  java.util.List<ChunkPlan> toList() {
+  public java.util.List<ChunkPlan> toList() {
     return java.util.List.copyOf(items);
   }
 

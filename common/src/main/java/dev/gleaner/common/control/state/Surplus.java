@@ -1,4 +1,4 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,9 +10,9 @@ import java.util.TreeSet;
  * copy if that copy is of this job and may move: where a worker with nothing in hand takes a copy
  * its holder has not started (a late arrival after the pool ran dry), in O(log n).
  */
-final class Surplus {
+public final class Surplus {
   /** A holder with more copies than the window, and the copy it would start last. */
-  record Entry(Copy copy, int held) {}
+  private record Entry(Copy copy, int held) {}
 
   private static final Comparator<Entry> MOST_FIRST = (x, y) -> x.held() != y.held()
       ? Integer.compare(y.held(), x.held()) : Long.compare(x.copy().id, y.copy().id);
@@ -26,7 +26,7 @@ final class Surplus {
   }
 
   /** Files the holder again from its copies as they are now. */
-  void refile(Member m, int window) {
+  public void refile(Member m, int window) {
     Entry old = byHolder.remove(m);
     if (old != null) {
       byHeld.remove(old);
@@ -34,7 +34,7 @@ final class Surplus {
     int n = m.copies.size();
     if (n > window) {
       Copy last = m.copies.get(n - 1);
-      if (last.job == job && Handout.movable(last)) {
+      if (last.job == job && last.movable()) {
         Entry e = new Entry(last, n);
         byHolder.put(m, e);
         byHeld.add(e);
@@ -42,13 +42,13 @@ final class Surplus {
     }
   }
 
-  void clear() {
+  public void clear() {
     byHolder.clear();
     byHeld.clear();
   }
 
   /** The last copy of the worker that holds most beyond the window, other than {@code except}; null if none. */
-  Copy most(Member except) {
+  public Copy most(Member except) {
     for (Entry e : byHeld) {
       if (e.copy().worker != except) {
         return e.copy();

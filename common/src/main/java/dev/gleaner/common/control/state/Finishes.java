@@ -1,4 +1,4 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
 import java.util.Comparator;
 import java.util.HashMap;
@@ -10,7 +10,7 @@ import java.util.TreeSet;
  * (the one that would finish last) in O(log n), without scanning every copy.
  *
  * <p>A holder computes its copies in order, and only the first one progresses with time (see
- * {@link Handout#secondsLeft}). The copy of a holder that would finish last is its last one that
+ * {@link Copy#secondsLeft}). The copy of a holder that would finish last is its last one that
  * may be split; with {@code s} the holder's speed, {@code R} the seconds of the copies between its
  * first and that one, and {@code E} the instant its first copy would be done
  * ({@code progressAt + (end - cursor) / s}), that copy is done {@code max(0, E - now) + R} seconds
@@ -21,9 +21,9 @@ import java.util.TreeSet;
  * then the holder with the largest {@code A} or the one with the largest {@code B}, whichever
  * gives more: {@code max_h max(A_h, B_h - now) = max(max_h A_h, max_h B_h - now)}.
  */
-final class Finishes {
+public final class Finishes {
   /** A holder's copy that would finish last, filed under its two keys. */
-  record Entry(Copy copy, double a, double b) {}
+  private record Entry(Copy copy, double a, double b) {}
 
   private static final Comparator<Entry> BY_A = (x, y) -> x.a() != y.a() ? Double.compare(y.a(), x.a())
       : Long.compare(x.copy().id, y.copy().id);
@@ -40,7 +40,7 @@ final class Finishes {
   }
 
   /** Files the holder again from its copies as they are now, at its speed {@code s} for this job. */
-  void refile(Member m, double s) {
+  public void refile(Member m, double s) {
     Entry old = byHolder.remove(m);
     if (old != null) {
       byA.remove(old);
@@ -54,14 +54,14 @@ final class Finishes {
     }
   }
 
-  void clear() {
+  public void clear() {
     byHolder.clear();
     byA.clear();
     byB.clear();
   }
 
   /** The copy that would finish last, if it finishes more than {@code threshold} seconds from now; else null. */
-  Copy latest(double now, double threshold) {
+  public Copy latest(double now, double threshold) {
     Entry a = byA.isEmpty() ? null : byA.first();
     Entry b = byB.isEmpty() ? null : byB.first();
     double va = a == null ? Double.NEGATIVE_INFINITY : a.a();
@@ -79,7 +79,7 @@ final class Finishes {
     int last = -1;
     for (int i = m.copies.size() - 1; i >= 0; i--) {
       Copy k = m.copies.get(i);
-      if (k.job == job && Handout.splittable(k)) {
+      if (k.job == job && k.splittable()) {
         last = i;
         break;
       }
@@ -88,7 +88,7 @@ final class Finishes {
       return null;
     }
     Copy first = m.copies.get(0);
-    boolean computing = Handout.computing(first);
+    boolean computing = first.computing();
     double rest = 0;
     for (int i = computing ? 1 : 0; i <= last; i++) {
       Copy k = m.copies.get(i);

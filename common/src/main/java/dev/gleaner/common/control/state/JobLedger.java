@@ -1,5 +1,8 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
+import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.recovery.RecoveryScheme;
@@ -20,29 +23,29 @@ import java.util.Map;
  * Replicas put the same units in several copies or queues on purpose; a unit's state is then the
  * first of the list above that applies.
  */
-final class JobLedger {
-  final JobDef def;
-  JobPhase phase = JobPhase.QUEUED;
-  String message = "";
-  final RangeSet committed;
-  final RangeSet pending = new RangeSet();
+public final class JobLedger {
+  public final JobDef def;
+  public JobPhase phase = JobPhase.QUEUED;
+  public String message = "";
+  public final RangeSet committed;
+  public final RangeSet pending = new RangeSet();
   /** Work no plan has placed yet (all of it until the first plan). */
-  final RangeSet unplanned;
-  final Map<Long, Copy> copies = new LinkedHashMap<>();
+  public final RangeSet unplanned;
+  public final Map<Long, Copy> copies = new LinkedHashMap<>();
   /** Copies that ended, by id, with their worker: a late piece of one is discarded, not refused. */
-  final Map<Long, String> ended = new HashMap<>();
+  public final Map<Long, String> ended = new HashMap<>();
   /** Each worker's planned pieces, sorted by backlog. */
-  final Queues queues;
+  public final Queues queues;
   /** Pieces for whoever is free. */
-  final WorkQueue pool = new WorkQueue(null, null);
-  /** Its running copies by when their holders would finish them (see {@link Controller#refile}). */
-  final Finishes finishes = new Finishes(this);
-  /** Its holders of more copies than the window (see {@link Controller#refile}). */
-  final Surplus surplus = new Surplus(this);
-  final Homes homes = new Homes();
-  final Map<String, Long> unitsByWorker = new LinkedHashMap<>();
-  final List<Action.Rerouted> reroutes = new ArrayList<>();
-  long nextCopyId;
+  public final WorkQueue pool = new WorkQueue(null, null);
+  /** Its running copies by when their holders would finish them (see {@link ControlState#refile}). */
+  public final Finishes finishes = new Finishes(this);
+  /** Its holders of more copies than the window (see {@link ControlState#refile}). */
+  public final Surplus surplus = new Surplus(this);
+  public final Homes homes = new Homes();
+  public final Map<String, Long> unitsByWorker = new LinkedHashMap<>();
+  public final List<Action.Rerouted> reroutes = new ArrayList<>();
+  public long nextCopyId;
 
   /**
    * A committed piece to compute again on another worker and compare (see {@link JobDef#verify()}).
@@ -50,17 +53,17 @@ final class JobLedger {
    * @param excluded workers that may not take it (who committed it, who checked it already)
    * @param dissenter for a tie-break: the worker whose check disagreed with the committed result
    */
-  record Check(long start, long end, java.util.Set<String> excluded, String committer, String dissenter) {
-    boolean tieBreak() {
+  public record Check(long start, long end, java.util.Set<String> excluded, String committer, String dissenter) {
+    public boolean tieBreak() {
       return dissenter != null;
     }
 
-    long units() {
+    public long units() {
       return end - start;
     }
 
     /** The same check, never to be given to {@code worker}. */
-    Check excluding(String worker) {
+    public Check excluding(String worker) {
       java.util.Set<String> more = new java.util.HashSet<>(excluded);
       more.add(worker);
       return new Check(start, end, java.util.Set.copyOf(more), committer, dissenter);
@@ -68,66 +71,66 @@ final class JobLedger {
   }
 
   /** Checks waiting for a worker, and those being computed or compared, by copy id. */
-  final Deque<Check> checks = new ArrayDeque<>();
-  final Map<Long, Check> checking = new HashMap<>();
+  public final Deque<Check> checks = new ArrayDeque<>();
+  public final Map<Long, Check> checking = new HashMap<>();
   /** Units picked for checking so far, units whose check agreed (in the end), and what disagreed. */
-  long checkedSelected;
-  long verified;
+  public long checkedSelected;
+  public long verified;
   /** Since when no connected worker may take the remaining checks (NaN: they can be taken). */
-  double checksStuckSince = Double.NaN;
-  final List<String> mismatches = new ArrayList<>();
+  public double checksStuckSince = Double.NaN;
+  public final List<String> mismatches = new ArrayList<>();
   /** Some copies hold the same units on purpose. */
-  boolean replicated;
+  public boolean replicated;
   /** The speeds of the workers up for it, summed at {@link #speedSumAt} (refreshed each second). */
-  double speedSum;
-  double speedSumAt = Double.NEGATIVE_INFINITY;
+  public double speedSum;
+  public double speedSumAt = Double.NEGATIVE_INFINITY;
 
   // the current plan
-  String strategy = "";
-  String reason = "";
-  int replans = -1;
-  double lastPlanAt = Double.NEGATIVE_INFINITY;
+  public String strategy = "";
+  public String reason = "";
+  public int replans = -1;
+  public double lastPlanAt = Double.NEGATIVE_INFINITY;
   /** Committed + held when planned, plus what the plan expects of the rest. */
-  double expectedWork = Double.NaN;
+  public double expectedWork = Double.NaN;
   /** The figures the plan used, to notice a drift. */
-  Map<String, Worker> planned = Map.of();
+  public Map<String, Worker> planned = Map.of();
   /** What the current plan predicts (seconds from {@link #lastPlanAt}); empty for probe chunks. */
-  dev.gleaner.common.plan.Timeline timeline = dev.gleaner.common.plan.Timeline.EMPTY;
+  public dev.gleaner.common.plan.Timeline timeline = dev.gleaner.common.plan.Timeline.EMPTY;
   /** Worker id to its place in the plan's service order. */
-  Map<String, Integer> rank = Map.of();
-  boolean replanDue;
-  String replanWhy = "";
+  public Map<String, Integer> rank = Map.of();
+  public boolean replanDue;
+  public String replanWhy = "";
   /** For strategy auto: the strategy it picked last, when, and for how many workers. */
-  String autoPick;
-  double autoAt;
-  int autoWorkers;
+  public String autoPick;
+  public double autoAt;
+  public int autoWorkers;
 
   /** The versions of the memories last sent out (see {@link JobMemory}). */
-  long planMemory = Long.MIN_VALUE;
-  long checksMemory = Long.MIN_VALUE;
-  double rememberedAt = Double.NEGATIVE_INFINITY;
+  public long planMemory = Long.MIN_VALUE;
+  public long checksMemory = Long.MIN_VALUE;
+  public double rememberedAt = Double.NEGATIVE_INFINITY;
   /** Why it was cancelled; null unless it was. */
-  String cancelled;
+  public String cancelled;
   /**
    * A cancelled job waiting for the last pieces of the copies being computed (each was truncated
    * where it had reported up to): until when it waits for them; NaN when it waits for none.
    */
-  double collectUntil = Double.NaN;
+  public double collectUntil = Double.NaN;
 
   /** Whether it is a cancelled job still waiting for the last pieces of its copies. */
-  boolean collecting() {
+  public boolean collecting() {
     return !Double.isNaN(collectUntil);
   }
 
   // the recovery scheme, fixed at the first plan
-  List<String> members = List.of();
+  public List<String> members = List.of();
   /** Each member's place in {@link #members} (rebuilt when they change). */
   private final Map<String, Integer> memberIndex = new HashMap<>();
   private List<String> indexed;
-  RecoveryScheme scheme;
+  public RecoveryScheme scheme;
 
   /** @param speed a worker's speed for the job's workload (units/s), NaN when unknown */
-  JobLedger(JobDef def, java.util.function.ToDoubleFunction<String> speed) {
+  public JobLedger(JobDef def, java.util.function.ToDoubleFunction<String> speed) {
     this.def = def;
     this.queues = new Queues(speed);
     this.committed = RangeSet.of(def.start(), def.end());
@@ -138,43 +141,43 @@ final class JobLedger {
     this.checkedSelected = (long) (def.verify() * committed.size());
   }
 
-  boolean active() {
+  public boolean active() {
     return phase == JobPhase.RUNNING;
   }
 
   /** A failed piece: the units a worker could not compute, and what it said. */
-  record Failure(long start, long end, String worker, String message) {}
+  public record Failure(long start, long end, String worker, String message) {}
 
   /** Pieces that failed, in order. */
-  final List<Failure> failures = new ArrayList<>();
+  public final List<Failure> failures = new ArrayList<>();
   /** Workers that failed too often on this job: they get none of it any more. */
-  final java.util.Set<String> setAside = new java.util.LinkedHashSet<>();
+  public final java.util.Set<String> setAside = new java.util.LinkedHashSet<>();
 
   /** Whether the worker may be given work of this job. */
-  boolean takes(Member m) {
+  public boolean takes(Member m) {
     return m.accepts(def.workload()) && !setAside.contains(m.id);
   }
 
   /** Failures so far of pieces that share a unit with {@code [start, end)}. */
-  List<Failure> failuresWithin(long start, long end) {
+  public List<Failure> failuresWithin(long start, long end) {
     return failures.stream().filter(f -> f.start() < end && start < f.end()).toList();
   }
 
-  long failuresOf(String worker) {
+  public long failuresOf(String worker) {
     return failures.stream().filter(f -> f.worker().equals(worker)).count();
   }
 
-  WorkQueue queue(String worker) {
+  public WorkQueue queue(String worker) {
     return queues.of(worker);
   }
 
   /** Whether any unit waits in a queue, the pool, or unplanned (what {@link #queued()} holds, without building it). */
-  boolean anyQueued() {
+  public boolean anyQueued() {
     return !unplanned.isEmpty() || !pool.isEmpty() || queues.anyQueued();
   }
 
   /** Whether every unit of {@code [from, to)} is committed or on its way to it. */
-  boolean saved(long from, long to) {
+  public boolean saved(long from, long to) {
     for (long[] g : committed.gaps(from, to)) {
       if (!pending.containsAll(g[0], g[1])) {
         return false;
@@ -184,12 +187,12 @@ final class JobLedger {
   }
 
   /** Whether some unit of {@code [from, to)} is committed or on its way to it. */
-  boolean savedAny(long from, long to) {
+  public boolean savedAny(long from, long to) {
     return committed.intersects(from, to) || pending.intersects(from, to);
   }
 
   /** The parts of {@code [from, to)} neither committed nor pending, in order. */
-  List<long[]> unsaved(long from, long to) {
+  public List<long[]> unsaved(long from, long to) {
     List<long[]> out = new ArrayList<>();
     for (long[] g : committed.gaps(from, to)) {
       out.addAll(pending.gaps(g[0], g[1]));
@@ -198,7 +201,7 @@ final class JobLedger {
   }
 
   /** Committed and pending units together (a copy: for the rare whole-ledger passes). */
-  RangeSet savedSet() {
+  public RangeSet savedSet() {
     if (pending.isEmpty()) {
       return committed;
     }
@@ -211,7 +214,7 @@ final class JobLedger {
    * Units somebody has: saved, held by a live copy, in the pool or not planned yet, or queued for a
    * worker other than {@code exceptQueue}. A new set.
    */
-  RangeSet covered(String exceptQueue) {
+  public RangeSet covered(String exceptQueue) {
     RangeSet s = committed.copy();
     s.addAll(pending);
     s.addAll(unplanned);
@@ -230,7 +233,7 @@ final class JobLedger {
   }
 
   /** Units held by live copies (their parts not yet received). */
-  RangeSet held() {
+  public RangeSet held() {
     RangeSet s = new RangeSet();
     for (Copy c : copies.values()) {
       if (c.check == null) {
@@ -241,7 +244,7 @@ final class JobLedger {
   }
 
   /** Whether every check picked so far is settled. */
-  boolean checksSettled() {
+  public boolean checksSettled() {
     if (!checks.isEmpty() || !checking.isEmpty()) {
       return false;
     }
@@ -253,8 +256,21 @@ final class JobLedger {
     return true;
   }
 
+  /** Units queued that nobody has started or saved. */
+  public long unstarted() {
+    return unstarted(held());
+  }
+
+  /** Units queued that nobody has started or saved, with {@code held} the units held (see {@link #held}). */
+  public long unstarted(RangeSet held) {
+    RangeSet q = queued();
+    q.removeAll(savedSet());
+    q.removeAll(held);
+    return q.size();
+  }
+
   /** Units in queues, the pool, or not planned yet. */
-  RangeSet queued() {
+  public RangeSet queued() {
     RangeSet s = unplanned.copy();
     for (WorkQueue q : queues.all()) {
       addRuns(s, q);
@@ -293,7 +309,7 @@ final class JobLedger {
    * at a time (a list names every other member: 10,000 of them); null if none, or if
    * {@code worker} is not a member of the scheme.
    */
-  String firstOnList(String worker, java.util.function.Predicate<String> ok) {
+  public String firstOnList(String worker, java.util.function.Predicate<String> ok) {
     if (indexed != members) {
       indexed = members;
       memberIndex.clear();
@@ -315,11 +331,11 @@ final class JobLedger {
   }
 
   /** A chunk over {@code [from, to)} keeping the checkpoints of {@code source} that fall inside. */
-  static ChunkPlan part(long from, long to, long[] checkpoints) {
+  public static ChunkPlan part(long from, long to, long[] checkpoints) {
     return new ChunkPlan(from, to, Arrays.stream(checkpoints).filter(c -> c > from && c < to).toArray());
   }
 
-  long units() {
+  public long units() {
     return def.units();
   }
 }

@@ -1,71 +1,83 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
 import java.util.Arrays;
 
 /**
- * One assignment of a range to a worker: the chunk as it travels on the wire. Several copies of
- * the same units exist only when they are replicated; the first commit of a range wins.
+ * A chunk as it is handed out: one assignment of a range to a worker, with its checkpoints (the
+ * wire's {@code Assign} and the store's chunk row carry it by its id). Several copies of the same
+ * units exist only when they are replicated; the first commit of a range wins.
  */
-final class Copy {
-  final long id;
-  final JobLedger job;
-  final Member worker;
-  final long start;
+public final class Copy {
+  public final long id;
+  public final JobLedger job;
+  public final Member worker;
+  public final long start;
   /** Where the worker stops: the assigned end, or where a truncation moved it. */
-  long end;
+  public long end;
   /** The end it was assigned with (a worker may report up to here if it missed a truncation). */
-  long assignedEnd;
-  final long[] checkpoints;
+  public long assignedEnd;
+  public final long[] checkpoints;
   /** End of the last piece received: the next piece starts here. */
-  long cursor;
+  public long cursor;
   /** When the worker started computing it (NaN while it waits behind another copy). */
-  double startedAt = Double.NaN;
+  public double startedAt = Double.NaN;
   /** When the last piece arrived, or when it started. */
-  double progressAt = Double.NaN;
+  public double progressAt = Double.NaN;
   /** Whether another copy holds some of the same units on purpose. */
-  boolean replica;
+  public boolean replica;
   /** For a copy that computes committed units again to compare them: its check; null otherwise. */
-  JobLedger.Check check;
+  public JobLedger.Check check;
   /**
    * For a copy a restarted master reloaded while its worker is away: until when its units stay
    * reserved for that worker to claim; NaN for a copy whose worker is here.
    */
-  double reservedUntil = Double.NaN;
+  public double reservedUntil = Double.NaN;
   /**
    * Truncated where its worker had reported up to, because its job was cancelled: its worker reports
    * what it computed since as one last piece (marked final), which counts; only that piece ends it.
    */
-  boolean collected;
+  public boolean collected;
 
-  Copy(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
-    this(id, job, worker, start, end, end, checkpoints);
-  }
-
-  Copy(long id, JobLedger job, Member worker, long start, long end, long assignedEnd, long[] checkpoints) {
+  public Copy(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
     this.id = id;
     this.job = job;
     this.worker = worker;
     this.start = start;
     this.end = end;
-    this.assignedEnd = assignedEnd;
+    this.assignedEnd = end;
     this.checkpoints = checkpoints;
     this.cursor = start;
   }
 
   /** Whether it is reserved for a worker that has not come back since the master restarted. */
-  boolean reserved() {
+  public boolean reserved() {
     return !Double.isNaN(reservedUntil);
   }
 
-  void started(double now) {
+  public void started(double now) {
     if (Double.isNaN(startedAt)) {
       startedAt = now;
       progressAt = now;
     }
   }
 
+  /** Whether it is its holder's first copy and has started: the only one that progresses with time. */
+  public boolean computing() {
+    return !Double.isNaN(startedAt) && !worker.copies.isEmpty() && worker.copies.get(0) == this;
+  }
+
+  /** Whether an idle worker may take its tail, or a replica of it. */
+  public boolean splittable() {
+    return !replica && check == null;
+  }
+
+  /** Whether it may move whole to another worker: not started, not a replica or check, not kept for a returning worker. */
+  public boolean movable() {
+    return splittable() && !reserved() && !computing();
+  }
+
   /** Where the piece being computed ends: the first checkpoint after the cursor, or the end. */
-  long nextCut() {
+  public long nextCut() {
     long cut = end;
     for (long cp : checkpoints) {
       if (cp > cursor && cp < cut) {
@@ -75,17 +87,18 @@ final class Copy {
     return cut;
   }
 
-  /** Checkpoints strictly inside {@code (from, to)}. */
-  long[] checkpointsWithin(long from, long to) {
-    return Arrays.stream(checkpoints).filter(c -> c > from && c < to).toArray();
-  }
-
   /** Where the worker probably is now, at {@code speed} units/s. */
-  double position(double now, double speed) {
+  public double position(double now, double speed) {
     if (Double.isNaN(startedAt) || !(speed > 0)) {
       return cursor;
     }
     return Math.min(end, cursor + speed * Math.max(0, now - progressAt));
+  }
+
+  /** Seconds its worker still needs for it at {@code speed} units/s: only a copy computing moves on with the clock. */
+  public double secondsLeft(double now, double speed) {
+    double at = computing() ? position(now, speed) : cursor;
+    return (end - at) / speed;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.decide;
 
 import dev.gleaner.common.plan.ChunkPlan;
 import java.util.ArrayList;

@@ -1,5 +1,12 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.decide;
 
+import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.state.ControlState;
+import dev.gleaner.common.control.state.JobLedger;
+import dev.gleaner.common.control.state.Member;
+import dev.gleaner.common.control.state.WorkQueue;
 import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.Worker;
@@ -23,10 +30,12 @@ import java.util.Map;
  * platform has drifted far enough from the figures the current plan used to plan again.
  */
 final class Planner {
-  private final Controller ctl;
+  private final ControlState s;
+  private final Endings endings;
 
-  Planner(Controller ctl) {
-    this.ctl = ctl;
+  Planner(ControlState s, Endings endings) {
+    this.s = s;
+    this.endings = endings;
   }
 
   /** Re-plans the job's work that is not handed out yet over the workers of known speed. */
@@ -46,7 +55,7 @@ final class Planner {
     }
     List<Member> accepting = new ArrayList<>();
     List<Worker> platform = new ArrayList<>();
-    for (Member m : ctl.members.values()) {
+    for (Member m : s.members.values()) {
       if (m.up() && j.takes(m)) {
         accepting.add(m);
         Worker w = planned(j, m, now);
@@ -61,7 +70,7 @@ final class Planner {
     boolean probe = platform.isEmpty();
     String strategy = j.def.strategy();
     // auto compares every strategy; a re-plan keeps its last pick while the workers are much the same
-    boolean reuse = strategy.equals("auto") && j.autoPick != null && now - j.autoAt < Controller.AUTO_REVIEW_SECONDS
+    boolean reuse = strategy.equals("auto") && j.autoPick != null && now - j.autoAt < ControlConfig.AUTO_REVIEW_SECONDS
         && Math.abs(platform.size() - j.autoWorkers) <= 0.2 * j.autoWorkers;
     if (reuse) {
       strategy = j.autoPick;
@@ -73,14 +82,14 @@ final class Planner {
         platform.add(Worker.ofSpeed(m.id, 1));
       }
       strategy = "self";
-      chunkUnits = chunkUnits > 0 ? chunkUnits : ctl.handout.probeUnits(j, accepting.size());
+      chunkUnits = chunkUnits > 0 ? chunkUnits : Handout.probeUnits(j, accepting.size());
     }
     double left = j.def.deadline() - now;
     if (j.def.hasDeadline() && !(left > 0)) {
       return;
     }
     VirtualRanges v = new VirtualRanges(todo.ranges());
-    Estimate eps = ctl.estimator.eps();
+    Estimate eps = s.estimator.eps();
     Plan plan;
     try {
       PlanRequest request = new PlanRequest(0, v.total(), new Platform(platform), chunkUnits, j.def.checkpoints(),
@@ -90,7 +99,7 @@ final class Planner {
       plan.requireCovers(0, v.total());
     } catch (RuntimeException e) {
       if (first) {
-        ctl.finish(j, JobPhase.FAILED, "cannot plan: " + e.getMessage(), now);
+        endings.finish(j, JobPhase.FAILED, "cannot plan: " + e.getMessage(), now);
       } else {
         j.message = "re-plan failed, the previous plan stands: " + e.getMessage();
       }
@@ -103,7 +112,7 @@ final class Planner {
     for (Assignment a : plan.order()) {
       WorkQueue q = j.queue(a.workerId());
       if (!a.chunks().isEmpty()) {
-        ctl.waiters.wake(ctl.members.get(a.workerId()));
+        s.waiting.wake(s.members.get(a.workerId()));
       }
       for (ChunkPlan c : a.chunks()) {
         for (ChunkPlan r : v.toReal(c)) {
@@ -153,9 +162,9 @@ final class Planner {
       j.members = List.copyOf(ids);
       j.scheme = ids.size() < 2 ? null : RecoveryPlans.forWorkers(ids.size());
     }
-    ctl.out.add(new Action.Planned(j.def.id(), j.strategy, j.reason, todo.size(), plan.expectedWork(), platform.size(),
+    s.emit(new Action.Planned(j.def.id(), j.strategy, j.reason, todo.size(), plan.expectedWork(), platform.size(),
         j.replans, j.replanWhy));
-    ctl.workChanged = true;
+    s.workChanged = true;
   }
 
   /** A chunk cut at its checkpoints: one chunk per piece. */
@@ -180,7 +189,7 @@ final class Planner {
    * its pieces, {@link Handout#hazardBounded}).
    */
   private Worker planned(JobLedger j, Member m, double now) {
-    return ctl.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(),
+    return s.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(),
         m.savesOnVacate, now);
   }
 
@@ -189,7 +198,7 @@ final class Planner {
     if (!j.anyQueued()) {
       return null;
     }
-    for (Member m : ctl.members.values()) {
+    for (Member m : s.members.values()) {
       if (!m.up() || !j.takes(m)) {
         continue;
       }
@@ -214,6 +223,6 @@ final class Planner {
     if (Double.isInfinite(now) || Double.isInfinite(planned)) {
       return now != planned;
     }
-    return Math.abs(now - planned) > ctl.config.drift() * planned;
+    return Math.abs(now - planned) > s.config.drift() * planned;
   }
 }

@@ -1,4 +1,4 @@
-package dev.gleaner.common.control;
+package dev.gleaner.common.control.state;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.TreeMap;
  * worker's unfinished units follow their home's recovery list (Klonowska's model: a process keeps
  * its list wherever it runs), so work that already moved once moves on along the same list.
  */
-final class Homes {
+public final class Homes {
   private record Seg(long end, String home) {}
 
   private final TreeMap<Long, Seg> segs = new TreeMap<>();
@@ -18,7 +18,7 @@ final class Homes {
   private long changes;
 
   /** Units {@code [from, to)} belong to {@code home}. */
-  void assign(long from, long to, String home) {
+  public void assign(long from, long to, String home) {
     changes++;
     cut(from);
     cut(to);
@@ -27,7 +27,7 @@ final class Homes {
   }
 
   /** The parts of {@code [from, to)} by home, in order; a part with no home has {@code fallback}. */
-  List<Part> parts(long from, long to, String fallback) {
+  public List<Part> parts(long from, long to, String fallback) {
     List<Part> out = new ArrayList<>();
     long at = from;
     Map.Entry<Long, Seg> e = segs.floorEntry(from);
@@ -49,12 +49,12 @@ final class Homes {
     return out;
   }
 
-  long changes() {
+  public long changes() {
     return changes;
   }
 
   /** Every range with a home, in order. */
-  List<Part> all() {
+  public List<Part> all() {
     List<Part> out = new ArrayList<>();
     for (Map.Entry<Long, Seg> e : segs.entrySet()) {
       out.add(new Part(e.getKey(), e.getValue().end(), e.getValue().home()));
@@ -63,7 +63,7 @@ final class Homes {
   }
 
   /** A range and its home. */
-  record Part(long from, long to, String home) {}
+  public record Part(long from, long to, String home) {}
 
   private void cut(long at) {
     Map.Entry<Long, Seg> e = segs.lowerEntry(at);

@@ -1,0 +1,151 @@
+package dev.gleaner.common.control.decide;
+
+import dev.gleaner.common.control.state.ControlState;
+import dev.gleaner.common.control.state.JobLedger;
+import dev.gleaner.common.control.state.Member;
+import dev.gleaner.common.control.state.WaitLines;
+import dev.gleaner.common.control.state.WaitLines.Line;
+
+/**
+ * Who is served at a pump, and in which order: those with nothing in hand first, then those below
+ * their window, then those the lead lets hold more; one copy per visit, each worker served going
+ * to the back of its line, so that a plan spreads over every worker before anyone tops up (4,000
+ * workers and 100,000 chunks: 25 each, not 32 each for 3,125 of them and nothing for the rest). A
+ * visit asks the {@link Handout} (its queue, the pool, checks) and then, for a worker with nothing
+ * in hand, {@link Stealing}.
+ *
+ * <p>A pump does not look at every waiting worker. A worker with a reason of its own (it joined, a
+ * slot of it freed, work was queued for it: {@link WaitLines#wake}) is visited once. A line is
+ * served only when work appeared for everyone (a plan, work rerouted to the pool, a check queued,
+ * a tick: {@link WaitLines#workAppeared}), or when its last visit gave something; it is served in
+ * order until a visit finds nothing and nothing is left that anyone of that line could take (the
+ * line is dry), or until {@link #FAILURES} visits found nothing (what is left does not fit them: a
+ * deadline, a declared end; the next pump goes on with the others). The two lines of workers with
+ * copies in hand are served at most {@link #BUDGET} copies per pump, the rest at the next event:
+ * those workers are not idle. A pump therefore costs the copies it hands out plus a bounded number
+ * of looks, however many workers wait.
+ */
+final class Serving {
+  /** Visits per line and pump that may find nothing before the line waits for the next pump. */
+  static final int FAILURES = 64;
+  /** Copies per pump handed to workers that already hold some. */
+  static final int BUDGET = 4096;
+
+  private final ControlState s;
+  private final WaitLines lines;
+  private final Handout handout;
+  private final Stealing stealing;
+
+  Serving(ControlState s, Handout handout, Stealing stealing) {
+    this.s = s;
+    this.lines = s.waiting;
+    this.handout = handout;
+    this.stealing = stealing;
+  }
+
+  /** Hands out what waiting workers may take now (see the class comment). */
+  void serve(double now) {
+    if (s.workChanged) {
+      lines.workAppeared();
+      s.workChanged = false;
+    }
+    if (now < s.storeHoldUntil) {
+      // nothing goes out; the woken wait in their lines for the tick after the hold
+      for (Member m = lines.pollWoken(); m != null; m = lines.pollWoken()) {
+        place(m, false, now);
+      }
+      return;
+    }
+    if (lines.look(Line.IDLE)) {
+      lines.look(Line.IDLE, serve(Line.IDLE, now));
+    }
+    // a visit may wake others (a holder whose copy moved): each is visited too, within a bound
+    for (int visits = 0; lines.anyWoken() && visits < s.members.size() + BUDGET; visits++) {
+      Member m = lines.pollWoken();
+      place(m, visit(m, now), now);
+    }
+    if (lines.look(Line.IDLE)) {
+      // the woken that found nothing with nothing in hand, behind those who waited longer
+      lines.look(Line.IDLE, serve(Line.IDLE, now));
+    }
+    if (lines.look(Line.BELOW)) {
+      lines.look(Line.BELOW, serve(Line.BELOW, now));
+    }
+    if (lines.look(Line.EXTRA)) {
+      lines.look(Line.EXTRA, serve(Line.EXTRA, now));
+    }
+  }
+
+  /**
+   * Serves a line in order, one copy per visit; returns whether to serve it again at the next pump
+   * (its budget ran out, or too many visits found nothing while something was left).
+   */
+  private boolean serve(Line line, double now) {
+    int failures = 0;
+    int given = 0;
+    // each worker leaves the idle line when served; the others stop at the budget
+    int cap = lines.size(line) + BUDGET + FAILURES;
+    for (int visits = 0; lines.size(line) > 0 && visits < cap; visits++) {
+      Member m = lines.poll(line);
+      if (!m.up() || !handout.wantsMore(m, now)) {
+        place(m, false, now);
+        continue;
+      }
+      boolean got = take(m, now);
+      place(m, got, now);
+      if (got) {
+        if (line != Line.IDLE && ++given >= BUDGET) {
+          return true;
+        }
+      } else if (dry(line, now)) {
+        return false;
+      } else if (++failures >= FAILURES) {
+        return true;
+      }
+    }
+    return lines.size(line) > 0;
+  }
+
+  /** One look: one copy for the worker if it wants one and one is there for it. */
+  private boolean visit(Member m, double now) {
+    return m.up() && handout.wantsMore(m, now) && take(m, now);
+  }
+
+  /**
+   * Gives the worker one copy if there is one for it: its queue or the pool, a check, and for a
+   * worker with nothing in hand what it may take from others; false if none.
+   */
+  private boolean take(Member m, double now) {
+    if (handout.planned(m, now) || handout.check(m, now)) {
+      return true;
+    }
+    // nothing planned for it and nothing in its hands: no idle worker while work remains
+    return m.copies.isEmpty() && stealing.take(m, now);
+  }
+
+  /** Puts the worker at the back of the line it belongs to now, if it still wants work. */
+  private void place(Member m, boolean gotOne, double now) {
+    lines.place(m, m.up() && handout.wantsMore(m, now), m.copies.size(), s.config.window(), gotOne);
+  }
+
+  /**
+   * Whether nothing is left that a worker of this line could take besides its own queue (work
+   * queued for a worker wakes it): for workers with copies in hand, the pool and checks; for
+   * idle ones, also other workers' queues, a running copy worth splitting and a copy not started
+   * by a holder of more than the window.
+   */
+  private boolean dry(Line line, double now) {
+    for (JobLedger j : s.live()) {
+      if (!j.active()) {
+        continue;
+      }
+      if (!j.pool.isEmpty() || !j.checks.isEmpty()) {
+        return false;
+      }
+      if (line == Line.IDLE && (j.queues.anyQueued() || stealing.hasSplit(j, now) || stealing.hasSurplus(j))) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

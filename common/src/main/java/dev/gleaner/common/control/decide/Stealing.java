@@ -1,0 +1,190 @@
+package dev.gleaner.common.control.decide;
+
+import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.state.ControlState;
+import dev.gleaner.common.control.state.Copy;
+import dev.gleaner.common.control.state.JobLedger;
+import dev.gleaner.common.control.state.Member;
+import dev.gleaner.common.control.state.WorkQueue;
+import dev.gleaner.common.model.Worker;
+import dev.gleaner.common.plan.ChunkPlan;
+
+/**
+ * What a worker with nothing in hand takes from others, so that no worker idles while work
+ * remains: the back of the queue that would take longest to run; failing that, the tail of the
+ * running copy that would finish last (paper 000's B1: the holder is told to stop where the tail
+ * starts), or a replica of it from the holder's next piece when the holder is likely to be
+ * interrupted first; failing that, a copy not started by the worker holding most beyond its window.
+ * Each is a look-up in the job's {@link dev.gleaner.common.control.state.Queues},
+ * {@link dev.gleaner.common.control.state.Finishes} and {@link dev.gleaner.common.control.state.Surplus}.
+ */
+final class Stealing {
+  private final ControlState s;
+  private final Handout handout;
+
+  Stealing(ControlState s, Handout handout) {
+    this.s = s;
+    this.handout = handout;
+  }
+
+  /** Gives the idle worker something taken from another; false if nobody has anything to take. */
+  boolean take(Member m, double now) {
+    for (JobLedger j : s.live()) {
+      if (j.active() && j.takes(m) && steal(j, m, now)) {
+        return true;
+      }
+    }
+    for (JobLedger j : s.live()) {
+      if (j.active() && j.takes(m) && split(j, m, now)) {
+        return true;
+      }
+    }
+    for (JobLedger j : s.live()) {
+      if (j.active() && j.takes(m) && unload(j, m, now)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether an idle worker could split a copy of the job now. */
+  boolean hasSplit(JobLedger j, double now) {
+    return splitCandidate(j, now) != null;
+  }
+
+  /** Whether an idle worker could take a copy not started from a worker holding more than the window. */
+  boolean hasSurplus(JobLedger j) {
+    s.refile();
+    return j.surplus.most(null) != null;
+  }
+
+  /** The running copy of the job that would finish last, if later than {@code splitSeconds} from now; else null. */
+  Copy splitCandidate(JobLedger j, double now) {
+    s.refile();
+    return j.finishes.latest(now, s.config.splitSeconds());
+  }
+
+  /** Takes (part of) the back of the queue that would take longest to run; false if all are empty. */
+  private boolean steal(JobLedger j, Member m, double now) {
+    // each failed attempt drops an item that was already saved, so this ends
+    for (int attempts = 0; attempts < 1_000_000; attempts++) {
+      Boolean taken = stealOnce(j, m, now);
+      if (taken != null) {
+        return taken;
+      }
+    }
+    return false;
+  }
+
+  /** True if it took something, false if there is nothing to take, null to try again. */
+  private Boolean stealOnce(JobLedger j, Member m, double now) {
+    WorkQueue longest = j.queues.longest(m.id);
+    if (longest == null) {
+      return Boolean.FALSE;
+    }
+    Member victim = s.members.get(longest.owner);
+    ChunkPlan last = longest.pollLast();
+    ChunkPlan taken = last;
+    if (longest.isEmpty() && last.units() > 1) {
+      double sv = s.speed(victim, j);
+      double sm = s.speed(m, j);
+      double share = sv > 0 && sm > 0 ? sm / (sv + sm) : 0.5;
+      long cut = last.end() - Math.round(last.units() * share);
+      if (!(sm > 0)) {
+        cut = Math.max(cut, last.end() - Handout.probeUnits(j, s.accepting(j)));
+      }
+      if (cut > last.start() && cut < last.end()) {
+        cut = Math.min(last.end(), j.def.align().applyAsLong(cut));
+      }
+      if (cut > last.start() && cut < last.end()) {
+        longest.addLast(JobLedger.part(last.start(), cut, last.checkpoints()));
+        taken = JobLedger.part(cut, last.end(), last.checkpoints());
+      }
+    }
+    WorkQueue mine = j.queue(m.id);
+    mine.addFirst(taken);
+    ChunkPlan c = handout.fromQueue(j, mine, m, now, handout.poolCap(j, m, now));
+    if (c == null) {
+      // all of it was saved already, or nothing of it fits this worker
+      return mine.isEmpty() ? null : Boolean.FALSE;
+    }
+    handout.assign(j, m, c, now, false);
+    return true;
+  }
+
+  /**
+   * Splits off the tail of the running copy that would finish last and gives it to this idle
+   * worker (B1); replicates it instead when the holder is likely to be lost before finishing.
+   */
+  private boolean split(JobLedger j, Member m, double now) {
+    Copy c = splitCandidate(j, now);
+    if (c == null || c.worker == m) {
+      // (a worker with nothing in hand holds no copy: the second cannot happen)
+      return false;
+    }
+    double latest = handout.finishSeconds(c, now);
+    double sh = s.speed(c.worker, j);
+    double sm = s.speed(m, j);
+    double thief = sm > 0 ? sm : sh;
+    boolean waiting = !c.computing();
+    // the holder does [from, x) after `ahead` seconds, the thief [x, end): both finish together
+    double from = waiting ? c.cursor : c.position(now, sh);
+    double ahead = waiting ? handout.finishSeconds(c, now) - (c.end - c.cursor) / sh : 0;
+    double keep = Math.max(0, ((c.end - from) / thief - ahead) / (1 / sh + 1 / thief));
+    long x = (long) Math.ceil(from + keep);
+    if (!waiting) {
+      x = Math.max(x, Math.max(c.cursor + 1, (long) Math.ceil(from + sh * s.config.splitMargin())));
+    }
+    if (!(sm > 0)) {
+      // a worker of unknown speed gets a probe's worth, not a share
+      x = Math.max(x, c.end - Handout.probeUnits(j, s.accepting(j)));
+    }
+    x = Math.max(x, c.cursor);
+    if (x > c.cursor && x < c.end) {
+      x = Math.min(c.end, j.def.align().applyAsLong(x));
+    }
+    if (x >= c.end) {
+      return false;
+    }
+    Worker holder = s.estimator.worker(c.worker.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(),
+        j.def.risk(), now);
+    double lostFirst = holder == null ? 0 : j.def.risk().interrupted(holder, latest);
+    if (!waiting && lostFirst >= s.config.replicateAbove()) {
+      // the same units from where the holder's next piece starts, cut at the same checkpoints: the
+      // two copies report identical pieces, and the first commit of each wins
+      c.replica = true;
+      s.touch(c.worker);
+      j.replicated = true;
+      handout.assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, true);
+      return true;
+    }
+    long oldEnd = c.end;
+    if (x == c.cursor && waiting) {
+      s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));
+      s.removeCopy(c, now);
+    } else {
+      c.end = x;
+      s.touch(c.worker);
+      s.emit(new Action.Truncate(c.worker.id, j.def.id(), c.id, x, true, "its tail goes to idle worker " + m.id));
+    }
+    handout.assign(j, m, JobLedger.part(x, oldEnd, c.checkpoints), now, false);
+    return true;
+  }
+
+  /**
+   * Takes the copy the worker holding most beyond the window would start last: a worker that came
+   * after the pool ran dry gets work that would otherwise wait behind another worker's window. The
+   * holder is told to drop it (it has not started it; if it has, what it reports is discarded).
+   */
+  private boolean unload(JobLedger j, Member m, double now) {
+    s.refile();
+    Copy c = j.surplus.most(m);
+    if (c == null) {
+      return false;
+    }
+    s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));
+    s.removeCopy(c, now);
+    handout.assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, false);
+    return true;
+  }
+}
