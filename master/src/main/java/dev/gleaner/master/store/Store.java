@@ -42,13 +42,78 @@ public final class Store implements AutoCloseable {
     T run(Tx tx) throws SQLException;
   }
 
-  /** The store's connection, with prepared statements kept for reuse. */
+  /** Reads one row of a query's result into a value. */
+  @FunctionalInterface
+  public interface Row<T> {
+    T map(ResultSet r) throws SQLException;
+  }
+
+  /**
+   * The store's connection, with the binder every operation writes its SQL with: each value is bound
+   * by its runtime type (a String as text, a Long or an Integer as an integer, a Boolean as 1 or 0, a
+   * byte[] as a blob, null as NULL), and each statement is prepared once and kept for reuse.
+   */
   public static final class Tx {
     private final Connection connection;
     private final java.util.Map<String, PreparedStatement> statements = new java.util.HashMap<>();
 
     Tx(Connection connection) {
       this.connection = connection;
+    }
+
+    /** Runs a statement that returns no rows (INSERT, UPDATE, DELETE) with {@code values}; returns the rows it changed. */
+    public int update(String sql, Object... values) throws SQLException {
+      return bind(sql, values).executeUpdate();
+    }
+
+    /** Runs a query with {@code values}; returns each row of its result as {@code row} reads it, in order. */
+    public <T> List<T> query(String sql, Row<T> row, Object... values) throws SQLException {
+      List<T> out = new ArrayList<>();
+      try (ResultSet r = bind(sql, values).executeQuery()) {
+        while (r.next()) {
+          out.add(row.map(r));
+        }
+      }
+      return out;
+    }
+
+    /** Runs a query with {@code values}; returns its first row as {@code row} reads it, or null when it has none. */
+    public <T> T one(String sql, Row<T> row, Object... values) throws SQLException {
+      try (ResultSet r = bind(sql, values).executeQuery()) {
+        return r.next() ? row.map(r) : null;
+      }
+    }
+
+    /** The statement of {@code sql}, prepared once and kept, with {@code values} bound in order. */
+    private PreparedStatement bind(String sql, Object... values) throws SQLException {
+      // a lone null literal comes as no array at all: it is one NULL value
+      Object[] vs = values == null ? new Object[] {null} : values;
+      PreparedStatement p = prepare(sql);
+      int wanted = p.getParameterMetaData().getParameterCount();
+      if (vs.length != wanted) {
+        // SQLite would take a missing value as NULL without a word
+        throw new IllegalArgumentException("the statement takes " + wanted + " values, given " + vs.length + ": " + sql);
+      }
+      for (int i = 0; i < vs.length; i++) {
+        Object v = vs[i];
+        if (v == null) {
+          p.setNull(i + 1, java.sql.Types.NULL);
+        } else if (v instanceof String s) {
+          p.setString(i + 1, s);
+        } else if (v instanceof Long n) {
+          p.setLong(i + 1, n);
+        } else if (v instanceof Integer n) {
+          p.setInt(i + 1, n);
+        } else if (v instanceof Boolean b) {
+          p.setInt(i + 1, b ? 1 : 0);
+        } else if (v instanceof byte[] b) {
+          p.setBytes(i + 1, b);
+        } else {
+          throw new IllegalArgumentException("value " + (i + 1) + " is a " + v.getClass().getName()
+              + ", which the store does not bind (String, Long, Integer, Boolean, byte[] or null): " + sql);
+        }
+      }
+      return p;
     }
 
     PreparedStatement prepare(String sql) throws SQLException {
@@ -646,44 +711,23 @@ public final class Store implements AutoCloseable {
 
   /** The job a submit key names, or null. */
   public static Op<KeyedJob> jobByKey(String key) {
-    return c -> {
-      PreparedStatement q = c.prepare("SELECT id, spec FROM jobs WHERE submit_key=?");
-      q.setString(1, key);
-      try (ResultSet r = q.executeQuery()) {
-        return r.next() ? new KeyedJob(r.getString(1), r.getBytes(2)) : null;
-      }
-    };
+    return c -> c.one("SELECT id, spec FROM jobs WHERE submit_key=?", r -> new KeyedJob(r.getString(1), r.getBytes(2)),
+        key);
   }
 
   /** Records the submit key of a job. */
   public static Op<Void> jobKey(String id, String key) {
     return c -> {
-      PreparedStatement u = c.prepare("UPDATE jobs SET submit_key=? WHERE id=?");
-      u.setString(1, key);
-      u.setString(2, id);
-      u.executeUpdate();
+      c.update("UPDATE jobs SET submit_key=? WHERE id=?", key, id);
       return null;
     };
   }
 
   public static Op<Void> insertJob(JobRecord job) {
     return c -> {
-      {
-        PreparedStatement p = c.prepare("INSERT INTO jobs(id, seq, name, workload, spec, state,"
-          + " range_start, range_end, strategy, submitted_at, not_done) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-        p.setString(1, job.id());
-        p.setLong(2, job.seq());
-        p.setString(3, job.name());
-        p.setString(4, job.workload());
-        p.setBytes(5, job.spec());
-        p.setString(6, job.state());
-        p.setLong(7, job.start());
-        p.setLong(8, job.end());
-        p.setString(9, job.strategy());
-        p.setLong(10, job.submittedAt());
-        p.setString(11, job.notDone());
-        p.executeUpdate();
-      }
+      c.update("INSERT INTO jobs(id, seq, name, workload, spec, state, range_start, range_end, strategy, submitted_at,"
+          + " not_done) VALUES (?,?,?,?,?,?,?,?,?,?,?)", job.id(), job.seq(), job.name(), job.workload(), job.spec(),
+          job.state(), job.start(), job.end(), job.strategy(), job.submittedAt(), job.notDone());
       return null;
     };
   }
@@ -694,9 +738,7 @@ public final class Store implements AutoCloseable {
       int rows = 0;
       for (String sql : new String[] {"DELETE FROM pieces WHERE job_id=?", "DELETE FROM chunks WHERE job_id=?",
           "DELETE FROM dissents WHERE job_id=?", "DELETE FROM jobs WHERE id=?"}) {
-        PreparedStatement p = c.prepare(sql);
-        p.setString(1, id);
-        rows += p.executeUpdate();
+        rows += c.update(sql, id);
       }
       return rows;
     };
@@ -705,12 +747,8 @@ public final class Store implements AutoCloseable {
   /** A running job's memories (null: unchanged), to give back to its controller after a restart. */
   public static Op<Void> rememberJob(String id, String plan, String checks) {
     return c -> {
-      PreparedStatement p = c.prepare("UPDATE jobs SET plan_memory=COALESCE(?, plan_memory),"
-          + " checks_memory=COALESCE(?, checks_memory) WHERE id=?");
-      p.setString(1, plan);
-      p.setString(2, checks);
-      p.setString(3, id);
-      p.executeUpdate();
+      c.update("UPDATE jobs SET plan_memory=COALESCE(?, plan_memory), checks_memory=COALESCE(?, checks_memory)"
+          + " WHERE id=?", plan, checks, id);
       return null;
     };
   }
@@ -718,70 +756,39 @@ public final class Store implements AutoCloseable {
   /** A job's memories as last stored: {plan, checks}, each null if none. */
   public static Op<String[]> jobMemory(String id) {
     return c -> {
-      PreparedStatement p = c.prepare("SELECT plan_memory, checks_memory FROM jobs WHERE id=?");
-      p.setString(1, id);
-      try (ResultSet r = p.executeQuery()) {
-        return r.next() ? new String[] {r.getString(1), r.getString(2)} : new String[2];
-      }
+      String[] memory = c.one("SELECT plan_memory, checks_memory FROM jobs WHERE id=?",
+          r -> new String[] {r.getString(1), r.getString(2)}, id);
+      return memory == null ? new String[2] : memory;
     };
   }
 
   /** The job was cancelled and waits for its last pieces: a restart must not run it again. */
   public static Op<Void> cancelRequested(String id, String reason) {
     return c -> {
-      PreparedStatement p = c.prepare("UPDATE jobs SET cancel_reason=? WHERE id=?");
-      p.setString(1, reason);
-      p.setString(2, id);
-      p.executeUpdate();
+      c.update("UPDATE jobs SET cancel_reason=? WHERE id=?", reason, id);
       return null;
     };
   }
 
   /** Why the job was cancelled, if it was; null otherwise. */
   public static Op<String> cancelReason(String id) {
-    return c -> {
-      PreparedStatement p = c.prepare("SELECT cancel_reason FROM jobs WHERE id=?");
-      p.setString(1, id);
-      try (ResultSet r = p.executeQuery()) {
-        return r.next() ? r.getString(1) : null;
-      }
-    };
+    return c -> c.one("SELECT cancel_reason FROM jobs WHERE id=?", r -> r.getString(1), id);
   }
 
   public static Op<Void> updateJob(String id, String state, String strategy, Long finishedAt, byte[] result, String message) {
     return c -> {
-      {
-        PreparedStatement p = c.prepare("UPDATE jobs SET state=?, strategy=COALESCE(?, strategy),"
-          + " finished_at=COALESCE(?, finished_at), result=COALESCE(?, result), message=COALESCE(?, message) WHERE id=?");
-        p.setString(1, state);
-        p.setString(2, strategy);
-        if (finishedAt == null) {
-          p.setNull(3, java.sql.Types.INTEGER);
-        } else {
-          p.setLong(3, finishedAt);
-        }
-        p.setBytes(4, result);
-        p.setString(5, message);
-        p.setString(6, id);
-        p.executeUpdate();
-      }
+      c.update("UPDATE jobs SET state=?, strategy=COALESCE(?, strategy), finished_at=COALESCE(?, finished_at),"
+          + " result=COALESCE(?, result), message=COALESCE(?, message) WHERE id=?", state, strategy, finishedAt, result,
+          message, id);
       return null;
     };
   }
 
   public static Op<Void> upsertChunk(String jobId, long chunkId, long start, long end, String workerId, String state) {
     return c -> {
-      {
-        PreparedStatement p = c.prepare("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state)"
-          + " VALUES (?,?,?,?,?,?) ON CONFLICT(job_id, chunk_id) DO UPDATE SET worker_id=excluded.worker_id, state=excluded.state");
-        p.setString(1, jobId);
-        p.setLong(2, chunkId);
-        p.setLong(3, start);
-        p.setLong(4, end);
-        p.setString(5, workerId);
-        p.setString(6, state);
-        p.executeUpdate();
-      }
+      c.update("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state) VALUES (?,?,?,?,?,?)"
+          + " ON CONFLICT(job_id, chunk_id) DO UPDATE SET worker_id=excluded.worker_id, state=excluded.state",
+          jobId, chunkId, start, end, workerId, state);
       return null;
     };
   }
@@ -808,21 +815,12 @@ public final class Store implements AutoCloseable {
   public static Op<Void> assigned(String jobId, long chunkId, String workerId, long start, long end, long[] checkpoints,
       long leaseMs, long at) {
     return c -> {
-      PreparedStatement p = c.prepare("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state, checkpoints,"
-          + " lease_ms, assigned_at) VALUES (?,?,?,?,?,'ASSIGNED',?,?,?)");
-      p.setString(1, jobId);
-      p.setLong(2, chunkId);
-      p.setLong(3, start);
-      p.setLong(4, end);
-      p.setString(5, workerId);
       StringBuilder cps = new StringBuilder();
       for (long k : checkpoints) {
         cps.append(cps.length() == 0 ? "" : ",").append(k);
       }
-      p.setString(6, cps.toString());
-      p.setLong(7, leaseMs);
-      p.setLong(8, at);
-      p.executeUpdate();
+      c.update("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state, checkpoints, lease_ms, assigned_at)"
+          + " VALUES (?,?,?,?,?,'ASSIGNED',?,?,?)", jobId, chunkId, start, end, workerId, cps.toString(), leaseMs, at);
       return null;
     };
   }
@@ -830,11 +828,7 @@ public final class Store implements AutoCloseable {
   /** The chunk now ends at {@code end} (its tail went to another worker). */
   public static Op<Void> truncated(String jobId, long chunkId, long end) {
     return c -> {
-      PreparedStatement p = c.prepare("UPDATE chunks SET end=MIN(end, ?) WHERE job_id=? AND chunk_id=?");
-      p.setLong(1, end);
-      p.setString(2, jobId);
-      p.setLong(3, chunkId);
-      p.executeUpdate();
+      c.update("UPDATE chunks SET end=MIN(end, ?) WHERE job_id=? AND chunk_id=?", end, jobId, chunkId);
       return null;
     };
   }
@@ -842,11 +836,7 @@ public final class Store implements AutoCloseable {
   /** The chunk no longer stands (cancelled, or its worker's work went to others). */
   public static Op<Void> chunkEnded(String jobId, long chunkId, String state) {
     return c -> {
-      PreparedStatement p = c.prepare("UPDATE chunks SET state=? WHERE job_id=? AND chunk_id=? AND state='ASSIGNED'");
-      p.setString(1, state);
-      p.setString(2, jobId);
-      p.setLong(3, chunkId);
-      p.executeUpdate();
+      c.update("UPDATE chunks SET state=? WHERE job_id=? AND chunk_id=? AND state='ASSIGNED'", state, jobId, chunkId);
       return null;
     };
   }
@@ -857,27 +847,22 @@ public final class Store implements AutoCloseable {
    */
   public static Op<List<dev.gleaner.common.control.Held>> handedOut(String jobId) {
     return c -> {
-      List<dev.gleaner.common.control.Held> out = new ArrayList<>();
-      PreparedStatement p = c.prepare("SELECT k.worker_id, k.chunk_id, k.start, k.end, k.checkpoints,"
-          + " (SELECT MAX(end) FROM pieces WHERE job_id=k.job_id AND chunk_id=k.chunk_id)"
-          + " FROM chunks k WHERE k.job_id=? AND k.state='ASSIGNED' ORDER BY k.chunk_id");
-      p.setString(1, jobId);
-      try (ResultSet r = p.executeQuery()) {
-        while (r.next()) {
-          long start = r.getLong(3);
-          long end = r.getLong(4);
-          long acked = r.getLong(6);
-          acked = r.wasNull() ? start : Math.max(start, Math.min(end, acked));
-          String cps = r.getString(5);
-          long[] checkpoints = cps == null || cps.isEmpty() ? new long[0]
-              : java.util.Arrays.stream(cps.split(",")).mapToLong(Long::parseLong).filter(k -> k > start && k < end)
-                  .toArray();
-          if (end > start) {
-            out.add(new dev.gleaner.common.control.Held(r.getString(1), jobId, r.getLong(2), start, end, acked,
-                checkpoints));
-          }
-        }
-      }
+      List<dev.gleaner.common.control.Held> out = c.query("SELECT k.worker_id, k.chunk_id, k.start, k.end,"
+          + " k.checkpoints, (SELECT MAX(end) FROM pieces WHERE job_id=k.job_id AND chunk_id=k.chunk_id)"
+          + " FROM chunks k WHERE k.job_id=? AND k.state='ASSIGNED' ORDER BY k.chunk_id", r -> {
+            long start = r.getLong(3);
+            long end = r.getLong(4);
+            long acked = r.getLong(6);
+            acked = r.wasNull() ? start : Math.max(start, Math.min(end, acked));
+            String cps = r.getString(5);
+            long[] checkpoints = cps == null || cps.isEmpty() ? new long[0]
+                : java.util.Arrays.stream(cps.split(",")).mapToLong(Long::parseLong).filter(k -> k > start && k < end)
+                    .toArray();
+            return end > start ? new dev.gleaner.common.control.Held(r.getString(1), jobId, r.getLong(2), start, end,
+                acked, checkpoints) : null;
+          }, jobId);
+      // a chunk truncated to nothing holds nothing
+      out.removeIf(java.util.Objects::isNull);
       return out;
     };
   }
@@ -892,16 +877,8 @@ public final class Store implements AutoCloseable {
       if (last) {
         upsertChunk(jobId, chunkId, start, end, workerId, "DONE").run(c);
       }
-      PreparedStatement p = c.prepare("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end,"
-          + " worker_id, result, committed_at) VALUES (?,?,?,?,?,?,?)");
-      p.setString(1, jobId);
-      p.setLong(2, chunkId);
-      p.setLong(3, start);
-      p.setLong(4, end);
-      p.setString(5, workerId);
-      p.setBytes(6, result);
-      p.setLong(7, at);
-      return p.executeUpdate() == 1;
+      return c.update("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end, worker_id, result, committed_at)"
+          + " VALUES (?,?,?,?,?,?,?)", jobId, chunkId, start, end, workerId, result, at) == 1;
     };
   }
 
@@ -913,46 +890,23 @@ public final class Store implements AutoCloseable {
   public static Op<boolean[]> compareCheck(String jobId, long start, long end, String workerId, byte[] result,
       boolean tieBreak) {
     return c -> {
-      PreparedStatement q = c.prepare("SELECT result FROM pieces WHERE job_id=? AND start=? AND end=?");
-      q.setString(1, jobId);
-      q.setLong(2, start);
-      q.setLong(3, end);
-      byte[] committed;
-      try (ResultSet r = q.executeQuery()) {
-        committed = r.next() ? r.getBytes(1) : null;
-      }
+      byte[] committed = c.one("SELECT result FROM pieces WHERE job_id=? AND start=? AND end=?", r -> r.getBytes(1),
+          jobId, start, end);
       boolean agrees = committed != null && java.util.Arrays.equals(committed, result);
       if (agrees) {
         return new boolean[] {true, false};
       }
       if (!tieBreak) {
-        PreparedStatement d = c.prepare("INSERT OR REPLACE INTO dissents(job_id, start, end, worker_id, result)"
-            + " VALUES (?,?,?,?,?)");
-        d.setString(1, jobId);
-        d.setLong(2, start);
-        d.setLong(3, end);
-        d.setString(4, workerId);
-        d.setBytes(5, result);
-        d.executeUpdate();
+        c.update("INSERT OR REPLACE INTO dissents(job_id, start, end, worker_id, result) VALUES (?,?,?,?,?)", jobId,
+            start, end, workerId, result);
         return new boolean[] {false, false};
       }
-      PreparedStatement d = c.prepare("SELECT result FROM dissents WHERE job_id=? AND start=? AND end=?");
-      d.setString(1, jobId);
-      d.setLong(2, start);
-      d.setLong(3, end);
-      byte[] dissent;
-      try (ResultSet r = d.executeQuery()) {
-        dissent = r.next() ? r.getBytes(1) : null;
-      }
+      byte[] dissent = c.one("SELECT result FROM dissents WHERE job_id=? AND start=? AND end=?", r -> r.getBytes(1),
+          jobId, start, end);
       boolean withDissent = dissent != null && java.util.Arrays.equals(dissent, result);
       if (withDissent) {
-        PreparedStatement u = c.prepare("UPDATE pieces SET result=?, worker_id=? WHERE job_id=? AND start=? AND end=?");
-        u.setBytes(1, result);
-        u.setString(2, workerId);
-        u.setString(3, jobId);
-        u.setLong(4, start);
-        u.setLong(5, end);
-        u.executeUpdate();
+        c.update("UPDATE pieces SET result=?, worker_id=? WHERE job_id=? AND start=? AND end=?", result, workerId,
+            jobId, start, end);
       }
       return new boolean[] {false, withDissent};
     };
@@ -960,107 +914,50 @@ public final class Store implements AutoCloseable {
 
   /** Copies another job's committed pieces into a job (a job resuming one that ended at its deadline). */
   public static Op<Integer> copyPieces(String fromJob, String toJob) {
-    return c -> {
-      PreparedStatement p = c.prepare("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end, worker_id, result,"
-          + " committed_at) SELECT ?, 0, start, end, worker_id, result, committed_at FROM pieces WHERE job_id=?");
-      p.setString(1, toJob);
-      p.setString(2, fromJob);
-      return p.executeUpdate();
-    };
+    return c -> c.update("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end, worker_id, result, committed_at)"
+        + " SELECT ?, 0, start, end, worker_id, result, committed_at FROM pieces WHERE job_id=?", toJob, fromJob);
   }
 
   /** Committed pieces of a job in unit order. */
   public static Op<List<PieceRecord>> pieces(String jobId) {
-    return c -> {
-      List<PieceRecord> out = new ArrayList<>();
-      {
-        PreparedStatement p = c.prepare("SELECT chunk_id, start, end, worker_id, result FROM pieces"
-          + " WHERE job_id=? ORDER BY start");
-        p.setString(1, jobId);
-        try (ResultSet r = p.executeQuery()) {
-          while (r.next()) {
-            out.add(new PieceRecord(r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4), r.getBytes(5)));
-          }
-        }
-      }
-      return out;
-    };
+    return c -> c.query("SELECT chunk_id, start, end, worker_id, result FROM pieces WHERE job_id=? ORDER BY start",
+        r -> new PieceRecord(r.getLong(1), r.getLong(2), r.getLong(3), r.getString(4), r.getBytes(5)), jobId);
   }
 
   /** The merged result stored with a job; null when it has none. */
   public static Op<byte[]> jobResult(String jobId) {
-    return c -> {
-      PreparedStatement p = c.prepare("SELECT result FROM jobs WHERE id=?");
-      p.setString(1, jobId);
-      try (ResultSet r = p.executeQuery()) {
-        return r.next() ? r.getBytes(1) : null;
-      }
-    };
+    return c -> c.one("SELECT result FROM jobs WHERE id=?", r -> r.getBytes(1), jobId);
+  }
+
+  /** A job's row from a query of its columns in this order (the result NULL where it is not read). */
+  private static JobRecord jobRecord(ResultSet r) throws SQLException {
+    // finished_at is NULL until the job ends, and reads as 0
+    return new JobRecord(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5), r.getString(6),
+        r.getLong(7), r.getLong(8), r.getString(9), r.getLong(10), r.getLong(11), r.getBytes(12), r.getString(13),
+        r.getString(14));
   }
 
   /** One job's row without its result, or null. */
   public static Op<JobRecord> job(String id) {
-    return c -> {
-      PreparedStatement p = c.prepare("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy,"
-          + " submitted_at, finished_at, message, not_done FROM jobs WHERE id=?");
-      p.setString(1, id);
-      try (ResultSet r = p.executeQuery()) {
-        if (!r.next()) {
-          return null;
-        }
-        long finished = r.getLong(11);
-        return new JobRecord(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5),
-            r.getString(6), r.getLong(7), r.getLong(8), r.getString(9), r.getLong(10), r.wasNull() ? 0 : finished,
-            null, r.getString(12), r.getString(13));
-      }
-    };
+    return c -> c.one("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy, submitted_at,"
+        + " finished_at, NULL, message, not_done FROM jobs WHERE id=?", Store::jobRecord, id);
   }
 
   public static Op<List<JobRecord>> jobs() {
-    return c -> {
-      List<JobRecord> out = new ArrayList<>();
-      try (Statement s = c.statement();
-           ResultSet r = s.executeQuery("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy,"
-               + " submitted_at, finished_at, result, message, not_done FROM jobs ORDER BY seq")) {
-        while (r.next()) {
-          long finished = r.getLong(11);
-          out.add(new JobRecord(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5),
-              r.getString(6), r.getLong(7), r.getLong(8), r.getString(9), r.getLong(10),
-              r.wasNull() ? 0 : finished, r.getBytes(12), r.getString(13), r.getString(14)));
-        }
-      }
-      return out;
-    };
+    return c -> c.query("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy, submitted_at,"
+        + " finished_at, result, message, not_done FROM jobs ORDER BY seq", Store::jobRecord);
   }
 
   public static Op<Long> maxChunkId(String jobId) {
-    return c -> {
-      {
-        PreparedStatement p = c.prepare("SELECT MAX((SELECT COALESCE(MAX(chunk_id), 0) FROM chunks WHERE job_id=?),"
-            + " (SELECT COALESCE(MAX(chunk_id), 0) FROM pieces WHERE job_id=?))");
-        p.setString(1, jobId);
-        p.setString(2, jobId);
-        try (ResultSet r = p.executeQuery()) {
-          r.next();
-          return r.getLong(1);
-        }
-      }
-    };
+    return c -> c.one("SELECT MAX((SELECT COALESCE(MAX(chunk_id), 0) FROM chunks WHERE job_id=?),"
+        + " (SELECT COALESCE(MAX(chunk_id), 0) FROM pieces WHERE job_id=?))", r -> r.getLong(1), jobId, jobId);
   }
 
   public static Op<Void> workerSeen(String id, String host, int cores, long at) {
     return c -> {
-      {
-        PreparedStatement p = c.prepare("INSERT INTO workers(id, host, cores, first_seen, last_seen)"
-          + " VALUES (?,?,?,?,?) ON CONFLICT(id) DO UPDATE SET host=excluded.host, cores=excluded.cores,"
-          + " last_seen=excluded.last_seen");
-        p.setString(1, id);
-        p.setString(2, host);
-        p.setInt(3, cores);
-        p.setLong(4, at);
-        p.setLong(5, at);
-        p.executeUpdate();
-      }
+      c.update("INSERT INTO workers(id, host, cores, first_seen, last_seen) VALUES (?,?,?,?,?) ON CONFLICT(id)"
+          + " DO UPDATE SET host=excluded.host, cores=excluded.cores, last_seen=excluded.last_seen", id, host, cores,
+          at, at);
       return null;
     };
   }
@@ -1068,20 +965,9 @@ public final class Store implements AutoCloseable {
   /** Records an event in a worker's history; an "interrupted" event also counts in the worker row. */
   public static Op<Void> workerEvent(String id, long at, String kind, String detail) {
     return c -> {
-      {
-        PreparedStatement p = c.prepare("INSERT INTO worker_events(worker_id, at, kind, detail) VALUES (?,?,?,?)");
-        p.setString(1, id);
-        p.setLong(2, at);
-        p.setString(3, kind);
-        p.setString(4, detail);
-        p.executeUpdate();
-      }
+      c.update("INSERT INTO worker_events(worker_id, at, kind, detail) VALUES (?,?,?,?)", id, at, kind, detail);
       if (kind.equals("interrupted")) {
-        {
-        PreparedStatement p = c.prepare("UPDATE workers SET interruptions = interruptions + 1 WHERE id=?");
-          p.setString(1, id);
-          p.executeUpdate();
-        }
+        c.update("UPDATE workers SET interruptions = interruptions + 1 WHERE id=?", id);
       }
       return null;
     };
@@ -1089,13 +975,8 @@ public final class Store implements AutoCloseable {
 
   public static Op<Integer> interruptions(String id) {
     return c -> {
-      {
-        PreparedStatement p = c.prepare("SELECT interruptions FROM workers WHERE id=?");
-        p.setString(1, id);
-        try (ResultSet r = p.executeQuery()) {
-          return r.next() ? r.getInt(1) : 0;
-        }
-      }
+      Integer n = c.one("SELECT interruptions FROM workers WHERE id=?", r -> r.getInt(1), id);
+      return n == null ? 0 : n;
     };
   }
 
@@ -1112,25 +993,15 @@ public final class Store implements AutoCloseable {
   /** A worker session starts; returns its row id. */
   public static Op<Long> sessionStarted(String workerId, long at) {
     return c -> {
-      PreparedStatement p = c.prepare("INSERT INTO worker_sessions(worker_id, started_at) VALUES (?,?)");
-      p.setString(1, workerId);
-      p.setLong(2, at);
-      p.executeUpdate();
-      try (Statement st = c.statement(); ResultSet r = st.executeQuery("SELECT last_insert_rowid()")) {
-        r.next();
-        return r.getLong(1);
-      }
+      c.update("INSERT INTO worker_sessions(worker_id, started_at) VALUES (?,?)", workerId, at);
+      return c.one("SELECT last_insert_rowid()", r -> r.getLong(1));
     };
   }
 
   /** The session ends, interrupted or not. */
   public static Op<Void> sessionEnded(long sessionRow, long at, boolean interrupted) {
     return c -> {
-      PreparedStatement p = c.prepare("UPDATE worker_sessions SET ended_at=?, interrupted=? WHERE id=?");
-      p.setLong(1, at);
-      p.setInt(2, interrupted ? 1 : 0);
-      p.setLong(3, sessionRow);
-      p.executeUpdate();
+      c.update("UPDATE worker_sessions SET ended_at=?, interrupted=? WHERE id=?", at, interrupted, sessionRow);
       return null;
     };
   }
@@ -1140,47 +1011,30 @@ public final class Store implements AutoCloseable {
    * first) counts up to the worker's last sign of life and not as an interruption.
    */
   public static Op<History> history(String workerId) {
-    return c -> {
-      PreparedStatement p = c.prepare("SELECT COALESCE(SUM(interrupted), 0), COALESCE(SUM(ended_at - started_at), 0)"
-          + " FROM worker_sessions WHERE worker_id=? AND ended_at IS NOT NULL");
-      p.setString(1, workerId);
-      try (ResultSet r = p.executeQuery()) {
-        r.next();
-        return new History(r.getLong(1), Math.max(0, r.getLong(2)) / 1000.0);
-      }
-    };
+    return c -> c.one("SELECT COALESCE(SUM(interrupted), 0), COALESCE(SUM(ended_at - started_at), 0)"
+        + " FROM worker_sessions WHERE worker_id=? AND ended_at IS NOT NULL",
+        r -> new History(r.getLong(1), Math.max(0, r.getLong(2)) / 1000.0), workerId);
   }
 
   /** A worker's session that ended: from, to (epoch ms), and whether an interruption ended it. */
   public record Session(String workerId, long startedAt, long endedAt, boolean interrupted) {}
 
   /** The ended sessions that ended at or after {@code sinceMillis}, oldest first. */
-  public static Op<java.util.List<Session>> sessions(long sinceMillis) {
-    return c -> {
-      java.util.List<Session> out = new java.util.ArrayList<>();
-      PreparedStatement p = c.prepare("SELECT worker_id, started_at, ended_at, COALESCE(interrupted, 0)"
-          + " FROM worker_sessions WHERE ended_at IS NOT NULL AND ended_at >= started_at AND ended_at >= ? ORDER BY id");
-      p.setLong(1, sinceMillis);
-      try (ResultSet r = p.executeQuery()) {
-        while (r.next()) {
-          out.add(new Session(r.getString(1), r.getLong(2), r.getLong(3), r.getInt(4) != 0));
-        }
-      }
-      return out;
-    };
+  public static Op<List<Session>> sessions(long sinceMillis) {
+    return c -> c.query("SELECT worker_id, started_at, ended_at, COALESCE(interrupted, 0) FROM worker_sessions"
+        + " WHERE ended_at IS NOT NULL AND ended_at >= started_at AND ended_at >= ? ORDER BY id",
+        r -> new Session(r.getString(1), r.getLong(2), r.getLong(3), r.getInt(4) != 0), sinceMillis);
   }
 
   /** Every worker's history, as {@link #history} gives it. */
   public static Op<java.util.Map<String, History>> histories() {
     return c -> {
       java.util.Map<String, History> out = new java.util.HashMap<>();
-      try (Statement st = c.statement();
-           ResultSet r = st.executeQuery("SELECT worker_id, COALESCE(SUM(interrupted), 0),"
-               + " COALESCE(SUM(ended_at - started_at), 0) FROM worker_sessions WHERE ended_at IS NOT NULL"
-               + " GROUP BY worker_id")) {
-        while (r.next()) {
-          out.put(r.getString(1), new History(r.getLong(2), Math.max(0, r.getLong(3)) / 1000.0));
-        }
+      for (var e : c.query("SELECT worker_id, COALESCE(SUM(interrupted), 0), COALESCE(SUM(ended_at - started_at), 0)"
+          + " FROM worker_sessions WHERE ended_at IS NOT NULL GROUP BY worker_id",
+          r -> new java.util.AbstractMap.SimpleImmutableEntry<>(r.getString(1),
+              new History(r.getLong(2), Math.max(0, r.getLong(3)) / 1000.0)))) {
+        out.put(e.getKey(), e.getValue());
       }
       return out;
     };
@@ -1189,10 +1043,7 @@ public final class Store implements AutoCloseable {
   /** The job ended at its deadline: what was not done, as people write ranges. */
   public static Op<Void> jobNotDone(String id, String notDone) {
     return c -> {
-      PreparedStatement p = c.prepare("UPDATE jobs SET not_done=? WHERE id=?");
-      p.setString(1, notDone);
-      p.setString(2, id);
-      p.executeUpdate();
+      c.update("UPDATE jobs SET not_done=? WHERE id=?", notDone, id);
       return null;
     };
   }
@@ -1206,37 +1057,18 @@ public final class Store implements AutoCloseable {
    */
   public static Op<RevocationRecord> revoke(String role, String id, long at, String by, String reason) {
     return c -> {
-      PreparedStatement p = c.prepare("INSERT INTO revocations(role, id, next_generation, at, by, reason)"
-          + " VALUES (?,?,1,?,?,?) ON CONFLICT(role, id) DO UPDATE SET next_generation=next_generation+1,"
-          + " at=excluded.at, by=excluded.by, reason=excluded.reason");
-      p.setString(1, role);
-      p.setString(2, id);
-      p.setLong(3, at);
-      p.setString(4, by);
-      p.setString(5, reason);
-      p.executeUpdate();
-      PreparedStatement q = c.prepare("SELECT next_generation FROM revocations WHERE role=? AND id=?");
-      q.setString(1, role);
-      q.setString(2, id);
-      try (ResultSet r = q.executeQuery()) {
-        r.next();
-        return new RevocationRecord(role, id, r.getInt(1), at, by, reason);
-      }
+      c.update("INSERT INTO revocations(role, id, next_generation, at, by, reason) VALUES (?,?,1,?,?,?)"
+          + " ON CONFLICT(role, id) DO UPDATE SET next_generation=next_generation+1, at=excluded.at, by=excluded.by,"
+          + " reason=excluded.reason", role, id, at, by, reason);
+      int next = c.one("SELECT next_generation FROM revocations WHERE role=? AND id=?", r -> r.getInt(1), role, id);
+      return new RevocationRecord(role, id, next, at, by, reason);
     };
   }
 
   /** Every revoked id, in the order of their last revocation. */
   public static Op<List<RevocationRecord>> revocations() {
-    return c -> {
-      List<RevocationRecord> out = new ArrayList<>();
-      try (Statement st = c.statement();
-           ResultSet r = st.executeQuery("SELECT role, id, next_generation, at, by, reason FROM revocations ORDER BY at, id")) {
-        while (r.next()) {
-          out.add(new RevocationRecord(r.getString(1), r.getString(2), r.getInt(3), r.getLong(4), r.getString(5),
-              r.getString(6)));
-        }
-      }
-      return out;
-    };
+    return c -> c.query("SELECT role, id, next_generation, at, by, reason FROM revocations ORDER BY at, id",
+        r -> new RevocationRecord(r.getString(1), r.getString(2), r.getInt(3), r.getLong(4), r.getString(5),
+            r.getString(6)));
   }
 }
