@@ -2,6 +2,7 @@ package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.master.control.Revocations;
+import dev.gleaner.master.store.RevocationTable;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.PeerCredential;
@@ -165,8 +166,8 @@ public final class TokenCommand implements Runnable {
       Revocation rec;
       int closed;
       if (target.data != null) {
-        rec = offline(target.data, store -> Revocations.proto(store.submit(Store.revoke(Auth.roleName(r), id,
-            System.currentTimeMillis(), "the admin (--data " + target.data + ")",
+        rec = offline(target.data, store -> Revocations.proto(store.submit(RevocationTable.revoke(Auth.roleName(r),
+            id, System.currentTimeMillis(), "the admin (--data " + target.data + ")",
             reason.length() > 500 ? reason.substring(0, 500) : reason)).join()));
         closed = 0;
       } else {
@@ -199,7 +200,7 @@ public final class TokenCommand implements Runnable {
       if (target.data != null) {
         all = offline(target.data, store -> {
           List<Revocation> l = new ArrayList<>();
-          store.now(Store.revocations()).forEach(r -> l.add(Revocations.proto(r)));
+          store.now(RevocationTable.revocations()).forEach(r -> l.add(Revocations.proto(r)));
           return l;
         });
       } else {

@@ -2,8 +2,8 @@ package dev.gleaner.master.control;
 
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.ControlConfig;
-import dev.gleaner.common.control.Held;
 import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.Held;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.control.JobView;
@@ -14,7 +14,12 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.util.RangeSet;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.master.store.ChunkTable;
+import dev.gleaner.master.store.DissentTable;
+import dev.gleaner.master.store.JobTable;
+import dev.gleaner.master.store.PieceTable;
 import dev.gleaner.master.store.Store;
+import dev.gleaner.master.store.WorkerTable;
 import dev.gleaner.protocol.Assign;
 import dev.gleaner.protocol.Cancel;
 import dev.gleaner.protocol.ChunkFailed;
@@ -101,12 +106,12 @@ public final class ControlLoop implements AutoCloseable {
   /** Connected workers that take no work now (their owner's policy), by id: why, and when they expect to be back. */
   private final Map<String, Away> away = new HashMap<>();
   /** Workers' histories from the store, read once at start; the estimator keeps them up to date. */
-  private final Map<String, Store.History> histories;
+  private final Map<String, WorkerTable.History> histories;
   /** Store failures, a line per kind per 10 s at most: a full disk fails every write. */
   private final dev.gleaner.master.store.ProblemLog storeProblems;
 
   public ControlLoop(Store store, MasterMetrics metrics, Ticker ticker, ControlConfig config) {
-    this.histories = store.call(Store.histories());
+    this.histories = store.call(WorkerTable.histories());
     this.controller = new Controller(config);
     this.store = store;
     this.metrics = metrics;
@@ -117,7 +122,7 @@ public final class ControlLoop implements AutoCloseable {
     // the sessions of the last RISK_WEEKS weeks: owners' habits change, and a start stays quick
     controller.wallClock(ticker.epochMillis() / 1000.0, java.time.ZoneId.systemDefault());
     long since = ticker.epochMillis() - RISK_WEEKS * 7L * 86_400_000L;
-    for (Store.Session s : store.call(Store.sessions(since))) {
+    for (WorkerTable.Session s : store.call(WorkerTable.sessions(since))) {
       controller.pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
     }
     this.thread = new Thread(this::loop, "gleaner-control");
@@ -425,7 +430,7 @@ public final class ControlLoop implements AutoCloseable {
         endSession(old, "left", "");
       }
       hellos.put(link, hello);
-      store.submit(Store.workerSeen(id, link.host(), link.cores(), at));
+      store.submit(WorkerTable.workerSeen(id, link.host(), link.cores(), at));
       if (hello.hasAway() && !hello.getAway().getAvailable()) {
         // connected, taking nothing: it joins the controller when it says it is available
         Away was = away.put(id, new Away(hello.getAway().getReason(), hello.getAway().getBackAtMillis()));
@@ -454,7 +459,7 @@ public final class ControlLoop implements AutoCloseable {
    */
   private void sessionStarted(WorkerLink link, long at) {
     long t0 = ticker.nanos();
-    CompletableFuture<Long> row = store.submit(Store.sessionStarted(link.workerId(), at));
+    CompletableFuture<Long> row = store.submit(WorkerTable.sessionStarted(link.workerId(), at));
     sessionRows.put(link, row);
     row.thenRun(() -> then(() -> controller.durableWrite((ticker.nanos() - t0) / 1e9)));
   }
@@ -468,7 +473,7 @@ public final class ControlLoop implements AutoCloseable {
       }
     }
     double until = untilMillis > 0 ? fromMillis(untilMillis) : Double.POSITIVE_INFINITY;
-    Store.History h = histories.getOrDefault(link.workerId(), new Store.History(0, 0));
+    WorkerTable.History h = histories.getOrDefault(link.workerId(), new WorkerTable.History(0, 0));
     // with a risk prior, every worker's history starts with PRIOR_WEIGHT interruptions at the expected rate
     long pastInterruptions = h.interruptions() + (expectedUpSeconds > 0 ? PRIOR_WEIGHT : 0);
     double pastExposure = h.exposureSeconds() + (expectedUpSeconds > 0 ? PRIOR_WEIGHT * expectedUpSeconds : 0);
@@ -614,9 +619,9 @@ public final class ControlLoop implements AutoCloseable {
     boolean interrupted = kind.equals("interrupted");
     if (row != null) {
       // by way of the control thread: a submit from the store's own thread could wait on itself
-      row.thenAccept(r -> then(() -> store.submit(Store.sessionEnded(r, at, interrupted))));
+      row.thenAccept(r -> then(() -> store.submit(WorkerTable.sessionEnded(r, at, interrupted))));
     }
-    store.submit(Store.workerEvent(link.workerId(), at, kind, detail));
+    store.submit(WorkerTable.workerEvent(link.workerId(), at, kind, detail));
   }
 
   /** A piece arrived: the controller says whether it counts; new units are made durable, then acknowledged. */
@@ -708,7 +713,7 @@ public final class ControlLoop implements AutoCloseable {
     if (job != null) {
       committing.add(job);
     }
-    store.submit(Store.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), id,
+    store.submit(PieceTable.commitPiece(p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), id,
         p.getResult().toByteArray(), ticker.epochMillis())).whenComplete((isNew, err) -> then(() -> {
           if (err != null) {
             // not acknowledged, not counted: its units are queued again and the job goes on
@@ -739,8 +744,8 @@ public final class ControlLoop implements AutoCloseable {
   /** A check's result is compared with the committed one (and a tie-break's with the dissent) in the store. */
   private void compare(WorkerLink link, Piece p, boolean tieBreak) {
     String id = link.workerId();
-    store.submit(Store.compareCheck(p.getJobId(), p.getStart(), p.getEnd(), id, p.getResult().toByteArray(), tieBreak))
-        .whenComplete((r, err) -> then(() -> {
+    store.submit(DissentTable.compareCheck(p.getJobId(), p.getStart(), p.getEnd(), id, p.getResult().toByteArray(),
+        tieBreak)).whenComplete((r, err) -> then(() -> {
           if (err != null) {
             log.error("job {}: cannot compare a check of [{}, {}): {}", p.getJobId(), p.getStart(), p.getEnd(),
                 err.getMessage(), err);
@@ -876,7 +881,7 @@ public final class ControlLoop implements AutoCloseable {
         }
       });
     } else if (a instanceof Action.Truncate x) {
-      store.submit(Store.truncated(x.job(), x.copyId(), x.end()));
+      store.submit(ChunkTable.truncated(x.job(), x.copyId(), x.end()));
       afterRecorded(x.job(), x.copyId(), () -> {
         WorkerLink link = links.get(x.worker());
         if (link != null) {
@@ -891,7 +896,7 @@ public final class ControlLoop implements AutoCloseable {
       log.info("job {}: chunk {} of worker {} now ends at unit {}: {}", x.job(), x.copyId(), x.worker(), x.end(),
           x.why());
     } else if (a instanceof Action.Cancel x) {
-      store.submit(Store.chunkEnded(x.job(), x.copyId(), "CANCELLED"));
+      store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), "CANCELLED"));
       afterRecorded(x.job(), x.copyId(), () -> {
         WorkerLink link = links.get(x.worker());
         if (link != null) {
@@ -901,7 +906,7 @@ public final class ControlLoop implements AutoCloseable {
       });
       log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.copyId(), x.worker(), x.why());
     } else if (a instanceof Action.Withdrawn x) {
-      store.submit(Store.chunkEnded(x.job(), x.copyId(), "WITHDRAWN"));
+      store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), "WITHDRAWN"));
       // a worker that vacated stays connected: the input of the copies taken back stops going to it
       afterRecorded(x.job(), x.copyId(), () -> {
         WorkerLink link = links.get(x.worker());
@@ -927,10 +932,10 @@ public final class ControlLoop implements AutoCloseable {
         job.strategy = p.strategy();
       }
       if (p.replan() == 0 || changed) {
-        store.submit(Store.updateJob(p.job(), "RUNNING", p.strategy(), null, null, null));
+        store.submit(JobTable.updateJob(p.job(), "RUNNING", p.strategy(), null, null, null));
       }
     } else if (a instanceof Action.Remember r) {
-      store.submit(Store.rememberJob(r.job(), r.plan(), r.checks())).whenComplete((ok, err) -> {
+      store.submit(JobTable.rememberJob(r.job(), r.plan(), r.checks())).whenComplete((ok, err) -> {
         if (err != null) {
           // the job goes on; its memories are written again, whole, at the next tick
           log.warn("job {}: cannot store its plan and checks for a restart (tried again): {}", r.job(), err.toString());
@@ -970,7 +975,7 @@ public final class ControlLoop implements AutoCloseable {
     String key = x.job() + "#" + x.copyId();
     List<Runnable> later = new ArrayList<>();
     unrecorded.put(key, later);
-    store.submit(Store.assigned(x.job(), x.copyId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
+    store.submit(ChunkTable.assigned(x.job(), x.copyId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
         ticker.epochMillis())).whenComplete((ok, err) -> then(() -> {
           unrecorded.remove(key);
           if (err != null) {
@@ -1020,7 +1025,7 @@ public final class ControlLoop implements AutoCloseable {
       return;
     }
     // read on the store's reader thread: merging a large job must not hold up the loop
-    store.read(Store.pieces(job.id)).whenComplete((pieces, err) -> {
+    store.read(PieceTable.pieces(job.id)).whenComplete((pieces, err) -> {
       try {
         finishFrom(job, f, pieces, err);
       } catch (RuntimeException | OutOfMemoryError e) {
@@ -1037,7 +1042,7 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /** Makes the job's result from its stored pieces (read with {@code err} when that failed). */
-  private void finishFrom(MasterJob job, Action.Finished f, List<Store.PieceRecord> pieces, Throwable err) {
+  private void finishFrom(MasterJob job, Action.Finished f, List<PieceTable.PieceRecord> pieces, Throwable err) {
     if (err != null) {
       post(() -> fail(job, "cannot read the committed pieces: " + err.getMessage()));
       return;
@@ -1046,7 +1051,7 @@ public final class ControlLoop implements AutoCloseable {
     done.removeAll(f.notDone());
     byte[] result = job.workload.empty();
     RangeSet seen = new RangeSet();
-    for (Store.PieceRecord piece : pieces) {
+    for (PieceTable.PieceRecord piece : pieces) {
       if (seen.intersects(piece.start(), piece.end())) {
         post(() -> fail(job, "committed pieces overlap at unit " + piece.start()));
         return;
@@ -1078,8 +1083,9 @@ public final class ControlLoop implements AutoCloseable {
     String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
     long now = ticker.epochMillis();
     byte[] merged = result;
-    Store.Op<Void> update = Store.updateJob(job.id, state, null, now, merged, f.message().isEmpty() ? null : f.message());
-    Store.Op<Void> ranges = Store.jobNotDone(job.id, notDone);
+    Store.Op<Void> update = JobTable.updateJob(job.id, state, null, now, merged,
+        f.message().isEmpty() ? null : f.message());
+    Store.Op<Void> ranges = JobTable.jobNotDone(job.id, notDone);
     store.submit(tx -> {
       update.run(tx);
       return ranges.run(tx);
@@ -1119,7 +1125,7 @@ public final class ControlLoop implements AutoCloseable {
   private void recordFailure(MasterJob job, String message) {
     long now = ticker.epochMillis();
     log.error("job {} failed: {}", job.id, message);
-    store.submit(Store.updateJob(job.id, "FAILED", null, now, null, message));
+    store.submit(JobTable.updateJob(job.id, "FAILED", null, now, null, message));
     job.state = "FAILED";
     job.message = message;
     job.finishedAtMillis = now;
@@ -1284,7 +1290,7 @@ public final class ControlLoop implements AutoCloseable {
         return CompletableFuture.completedFuture(j.resultHead.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       }
       // a long result is rendered again from the store, off the loop's and the store's threads
-      return store.read(Store.jobResult(j.id)).thenApplyAsync(merged -> {
+      return store.read(JobTable.jobResult(j.id)).thenApplyAsync(merged -> {
         if (merged == null) {
           throw new IllegalStateException("the store holds no result of job " + j.id);
         }
@@ -1372,7 +1378,7 @@ public final class ControlLoop implements AutoCloseable {
       JobView v = controller.views().job(jobId);
       JobOutcome outcome = new JobOutcome(v.phase().name(), v.message());
       // the reply waits for the stored cancel: a master restarted after it does not run the job again
-      store.submit(Store.cancelRequested(jobId, reason)).whenComplete((ok, err) -> {
+      store.submit(JobTable.cancelRequested(jobId, reason)).whenComplete((ok, err) -> {
         if (err != null) {
           log.error("job {}: cannot store its cancel; it ends all the same, but a restart before its end would run it"
               + " again: {}", jobId, err.toString(), err);
@@ -1407,7 +1413,7 @@ public final class ControlLoop implements AutoCloseable {
         out.complete(new JobOutcome(null, "job " + jobId + " has not ended; `gleaner cancel " + jobId + "` first"));
         return;
       }
-      store.submit(Store.forgetJob(jobId)).whenComplete((rows, err) -> then(() -> {
+      store.submit(JobTable.forgetJob(jobId)).whenComplete((rows, err) -> then(() -> {
         if (err != null) {
           log.error("job {}: cannot forget it: {}", jobId, err.toString(), err);
           out.complete(new JobOutcome(null, "the master could not drop job " + jobId + ": " + err.getMessage()));

@@ -1,6 +1,8 @@
 package dev.gleaner.master.control;
 
 import dev.gleaner.common.util.RangeSet;
+import dev.gleaner.master.store.JobTable;
+import dev.gleaner.master.store.PieceTable;
 import dev.gleaner.master.store.Store;
 import java.sql.SQLException;
 
@@ -22,7 +24,7 @@ record Ending(String text, long atMillis) {
   static Ending write(Store.Tx tx, MasterJob job, long atMillis) throws SQLException {
     RangeSet seen = new RangeSet();
     byte[] result = job.workload.empty();
-    for (Store.PieceRecord p : Store.pieces(job.id).run(tx)) {
+    for (PieceTable.PieceRecord p : PieceTable.pieces(job.id).run(tx)) {
       if (seen.intersects(p.start(), p.end())) {
         return null;
       }
@@ -42,8 +44,8 @@ record Ending(String text, long atMillis) {
     } catch (RuntimeException e) {
       return null;
     }
-    Store.updateJob(job.id, "DONE", null, atMillis, result, null).run(tx);
-    Store.jobNotDone(job.id, null).run(tx);
+    JobTable.updateJob(job.id, "DONE", null, atMillis, result, null).run(tx);
+    JobTable.jobNotDone(job.id, null).run(tx);
     return new Ending(text, atMillis);
   }
 }

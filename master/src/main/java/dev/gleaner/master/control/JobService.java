@@ -8,6 +8,9 @@ import dev.gleaner.common.util.RangeSet;
 import dev.gleaner.common.workload.UnitRange;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.store.ChunkTable;
+import dev.gleaner.master.store.JobTable;
+import dev.gleaner.master.store.PieceTable;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.JobSpec;
 import java.io.IOException;
@@ -121,7 +124,7 @@ public final class JobService {
         });
         return;
       }
-      Store.KeyedJob existing = store.now(Store.jobByKey(key));
+      JobTable.KeyedJob existing = store.now(JobTable.jobByKey(key));
       if (existing != null) {
         JobSpec stored = parsed(existing.spec());
         String owner = stored == null ? "" : stored.getOwner();
@@ -173,7 +176,7 @@ public final class JobService {
   /** A job that computes only what an earlier job did not finish by its deadline, keeping its pieces. */
   private void resumeFrom(JobSpec spec, Workload workload, Caller caller, CompletableFuture<Submitted> out) {
     String from = spec.getResume();
-    Store.JobRecord old = store.now(Store.job(from));
+    JobTable.JobRecord old = store.now(JobTable.job(from));
     if (old == null) {
       throw new IllegalArgumentException("--resume: the master knows no job '" + from + "'");
     }
@@ -206,13 +209,13 @@ public final class JobService {
     long n = seq.incrementAndGet();
     String id = "job-" + n;
     Store.Op<Void> insert = tx -> {
-      Store.insertJob(new Store.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(), "QUEUED", start,
-          end, spec.getStrategy(), now, 0, null, null, null)).run(tx);
+      JobTable.insertJob(new JobTable.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(), "QUEUED",
+          start, end, spec.getStrategy(), now, 0, null, null, null)).run(tx);
       if (!key.isEmpty()) {
-        Store.jobKey(id, key).run(tx);
+        JobTable.jobKey(id, key).run(tx);
       }
       if (resumes != null) {
-        Store.copyPieces(resumes, id).run(tx);
+        PieceTable.copyPieces(resumes, id).run(tx);
       }
       return null;
     };
@@ -332,7 +335,7 @@ public final class JobService {
 
   /** Loads the stored jobs; unfinished ones resume from their committed pieces. */
   public void resume() {
-    for (Store.JobRecord r : store.call(Store.jobs())) {
+    for (JobTable.JobRecord r : store.call(JobTable.jobs())) {
       seq.accumulateAndGet(r.seq(), Math::max);
       JobSpec spec;
       try {
@@ -366,25 +369,25 @@ public final class JobService {
         continue;
       }
       RangeSet remaining = RangeSet.of(r.start(), r.end());
-      List<Store.PieceRecord> pieces = store.call(Store.pieces(r.id()));
-      for (Store.PieceRecord p : pieces) {
+      List<PieceTable.PieceRecord> pieces = store.call(PieceTable.pieces(r.id()));
+      for (PieceTable.PieceRecord p : pieces) {
         remaining.remove(p.start(), p.end());
       }
       MasterJob job = new MasterJob(r.id(), spec, workload, input, r.start(), r.end(), r.submittedAt());
       job.piecesCommitted = pieces.size();
       // a re-plan after the restart that picks another strategy says so
       job.strategy = r.strategy();
-      List<dev.gleaner.common.control.Held> handedOut = store.call(Store.handedOut(r.id()));
+      List<dev.gleaner.common.control.Held> handedOut = store.call(ChunkTable.handedOut(r.id()));
       log.info("job {} resumes: {} of {} units already committed, {} chunk(s) out with workers", r.id(),
           job.units() - remaining.size(), job.units(), handedOut.size());
-      JobDef def = definition(job, remaining, store.call(Store.maxChunkId(r.id())) + 1);
+      JobDef def = definition(job, remaining, store.call(ChunkTable.maxChunkId(r.id())) + 1);
       if (!r.state().equals("QUEUED")) {
         // it had started: it does not wait for min-workers again
         def = def.withMinWorkers(1);
       }
-      String[] memory = store.call(Store.jobMemory(r.id()));
+      String[] memory = store.call(JobTable.jobMemory(r.id()));
       loop.addJob(job, def, handedOut, memory[0], memory[1]);
-      String cancelled = store.call(Store.cancelReason(r.id()));
+      String cancelled = store.call(JobTable.cancelReason(r.id()));
       if (cancelled != null) {
         // cancelled before the restart, and waiting for its last pieces then: it ends with what is saved
         log.info("job {} was cancelled before the master stopped ({}); it ends now", r.id(), cancelled);

@@ -1,5 +1,7 @@
 package dev.gleaner.master.control;
 
+import dev.gleaner.master.store.RevocationTable;
+import dev.gleaner.master.store.RevocationTable.RevocationRecord;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Role;
@@ -16,12 +18,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Revocations {
   private final Store store;
-  private final ConcurrentHashMap<String, Store.RevocationRecord> byKey = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, RevocationRecord> byKey = new ConcurrentHashMap<>();
 
   /** Reads what the store holds; call before the store is attached to a loop, or on its thread. */
   public Revocations(Store store) {
     this.store = store;
-    for (Store.RevocationRecord r : store.now(Store.revocations())) {
+    for (RevocationRecord r : store.now(RevocationTable.revocations())) {
       byKey.put(key(r.role(), r.id()), r);
     }
   }
@@ -32,12 +34,12 @@ public final class Revocations {
 
   /** The lowest token generation of {@code role}/{@code id} that may log in (0 if never revoked). */
   public int nextGeneration(Role role, String id) {
-    Store.RevocationRecord r = byKey.get(key(Auth.roleName(role), id));
+    RevocationRecord r = byKey.get(key(Auth.roleName(role), id));
     return r == null ? 0 : r.nextGeneration();
   }
 
   /** The last revocation of {@code role}/{@code id}, or null. */
-  public Store.RevocationRecord revoked(Role role, String id) {
+  public RevocationRecord revoked(Role role, String id) {
     return byKey.get(key(Auth.roleName(role), id));
   }
 
@@ -45,28 +47,29 @@ public final class Revocations {
    * Revokes the token generations {@code role}/{@code id} has; completes once that is stored, and
    * from then on its logins are refused.
    */
-  public CompletableFuture<Store.RevocationRecord> revoke(Role role, String id, Caller by, String reason, long atMillis) {
-    return store.submit(Store.revoke(Auth.roleName(role), id, atMillis, by.toString(), reason)).thenApply(r -> {
-      byKey.merge(key(r.role(), r.id()), r, (old, now) -> now.nextGeneration() >= old.nextGeneration() ? now : old);
-      return r;
-    });
+  public CompletableFuture<RevocationRecord> revoke(Role role, String id, Caller by, String reason, long atMillis) {
+    return store.submit(RevocationTable.revoke(Auth.roleName(role), id, atMillis, by.toString(), reason))
+        .thenApply(r -> {
+          byKey.merge(key(r.role(), r.id()), r, (old, now) -> now.nextGeneration() >= old.nextGeneration() ? now : old);
+          return r;
+        });
   }
 
   /** Every revoked id, oldest revocation first. */
-  public List<Store.RevocationRecord> list() {
-    return byKey.values().stream().sorted(Comparator.comparingLong(Store.RevocationRecord::at)
-        .thenComparing(Store.RevocationRecord::id)).toList();
+  public List<RevocationRecord> list() {
+    return byKey.values().stream().sorted(Comparator.comparingLong(RevocationRecord::at)
+        .thenComparing(RevocationRecord::id)).toList();
   }
 
   /** The revocation as the protocol carries it (a RevokeReply, a RevocationsReply). */
-  public static dev.gleaner.protocol.Revocation proto(Store.RevocationRecord r) {
+  public static dev.gleaner.protocol.Revocation proto(RevocationRecord r) {
     return dev.gleaner.protocol.Revocation.newBuilder().setRole(Auth.role(r.role())).setId(r.id())
         .setNextGeneration(r.nextGeneration()).setAtMillis(r.at()).setBy(r.by())
         .setReason(r.reason() == null ? "" : r.reason()).build();
   }
 
   /** "revoked at 2026-11-26T10:00:00Z by operator 'root' (leaked)": when, by whom and why, in one clause. */
-  public static String describe(Store.RevocationRecord r) {
+  public static String describe(RevocationRecord r) {
     return "revoked at " + java.time.Instant.ofEpochMilli(r.at()) + " by " + r.by()
         + (r.reason() == null || r.reason().isBlank() ? "" : " (" + r.reason() + ")");
   }

@@ -3,7 +3,7 @@ package dev.gleaner.master.net;
 import dev.gleaner.master.MasterAuth;
 import dev.gleaner.master.control.Caller;
 import dev.gleaner.master.control.Revocations;
-import dev.gleaner.master.store.Store;
+import dev.gleaner.master.store.RevocationTable;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Credential;
 import dev.gleaner.protocol.Hello;
@@ -80,7 +80,7 @@ final class PeerAuthenticator {
       return "the " + name + " token of '" + id + "' is of generation " + generation + ", and the master takes generation "
           + next + " of it (gleaner token list shows the revoked ids)";
     }
-    Store.RevocationRecord r = revocations.revoked(role, id);
+    RevocationTable.RevocationRecord r = revocations.revoked(role, id);
     return "the " + name + " token of '" + id + "'" + (generation == 0 ? "" : " (generation " + generation + ")")
         + " was " + Revocations.describe(r) + "; ask the cluster's admin for a new one (gleaner token " + name + " " + id
         + " --generation " + next + ")";

@@ -15,15 +15,16 @@ class StoreSessionsTest {
   @Test
   void sessionsSinceATimeAreTheEndedOnesEndingThenOrLater() {
     try (Store store = new Store(dir)) {
-      long old = store.call(Store.sessionStarted("pc", 1_000));
-      store.call(Store.sessionEnded(old, 5_000, true));
-      long recent = store.call(Store.sessionStarted("pc", 10_000));
-      store.call(Store.sessionEnded(recent, 20_000, false));
-      long backwards = store.call(Store.sessionStarted("pc", 30_000));
-      store.call(Store.sessionEnded(backwards, 25_000, true));
-      store.call(Store.sessionStarted("pc", 40_000));
-      assertEquals(List.of(new Store.Session("pc", 10_000, 20_000, false)), store.call(Store.sessions(6_000)));
-      assertEquals(2, store.call(Store.sessions(0)).size());
+      long old = store.call(WorkerTable.sessionStarted("pc", 1_000));
+      store.call(WorkerTable.sessionEnded(old, 5_000, true));
+      long recent = store.call(WorkerTable.sessionStarted("pc", 10_000));
+      store.call(WorkerTable.sessionEnded(recent, 20_000, false));
+      long backwards = store.call(WorkerTable.sessionStarted("pc", 30_000));
+      store.call(WorkerTable.sessionEnded(backwards, 25_000, true));
+      store.call(WorkerTable.sessionStarted("pc", 40_000));
+      assertEquals(List.of(new WorkerTable.Session("pc", 10_000, 20_000, false)),
+          store.call(WorkerTable.sessions(6_000)));
+      assertEquals(2, store.call(WorkerTable.sessions(0)).size());
     }
   }
 }
