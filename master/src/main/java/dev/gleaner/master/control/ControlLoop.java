@@ -14,6 +14,7 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.util.RangeSet;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.master.store.ChunkState;
 import dev.gleaner.master.store.ChunkTable;
 import dev.gleaner.master.store.DissentTable;
 import dev.gleaner.master.store.JobTable;
@@ -896,7 +897,7 @@ public final class ControlLoop implements AutoCloseable {
       log.info("job {}: chunk {} of worker {} now ends at unit {}: {}", x.job(), x.copyId(), x.worker(), x.end(),
           x.why());
     } else if (a instanceof Action.Cancel x) {
-      store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), "CANCELLED"));
+      store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), ChunkState.CANCELLED));
       afterRecorded(x.job(), x.copyId(), () -> {
         WorkerLink link = links.get(x.worker());
         if (link != null) {
@@ -906,7 +907,7 @@ public final class ControlLoop implements AutoCloseable {
       });
       log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.copyId(), x.worker(), x.why());
     } else if (a instanceof Action.Withdrawn x) {
-      store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), "WITHDRAWN"));
+      store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), ChunkState.WITHDRAWN));
       // a worker that vacated stays connected: the input of the copies taken back stops going to it
       afterRecorded(x.job(), x.copyId(), () -> {
         WorkerLink link = links.get(x.worker());
@@ -932,7 +933,7 @@ public final class ControlLoop implements AutoCloseable {
         job.strategy = p.strategy();
       }
       if (p.replan() == 0 || changed) {
-        store.submit(JobTable.updateJob(p.job(), "RUNNING", p.strategy(), null, null, null));
+        store.submit(JobTable.updateJob(p.job(), JobPhase.RUNNING, p.strategy(), null, null, null));
       }
     } else if (a instanceof Action.Remember r) {
       store.submit(JobTable.rememberJob(r.job(), r.plan(), r.checks())).whenComplete((ok, err) -> {
@@ -1083,7 +1084,7 @@ public final class ControlLoop implements AutoCloseable {
     String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
     long now = ticker.epochMillis();
     byte[] merged = result;
-    Store.Op<Void> update = JobTable.updateJob(job.id, state, null, now, merged,
+    Store.Op<Void> update = JobTable.updateJob(job.id, f.phase(), null, now, merged,
         f.message().isEmpty() ? null : f.message());
     Store.Op<Void> ranges = JobTable.jobNotDone(job.id, notDone);
     store.submit(tx -> {
@@ -1125,7 +1126,7 @@ public final class ControlLoop implements AutoCloseable {
   private void recordFailure(MasterJob job, String message) {
     long now = ticker.epochMillis();
     log.error("job {} failed: {}", job.id, message);
-    store.submit(JobTable.updateJob(job.id, "FAILED", null, now, null, message));
+    store.submit(JobTable.updateJob(job.id, JobPhase.FAILED, null, now, null, message));
     job.state = "FAILED";
     job.message = message;
     job.finishedAtMillis = now;

@@ -1,5 +1,6 @@
 package dev.gleaner.master.control;
 
+import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.util.RangeSet;
 import dev.gleaner.master.store.JobTable;
 import dev.gleaner.master.store.PieceTable;
@@ -44,7 +45,7 @@ record Ending(String text, long atMillis) {
     } catch (RuntimeException e) {
       return null;
     }
-    JobTable.updateJob(job.id, "DONE", null, atMillis, result, null).run(tx);
+    JobTable.updateJob(job.id, JobPhase.DONE, null, atMillis, result, null).run(tx);
     JobTable.jobNotDone(job.id, null).run(tx);
     return new Ending(text, atMillis);
   }

@@ -2,6 +2,7 @@ package dev.gleaner.master.control;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.model.RiskModel;
 import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.common.util.RangeSet;
@@ -186,7 +187,7 @@ public final class JobService {
     if (refusal != null) {
       throw new Caller.NotAllowed("--resume: " + refusal);
     }
-    if (!old.state().equals("DONE_PARTIAL") && !old.state().equals("CANCELLED")) {
+    if (old.state() != JobPhase.DONE_PARTIAL && old.state() != JobPhase.CANCELLED) {
       throw new IllegalArgumentException("--resume: job " + from + " is " + old.state()
           + "; only a job that ended at its deadline (DONE_PARTIAL) or was cancelled can be resumed");
     }
@@ -209,8 +210,8 @@ public final class JobService {
     long n = seq.incrementAndGet();
     String id = "job-" + n;
     Store.Op<Void> insert = tx -> {
-      JobTable.insertJob(new JobTable.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(), "QUEUED",
-          start, end, spec.getStrategy(), now, 0, null, null, null)).run(tx);
+      JobTable.insertJob(new JobTable.JobRecord(id, n, spec.getName(), workload.name(), spec.toByteArray(),
+          JobPhase.QUEUED, start, end, spec.getStrategy(), now, 0, null, null, null)).run(tx);
       if (!key.isEmpty()) {
         JobTable.jobKey(id, key).run(tx);
       }
@@ -349,10 +350,9 @@ public final class JobService {
         continue;
       }
       Workload workload = workloads.get(r.workload());
-      boolean ended = List.of("DONE", "DONE_PARTIAL", "FAILED", "CANCELLED").contains(r.state());
-      if (ended) {
+      if (r.state().ended()) {
         MasterJob job = new MasterJob(r.id(), spec, workload, null, r.start(), r.end(), r.submittedAt());
-        job.state = r.state();
+        job.state = r.state().name();
         job.finishedAtMillis = r.finishedAt();
         job.message = r.message() == null ? "" : r.message();
         job.result(r.result() == null ? "" : workload.render(r.result()));
@@ -381,7 +381,7 @@ public final class JobService {
       log.info("job {} resumes: {} of {} units already committed, {} chunk(s) out with workers", r.id(),
           job.units() - remaining.size(), job.units(), handedOut.size());
       JobDef def = definition(job, remaining, store.call(ChunkTable.maxChunkId(r.id())) + 1);
-      if (!r.state().equals("QUEUED")) {
+      if (r.state() != JobPhase.QUEUED) {
         // it had started: it does not wait for min-workers again
         def = def.withMinWorkers(1);
       }

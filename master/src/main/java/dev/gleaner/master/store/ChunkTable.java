@@ -13,11 +13,11 @@ public final class ChunkTable {
   private ChunkTable() {}
 
   /** Records a chunk in {@code state}, or moves a recorded one to {@code workerId} and {@code state}. */
-  static Op<Void> upsertChunk(String jobId, long chunkId, long start, long end, String workerId, String state) {
+  static Op<Void> upsertChunk(String jobId, long chunkId, long start, long end, String workerId, ChunkState state) {
     return c -> {
       c.update("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state) VALUES (?,?,?,?,?,?)"
           + " ON CONFLICT(job_id, chunk_id) DO UPDATE SET worker_id=excluded.worker_id, state=excluded.state",
-          jobId, chunkId, start, end, workerId, state);
+          jobId, chunkId, start, end, workerId, state.name());
       return null;
     };
   }
@@ -31,7 +31,8 @@ public final class ChunkTable {
         cps.append(cps.length() == 0 ? "" : ",").append(k);
       }
       c.update("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state, checkpoints, lease_ms, assigned_at)"
-          + " VALUES (?,?,?,?,?,'ASSIGNED',?,?,?)", jobId, chunkId, start, end, workerId, cps.toString(), leaseMs, at);
+          + " VALUES (?,?,?,?,?,?,?,?,?)", jobId, chunkId, start, end, workerId, ChunkState.ASSIGNED.name(),
+          cps.toString(), leaseMs, at);
       return null;
     };
   }
@@ -45,9 +46,10 @@ public final class ChunkTable {
   }
 
   /** The chunk no longer stands (cancelled, or its worker's work went to others). */
-  public static Op<Void> chunkEnded(String jobId, long chunkId, String state) {
+  public static Op<Void> chunkEnded(String jobId, long chunkId, ChunkState state) {
     return c -> {
-      c.update("UPDATE chunks SET state=? WHERE job_id=? AND chunk_id=? AND state='ASSIGNED'", state, jobId, chunkId);
+      c.update("UPDATE chunks SET state=? WHERE job_id=? AND chunk_id=? AND state=?", state.name(), jobId, chunkId,
+          ChunkState.ASSIGNED.name());
       return null;
     };
   }
@@ -60,7 +62,7 @@ public final class ChunkTable {
     return c -> {
       List<Held> out = c.query("SELECT k.worker_id, k.chunk_id, k.start, k.end, k.checkpoints,"
           + " (SELECT MAX(end) FROM pieces WHERE job_id=k.job_id AND chunk_id=k.chunk_id)"
-          + " FROM chunks k WHERE k.job_id=? AND k.state='ASSIGNED' ORDER BY k.chunk_id", r -> {
+          + " FROM chunks k WHERE k.job_id=? AND k.state=? ORDER BY k.chunk_id", r -> {
             long start = r.getLong(3);
             long end = r.getLong(4);
             long acked = r.getLong(6);
@@ -70,7 +72,7 @@ public final class ChunkTable {
                 : java.util.Arrays.stream(cps.split(",")).mapToLong(Long::parseLong).filter(k -> k > start && k < end)
                     .toArray();
             return end > start ? new Held(r.getString(1), jobId, r.getLong(2), start, end, acked, checkpoints) : null;
-          }, jobId);
+          }, jobId, ChunkState.ASSIGNED.name());
       // a chunk truncated to nothing holds nothing
       out.removeIf(java.util.Objects::isNull);
       return out;

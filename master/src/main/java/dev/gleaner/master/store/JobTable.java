@@ -1,5 +1,6 @@
 package dev.gleaner.master.store;
 
+import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.master.store.Store.Op;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,7 +14,7 @@ public final class JobTable {
   private JobTable() {}
 
   /** A row of the jobs table. */
-  public record JobRecord(String id, long seq, String name, String workload, byte[] spec, String state, long start,
+  public record JobRecord(String id, long seq, String name, String workload, byte[] spec, JobPhase state, long start,
       long end, String strategy, long submittedAt, long finishedAt, byte[] result, String message, String notDone) {}
 
   /** A job a submit key names: its id and the spec it was submitted with. */
@@ -37,7 +38,7 @@ public final class JobTable {
     return c -> {
       c.update("INSERT INTO jobs(id, seq, name, workload, spec, state, range_start, range_end, strategy, submitted_at,"
           + " not_done) VALUES (?,?,?,?,?,?,?,?,?,?,?)", job.id(), job.seq(), job.name(), job.workload(), job.spec(),
-          job.state(), job.start(), job.end(), job.strategy(), job.submittedAt(), job.notDone());
+          job.state().name(), job.start(), job.end(), job.strategy(), job.submittedAt(), job.notDone());
       return null;
     };
   }
@@ -85,12 +86,13 @@ public final class JobTable {
     return c -> c.one("SELECT cancel_reason FROM jobs WHERE id=?", r -> r.getString(1), id);
   }
 
-  public static Op<Void> updateJob(String id, String state, String strategy, Long finishedAt, byte[] result,
+  /** The job's state, and what it sets of its strategy, end time, result and message (null: unchanged). */
+  public static Op<Void> updateJob(String id, JobPhase state, String strategy, Long finishedAt, byte[] result,
       String message) {
     return c -> {
       c.update("UPDATE jobs SET state=?, strategy=COALESCE(?, strategy), finished_at=COALESCE(?, finished_at),"
-          + " result=COALESCE(?, result), message=COALESCE(?, message) WHERE id=?", state, strategy, finishedAt, result,
-          message, id);
+          + " result=COALESCE(?, result), message=COALESCE(?, message) WHERE id=?", state.name(), strategy, finishedAt,
+          result, message, id);
       return null;
     };
   }
@@ -122,8 +124,20 @@ public final class JobTable {
   /** A job's row from a query of its columns in this order (the result NULL where it is not read). */
   private static JobRecord jobRecord(ResultSet r) throws SQLException {
     // finished_at is NULL until the job ends, and reads as 0
-    return new JobRecord(r.getString(1), r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5), r.getString(6),
+    String id = r.getString(1);
+    return new JobRecord(id, r.getLong(2), r.getString(3), r.getString(4), r.getBytes(5), phase(id, r.getString(6)),
         r.getLong(7), r.getLong(8), r.getString(9), r.getLong(10), r.getLong(11), r.getBytes(12), r.getString(13),
         r.getString(14));
+  }
+
+  /** The phase a job's state column names; any other word is a fault of the store, named with its job. */
+  private static JobPhase phase(String job, String word) {
+    for (JobPhase p : JobPhase.values()) {
+      if (p.name().equals(word)) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("job " + job + " has the state '" + word + "' in the store, which is not a job phase"
+        + " (one of " + java.util.Arrays.toString(JobPhase.values()) + ")");
   }
 }

@@ -21,7 +21,7 @@ public final class PieceTable {
       String workerId, byte[] result, long at) {
     return c -> {
       if (last) {
-        ChunkTable.upsertChunk(jobId, chunkId, start, end, workerId, "DONE").run(c);
+        ChunkTable.upsertChunk(jobId, chunkId, start, end, workerId, ChunkState.DONE).run(c);
       }
       return c.update("INSERT OR IGNORE INTO pieces(job_id, chunk_id, start, end, worker_id, result, committed_at)"
           + " VALUES (?,?,?,?,?,?,?)", jobId, chunkId, start, end, workerId, result, at) == 1;
