@@ -137,7 +137,7 @@ public final class JobTable {
         return p;
       }
     }
-    throw new IllegalStateException("job " + job + " has the state '" + word + "' in the store, which is not a job phase"
-        + " (one of " + java.util.Arrays.toString(JobPhase.values()) + ")");
+    throw new IllegalStateException("job " + job + " has the state '" + word + "' in the store, which is not a job"
+        + " phase (one of " + java.util.Arrays.toString(JobPhase.values()) + ")");
   }
 }
