@@ -2,12 +2,14 @@ package dev.gleaner.master.store;
 
 import dev.gleaner.common.control.Held;
 import dev.gleaner.master.store.Store.Op;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * The operations on the {@code chunks} table: every chunk handed out is recorded before it is sent,
  * so chunk ids are never reused and a restarted master knows which worker holds what, under which
- * lease and with which checkpoints.
+ * lease and with which checkpoints (kept as data: 8-byte big-endian longs).
  */
 public final class ChunkTable {
   private ChunkTable() {}
@@ -26,13 +28,9 @@ public final class ChunkTable {
   public static Op<Void> assigned(String jobId, long chunkId, String workerId, long start, long end, long[] checkpoints,
       long leaseMs, long at) {
     return c -> {
-      StringBuilder cps = new StringBuilder();
-      for (long k : checkpoints) {
-        cps.append(cps.length() == 0 ? "" : ",").append(k);
-      }
       c.update("INSERT INTO chunks(job_id, chunk_id, start, end, worker_id, state, checkpoints, lease_ms, assigned_at)"
           + " VALUES (?,?,?,?,?,?,?,?,?)", jobId, chunkId, start, end, workerId, ChunkState.ASSIGNED.name(),
-          cps.toString(), leaseMs, at);
+          checkpointBytes(checkpoints), leaseMs, at);
       return null;
     };
   }
@@ -67,16 +65,36 @@ public final class ChunkTable {
             long end = r.getLong(4);
             long acked = r.getLong(6);
             acked = r.wasNull() ? start : Math.max(start, Math.min(end, acked));
-            String cps = r.getString(5);
-            long[] checkpoints = cps == null || cps.isEmpty() ? new long[0]
-                : java.util.Arrays.stream(cps.split(",")).mapToLong(Long::parseLong).filter(k -> k > start && k < end)
-                    .toArray();
-            return end > start ? new Held(r.getString(1), jobId, r.getLong(2), start, end, acked, checkpoints) : null;
+            long chunkId = r.getLong(2);
+            long[] checkpoints = Arrays.stream(checkpoints(jobId, chunkId, r.getBytes(5)))
+                .filter(k -> k > start && k < end).toArray();
+            return end > start ? new Held(r.getString(1), jobId, chunkId, start, end, acked, checkpoints) : null;
           }, jobId, ChunkState.ASSIGNED.name());
       // a chunk truncated to nothing holds nothing
       out.removeIf(java.util.Objects::isNull);
       return out;
     };
+  }
+
+  /** Checkpoints as the chunks table keeps them: 8-byte big-endian longs, one after the other. */
+  static byte[] checkpointBytes(long[] checkpoints) {
+    ByteBuffer b = ByteBuffer.allocate(Long.BYTES * checkpoints.length);
+    b.asLongBuffer().put(checkpoints);
+    return b.array();
+  }
+
+  /** The checkpoints {@link #checkpointBytes} wrote for a chunk (none if null). */
+  private static long[] checkpoints(String jobId, long chunkId, byte[] data) {
+    if (data == null) {
+      return new long[0];
+    }
+    if (data.length % Long.BYTES != 0) {
+      throw new IllegalStateException("chunk " + chunkId + " of job " + jobId + " has " + data.length
+          + " bytes of checkpoints in the store, not a whole number of 8-byte positions");
+    }
+    long[] out = new long[data.length / Long.BYTES];
+    ByteBuffer.wrap(data).asLongBuffer().get(out);
+    return out;
   }
 
   /** The highest chunk id a job has used, in its chunk records or its pieces (0 if none). */

@@ -1,8 +1,11 @@
 package dev.gleaner.master.store;
 
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The store's tables and every change made to them since the first, in the order they were made:
@@ -28,8 +31,10 @@ final class Schema {
         + " started_at INTEGER, ended_at INTEGER, interrupted INTEGER)");
     addColumn(s, "jobs", "not_done", "TEXT");
     // every chunk handed out is recorded before it is sent: ids are never reused, and a restarted
-    // master knows which worker holds what (state ASSIGNED) and under which lease
-    addColumn(s, "chunks", "checkpoints", "TEXT");
+    // master knows which worker holds what (state ASSIGNED), with which checkpoints and under which
+    // lease (a store made when checkpoints were text declares their column TEXT, which keeps a blob as
+    // it is)
+    addColumn(s, "chunks", "checkpoints", "BLOB");
     addColumn(s, "chunks", "lease_ms", "INTEGER");
     addColumn(s, "chunks", "assigned_at", "INTEGER");
     addColumn(s, "jobs", "submit_key", "TEXT");
@@ -46,6 +51,54 @@ final class Schema {
     s.execute("CREATE TABLE IF NOT EXISTS revocations(role TEXT, id TEXT, next_generation INTEGER, at INTEGER,"
         + " by TEXT, reason TEXT, PRIMARY KEY(role, id))");
     s.execute("CREATE UNIQUE INDEX IF NOT EXISTS jobs_by_key ON jobs(submit_key) WHERE submit_key IS NOT NULL");
+    // a chunk's checkpoints were a comma string ("12,40,77") and are data now (8-byte big-endian longs)
+    checkpointsAsData(s.getConnection());
+  }
+
+  /** A chunk row an older master wrote: its checkpoints as text. */
+  private record TextCheckpoints(String jobId, long chunkId, String text) {}
+
+  /**
+   * Rewrites the checkpoints an older master stored as text ("12,40,77") as data, all in one
+   * transaction; a text that is not a list of numbers leaves the store as it was and is refused,
+   * naming its chunk.
+   */
+  private static void checkpointsAsData(Connection c) throws SQLException {
+    Store.Tx tx = new Store.Tx(c);
+    try {
+      List<TextCheckpoints> rows = tx.query("SELECT job_id, chunk_id, checkpoints FROM chunks"
+          + " WHERE typeof(checkpoints)='text'", r -> new TextCheckpoints(r.getString(1), r.getLong(2), r.getString(3)));
+      if (rows.isEmpty()) {
+        return;
+      }
+      c.setAutoCommit(false);
+      try {
+        for (TextCheckpoints row : rows) {
+          tx.update("UPDATE chunks SET checkpoints=? WHERE job_id=? AND chunk_id=?",
+              ChunkTable.checkpointBytes(parse(row)), row.jobId(), row.chunkId());
+        }
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } finally {
+      tx.reset();
+    }
+  }
+
+  private static long[] parse(TextCheckpoints row) throws SQLException {
+    if (row.text().isEmpty()) {
+      return new long[0];
+    }
+    try {
+      return Arrays.stream(row.text().split(",")).mapToLong(Long::parseLong).toArray();
+    } catch (NumberFormatException e) {
+      throw new SQLException("chunk " + row.chunkId() + " of job " + row.jobId() + " has the checkpoints '"
+          + row.text() + "' in the store, which are not a list of numbers", e);
+    }
   }
 
   /** Adds a column that an older store lacks. */
