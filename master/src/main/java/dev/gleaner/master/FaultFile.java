@@ -158,7 +158,7 @@ public final class FaultFile implements AutoCloseable {
     }
     if (want.storeFull() != now.storeFull()) {
       try {
-        long pages = store.submit(Store.capPages(want.storeFull() ? 1 : 0)).get(10, TimeUnit.SECONDS);
+        long pages = store.submit(capPages(want.storeFull() ? 1 : 0)).get(10, TimeUnit.SECONDS);
         log.warn(want.storeFull() ? "fault injection: the store is full (capped at its {} pages)"
             : "fault injection: the store may grow again (it had {} pages)", pages);
       } catch (Exception e) {
@@ -170,6 +170,19 @@ public final class FaultFile implements AutoCloseable {
       jump(clock, now.clockOffsetMillis(), want.clockOffsetMillis());
     }
     now = want;
+  }
+
+  /**
+   * Caps the store's database at {@code pages} pages (0: SQLite's default, no cap), so that writes
+   * needing more fail as on a full disk; returns the pages it had.
+   */
+  static Store.Op<Long> capPages(long pages) {
+    return tx -> {
+      long now = tx.one("PRAGMA page_count", r -> r.getLong(1));
+      // a PRAGMA's value cannot be bound: it is written into the statement (a number made here)
+      tx.one("PRAGMA max_page_count = " + (pages <= 0 ? 1_073_741_823L : Math.max(now, pages)), r -> r.getLong(1));
+      return now;
+    };
   }
 
   /**

@@ -634,7 +634,7 @@ class DispatchTest {
       lines.start();
       storeLog.addAppender(lines);
       // the disk is full: no page may be added to the store
-      m.server.store().call(dev.gleaner.master.store.Store.capPages(1));
+      m.server.store().call(FaultFile.capPages(1));
       try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
         await().atMost(Duration.ofSeconds(30)).until(() -> m.server.status(id).getMetricsOrDefault(
             "gleaner.store.failures", 0) > 3);
@@ -652,7 +652,7 @@ class DispatchTest {
             + " failures: " + failed);
         storeLog.detachAppender(lines);
         // space again: the queued units are saved and the count is exact
-        m.server.store().call(dev.gleaner.master.store.Store.capPages(0));
+        m.server.store().call(FaultFile.capPages(0));
         var status = m.awaitEnd(id);
         assertEquals("DONE", status.getState(), status.getMessage());
         assertTrue(status.getResult().startsWith("20000 matching lines"), status.getResult().lines().findFirst().orElse(""));

@@ -126,10 +126,6 @@ public final class Store implements AutoCloseable {
       return p;
     }
 
-    Statement statement() throws SQLException {
-      return connection.createStatement();
-    }
-
     /**
      * Lets go of the values bound to the cached statements: a result of hundreds of megabytes
      * bound to the last job update must not stay in memory until the next one.
@@ -327,25 +323,5 @@ public final class Store implements AutoCloseable {
         }
       }
     }
-  }
-
-  // ---- fault injection ----
-
-  /**
-   * Caps the database at {@code pages} pages (0: SQLite's default, no cap), so writes that need more
-   * fail as on a full disk: fault injection for tests and chaos runs.
-   */
-  public static Op<Long> capPages(long pages) {
-    return c -> {
-      try (Statement st = c.statement()) {
-        long now;
-        try (ResultSet r = st.executeQuery("PRAGMA page_count")) {
-          r.next();
-          now = r.getLong(1);
-        }
-        st.execute("PRAGMA max_page_count = " + (pages <= 0 ? 1_073_741_823L : Math.max(now, pages)));
-        return now;
-      }
-    };
   }
 }
