@@ -34,6 +34,7 @@ public final class JobTable {
     };
   }
 
+  /** A job submitted: its row (its result and end time come with its end). */
   public static Op<Void> insertJob(JobRecord job) {
     return c -> {
       c.update("INSERT INTO jobs(id, seq, name, workload, spec, state, range_start, range_end, strategy, submitted_at,"
@@ -116,6 +117,7 @@ public final class JobTable {
         + " finished_at, NULL, message, not_done FROM jobs WHERE id=?", JobTable::jobRecord, id);
   }
 
+  /** Every job's row with its result, in the order they were submitted. */
   public static Op<List<JobRecord>> jobs() {
     return c -> c.query("SELECT id, seq, name, workload, spec, state, range_start, range_end, strategy, submitted_at,"
         + " finished_at, result, message, not_done FROM jobs ORDER BY seq", JobTable::jobRecord);

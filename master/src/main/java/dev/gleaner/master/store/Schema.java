@@ -66,8 +66,8 @@ final class Schema {
   private static void checkpointsAsData(Connection c) throws SQLException {
     Store.Tx tx = new Store.Tx(c);
     try {
-      List<TextCheckpoints> rows = tx.query("SELECT job_id, chunk_id, checkpoints FROM chunks"
-          + " WHERE typeof(checkpoints)='text'", r -> new TextCheckpoints(r.getString(1), r.getLong(2), r.getString(3)));
+      List<TextCheckpoints> rows = tx.query("SELECT job_id, chunk_id, checkpoints FROM chunks WHERE"
+          + " typeof(checkpoints)='text'", r -> new TextCheckpoints(r.getString(1), r.getLong(2), r.getString(3)));
       if (rows.isEmpty()) {
         return;
       }

@@ -116,6 +116,7 @@ public final class Store implements AutoCloseable {
       return p;
     }
 
+    /** The statement of {@code sql}, prepared at its first use and kept, with no values bound. */
     PreparedStatement prepare(String sql) throws SQLException {
       PreparedStatement p = statements.get(sql);
       if (p == null) {
@@ -187,7 +188,7 @@ public final class Store implements AutoCloseable {
         Schema.apply(s);
       }
       opened.setAutoCommit(false);
-    } catch (SQLException e) {
+    } catch (SQLException | RuntimeException e) {
       if (opened != null) {
         try {
           opened.close();
@@ -265,6 +266,7 @@ public final class Store implements AutoCloseable {
     return checkpointer.truncations();
   }
 
+  /** Closes {@code c}, if any, logging a failure (the reader's and the checkpointer's connections). */
   static void closeQuietly(Connection c) {
     if (c != null) {
       try {

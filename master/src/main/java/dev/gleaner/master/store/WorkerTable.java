@@ -18,6 +18,7 @@ public final class WorkerTable {
   /** A worker's session that ended: from, to (epoch ms), and whether an interruption ended it. */
   public record Session(String workerId, long startedAt, long endedAt, boolean interrupted) {}
 
+  /** A worker said hello: its row, made or brought up to date. */
   public static Op<Void> workerSeen(String id, String host, int cores, long at) {
     return c -> {
       c.update("INSERT INTO workers(id, host, cores, first_seen, last_seen) VALUES (?,?,?,?,?) ON CONFLICT(id)"
@@ -38,6 +39,7 @@ public final class WorkerTable {
     };
   }
 
+  /** How many interruptions a worker's row counts (0 for a worker never seen). */
   public static Op<Integer> interruptions(String id) {
     return c -> {
       Integer n = c.one("SELECT interruptions FROM workers WHERE id=?", r -> r.getInt(1), id);
