@@ -1050,41 +1050,21 @@ public final class ControlLoop implements AutoCloseable {
     }
     RangeSet done = RangeSet.of(job.start, job.end);
     done.removeAll(f.notDone());
-    byte[] result = job.workload.empty();
-    RangeSet seen = new RangeSet();
-    for (PieceTable.PieceRecord piece : pieces) {
-      if (seen.intersects(piece.start(), piece.end())) {
-        post(() -> fail(job, "committed pieces overlap at unit " + piece.start()));
-        return;
-      }
-      seen.add(piece.start(), piece.end());
-      try {
-        result = job.workload.merge(result, piece.result());
-      } catch (RuntimeException e) {
-        log.error("job {}: cannot merge the stored piece [{}, {})", job.id, piece.start(), piece.end(), e);
-        post(() -> fail(job, "cannot merge the stored piece [" + piece.start() + ", " + piece.end() + "): "
-            + e.getMessage()));
-        return;
-      }
-    }
-    if (!seen.equals(done)) {
-      String why = "committed pieces " + seen + " do not tile the done units " + done;
-      post(() -> fail(job, why));
-      return;
-    }
-    String text;
+    ResultMerge.Merged result;
     try {
-      text = job.workload.render(result);
-    } catch (RuntimeException e) {
-      log.error("job {}: cannot render its result", job.id, e);
-      post(() -> fail(job, "cannot render the result: " + e.getMessage()));
+      result = ResultMerge.of(job.workload, pieces, done);
+    } catch (ResultMerge.NoResult e) {
+      if (e.getCause() != null) {
+        log.error("job {}: {}", job.id, e.getMessage(), e.getCause());
+      }
+      post(() -> fail(job, e.getMessage()));
       return;
     }
+    String text = result.text();
     String state = f.phase().name();
     String notDone = f.notDone().isEmpty() ? null : f.notDone().toString();
     long now = ticker.epochMillis();
-    byte[] merged = result;
-    Store.Op<Void> update = JobTable.updateJob(job.id, f.phase(), null, now, merged,
+    Store.Op<Void> update = JobTable.updateJob(job.id, f.phase(), null, now, result.result(),
         f.message().isEmpty() ? null : f.message());
     Store.Op<Void> ranges = JobTable.jobNotDone(job.id, notDone);
     store.submit(tx -> {

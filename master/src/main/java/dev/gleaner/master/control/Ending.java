@@ -23,30 +23,15 @@ import java.sql.SQLException;
 record Ending(String text, long atMillis) {
   /** Merges the job's pieces and stores its end as DONE; null, writing nothing, when they do not make a result. */
   static Ending write(Store.Tx tx, MasterJob job, long atMillis) throws SQLException {
-    RangeSet seen = new RangeSet();
-    byte[] result = job.workload.empty();
-    for (PieceTable.PieceRecord p : PieceTable.pieces(job.id).run(tx)) {
-      if (seen.intersects(p.start(), p.end())) {
-        return null;
-      }
-      seen.add(p.start(), p.end());
-      try {
-        result = job.workload.merge(result, p.result());
-      } catch (RuntimeException e) {
-        return null;
-      }
-    }
-    if (!seen.equals(RangeSet.of(job.start, job.end))) {
-      return null;
-    }
-    String text;
+    ResultMerge.Merged merged;
     try {
-      text = job.workload.render(result);
-    } catch (RuntimeException e) {
+      merged = ResultMerge.of(job.workload, PieceTable.pieces(job.id).run(tx), RangeSet.of(job.start, job.end));
+    } catch (ResultMerge.NoResult e) {
+      // the job ends the usual way, which merges again and reports why
       return null;
     }
-    JobTable.updateJob(job.id, JobPhase.DONE, null, atMillis, result, null).run(tx);
+    JobTable.updateJob(job.id, JobPhase.DONE, null, atMillis, merged.result(), null).run(tx);
     JobTable.jobNotDone(job.id, null).run(tx);
-    return new Ending(text, atMillis);
+    return new Ending(merged.text(), atMillis);
   }
 }
