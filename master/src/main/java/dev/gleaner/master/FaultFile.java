@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * Blank lines and {@code #} comments are skipped; any other line is logged as an error, not ignored.
+ *
+ * <p>Each clock jump it applies, at start and after, is appended to the file beside it,
+ * {@link #shiftsFile FILE.shifts}, one JSON object a line: {@code {"machineMillis":M,"offsetMillis":O}}, from
+ * machine time M on the wall clock reads O ms off the machine's. The chaos harness maps the store's
+ * times back to the machine's clock with it; the log line beside it is for people.
  */
 public final class FaultFile implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FaultFile.class);
@@ -100,6 +107,7 @@ public final class FaultFile implements AutoCloseable {
   }
 
   private final Path file;
+  private final Path shifts;
   private final Store store;
   private final ShiftedTicker clock;
   private final ScheduledExecutorService timer;
@@ -108,6 +116,7 @@ public final class FaultFile implements AutoCloseable {
 
   private FaultFile(Path file, Store store, ShiftedTicker clock) {
     this.file = file;
+    this.shifts = shiftsFile(file);
     this.store = store;
     this.clock = clock;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -117,12 +126,17 @@ public final class FaultFile implements AutoCloseable {
     });
   }
 
+  /** Where the clock jumps applied from {@code faultFile} are written: FILE.shifts, beside it. */
+  public static Path shiftsFile(Path faultFile) {
+    return faultFile.resolveSibling(faultFile.getFileName() + ".shifts");
+  }
+
   /** Sets the clock's offset from {@code file} as it is now (before the master starts); faults it cannot read: none. */
   public static void applyClock(Path file, ShiftedTicker clock) {
     try {
       long offset = Faults.parse(Files.readAllLines(file)).clockOffsetMillis();
       if (offset != 0) {
-        jump(clock, 0, offset);
+        jump(clock, 0, offset, shiftsFile(file));
       }
     } catch (NoSuchFileException e) {
       clock.offset(0);
@@ -167,7 +181,7 @@ public final class FaultFile implements AutoCloseable {
       }
     }
     if (want.clockOffsetMillis() != now.clockOffsetMillis()) {
-      jump(clock, now.clockOffsetMillis(), want.clockOffsetMillis());
+      jump(clock, now.clockOffsetMillis(), want.clockOffsetMillis(), shifts);
     }
     now = want;
   }
@@ -186,13 +200,19 @@ public final class FaultFile implements AutoCloseable {
   }
 
   /**
-   * Moves the clock from one offset to another and logs the machine time and the offset, the line
-   * `gleaner chaos` reads to map the store's times back.
+   * Moves the clock from one offset to another, appends the machine time and the offset to
+   * {@code shifts} (what `gleaner chaos` maps the store's times back with) and logs them.
    */
-  private static void jump(ShiftedTicker clock, long fromMillis, long toMillis) {
+  private static void jump(ShiftedTicker clock, long fromMillis, long toMillis, Path shifts) {
     long machine = clock.offset(toMillis);
     log.warn("fault injection: the wall clock jumps by {} s; from machine time {} ms it is {} ms off",
         (toMillis - fromMillis) / 1000.0, machine, toMillis);
+    try {
+      Files.writeString(shifts, String.format(Locale.ROOT, "{\"machineMillis\":%d,\"offsetMillis\":%d}\n", machine,
+          toMillis), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      log.error("fault injection: cannot record the clock jump in {}: {}", shifts, e.getMessage(), e);
+    }
   }
 
   @Override

@@ -61,6 +61,19 @@ class FaultFileTest {
         assertTrue(status.getResult().startsWith("20000 matching lines"), status.getResult().lines().findFirst().orElse(""));
       }
       assertTrue(Math.abs(clock.epochMillis() - System.currentTimeMillis()) < 60_000, "the offset is gone with the file");
+      // each jump, one JSON line beside the fault file: from which machine time the clock is how far off
+      Path shifts = FaultFile.shiftsFile(faults);
+      assertEquals(dir.resolve("faults.shifts"), shifts);
+      await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(shifts) && Files.readAllLines(shifts).size() == 3);
+      List<String> lines = Files.readAllLines(shifts);
+      long previous = 0;
+      long[] offsets = {-3_600_000, 7_200_000, 0};
+      for (int i = 0; i < 3; i++) {
+        var shift = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(i));
+        assertEquals(offsets[i], shift.get("offsetMillis").asLong(), lines.get(i));
+        assertTrue(shift.get("machineMillis").asLong() >= previous, "machine times in order: " + lines);
+        previous = shift.get("machineMillis").asLong();
+      }
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.master.FaultFile;
 import dev.gleaner.protocol.StatusReply;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -157,6 +158,11 @@ final class ChaosCluster implements AutoCloseable {
 
   Path dir() {
     return dir;
+  }
+
+  /** The jumps of the master's wall clock, one JSON line each, as its fault injection applied them. */
+  Path clockShifts() {
+    return FaultFile.shiftsFile(faultFile);
   }
 
   /** Every master's log, one after another (appended at each restart). */

@@ -161,7 +161,7 @@ public final class ChaosRun {
         }
       }
       // the store's times are the master's wall clock, which clock jumps moved: back to the machine's
-      committed = onMachineClock(committed, clockShifts(c.masterLog()));
+      committed = ClockShifts.onMachineClock(committed, ClockShifts.read(c.clockShifts()));
       List<ReportedPieces.Piece> reported = c.reported().all();
       List<ReportedPieces.Ack> acks = c.reported().acks().stream().filter(a -> ids.contains(a.jobId())).toList();
       int notDurable = acksNotDurable(acks, reported, committed, c.masterLog());
@@ -397,48 +397,6 @@ public final class ChaosRun {
       out.add(new Restart((killedAt - t0) / 1000.0, pieces, units, (kills.get(k)[1] - killedAt) / 1000.0,
           firstAfter == Long.MAX_VALUE ? Double.NaN : (firstAfter - killedAt) / 1000.0, lost, again));
       previous = killedAt;
-    }
-    return out;
-  }
-
-  private static final java.util.regex.Pattern SHIFT = java.util.regex.Pattern.compile(
-      "the wall clock jumps by \\S+ s; from machine time (\\d+) ms it is (-?\\d+) ms off");
-
-  /** The master's clock jumps as it logged them, in order: {machine time from, offset}. */
-  static List<long[]> clockShifts(String masterLog) {
-    List<long[]> out = new ArrayList<>();
-    java.util.regex.Matcher m = SHIFT.matcher(masterLog);
-    while (m.find()) {
-      out.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
-    }
-    return out;
-  }
-
-  /**
-   * A time the master stored, on the machine's clock. Each offset held on the master's clock from
-   * (its machine time + the offset) until the next jump, the last one until {@code nowMillis}; the
-   * time is in one of those spans (they do not overlap unless a jump back is shorter than the run).
-   */
-  static long machineTime(long masterMillis, List<long[]> shifts, long nowMillis) {
-    for (int k = shifts.size() - 1; k >= -1; k--) {
-      long offset = k < 0 ? 0 : shifts.get(k)[1];
-      long from = k < 0 ? Long.MIN_VALUE : shifts.get(k)[0] + offset;
-      long to = (k + 1 < shifts.size() ? shifts.get(k + 1)[0] : nowMillis) + offset;
-      if (masterMillis >= from && masterMillis < to) {
-        return masterMillis - offset;
-      }
-    }
-    throw new IllegalStateException("the master stored the time " + masterMillis + " ms, outside every span of its clock");
-  }
-
-  private static List<StoreAudit.Committed> onMachineClock(List<StoreAudit.Committed> committed, List<long[]> shifts) {
-    if (shifts.isEmpty()) {
-      return committed;
-    }
-    List<StoreAudit.Committed> out = new ArrayList<>(committed.size());
-    for (StoreAudit.Committed p : committed) {
-      out.add(new StoreAudit.Committed(p.jobId(), p.start(), p.end(), p.workerId(),
-          machineTime(p.committedAt(), shifts, System.currentTimeMillis())));
     }
     return out;
   }
