@@ -2,6 +2,7 @@ package dev.gleaner.master;
 
 import static dev.gleaner.master.MasterFixture.SECRET;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
@@ -14,6 +15,7 @@ import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.JobReply;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.Piece;
+import dev.gleaner.protocol.PieceAck;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,34 @@ class CancelTest {
         assertEquals(0, m.awaitEnd(id).getUnitsDone());
       }
     }
+  }
+
+  /** The acknowledgement says whether the piece counted: a piece of a chunk cancelled meanwhile did not. */
+  @Test
+  void aPieceOfACancelledChunkIsAcknowledgedAsNotCounted() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir)) {
+      String id = m.submit(MasterFixture.primes(0, 1_000_000, "self", 1_000_000, 0));
+      try (RawPeer w = RawPeer.worker(m.port, SECRET, "w")) {
+        Assign a = assigned(w);
+        w.send(piece(a, a.getStart(), a.getStart() + 1000, false));
+        PieceAck saved = acked(w);
+        assertEquals(a.getStart() + 1000, saved.getEnd());
+        assertTrue(saved.getCounted(), "a committed piece counted: " + saved);
+        assertEquals("CANCELLED", cancel(m, id, 0).getState());
+        w.send(piece(a, a.getStart() + 1000, a.getStart() + 2000, false));
+        PieceAck late = acked(w);
+        assertEquals(a.getStart() + 2000, late.getEnd());
+        assertFalse(late.getCounted(), "a piece of a cancelled chunk did not count: " + late);
+        assertEquals(1000, m.awaitEnd(id).getUnitsDone());
+      }
+    }
+  }
+
+  /** The next acknowledgement the worker gets, past anything else the master sends it. */
+  private static PieceAck acked(RawPeer w) throws IOException {
+    Envelope e = w.readSkipping(10_000, m -> !m.hasPieceAck());
+    assertTrue(e != null, "an acknowledgement within 10 s");
+    return e.getPieceAck();
   }
 
   @Test

@@ -248,7 +248,7 @@ final class ChaosProxy implements AutoCloseable {
             e.getPiece().getEnd(), now));
       } else if (!fromWorker && e.hasPieceAck()) {
         reported.ack(new ReportedPieces.Ack(workerId, e.getPieceAck().getJobId(), e.getPieceAck().getChunkId(),
-            e.getPieceAck().getEnd(), now));
+            e.getPieceAck().getEnd(), now, e.getPieceAck().getCounted()));
       }
     }
   }

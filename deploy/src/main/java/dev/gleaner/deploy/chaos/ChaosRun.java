@@ -164,7 +164,9 @@ public final class ChaosRun {
       committed = ClockShifts.onMachineClock(committed, ClockShifts.read(c.clockShifts()));
       List<ReportedPieces.Piece> reported = c.reported().all();
       List<ReportedPieces.Ack> acks = c.reported().acks().stream().filter(a -> ids.contains(a.jobId())).toList();
-      int notDurable = acksNotDurable(acks, reported, committed, c.masterLog());
+      AckAudit.Found found = AckAudit.check(acks, reported, committed, c.masterLog(), t0);
+      problems.addAll(found.problems());
+      int notDurable = found.notDurable();
       Report r = new Report(seed, seconds, checks, List.copyOf(faults), restarts(committed, reported),
           reported.stream().mapToLong(p -> p.end() - p.start()).sum(),
           committed.stream().mapToLong(StoreAudit.Committed::units).sum(), acks.size(), notDurable,
@@ -399,109 +401,6 @@ public final class ChaosRun {
       previous = killedAt;
     }
     return out;
-  }
-
-  private static final java.util.regex.Pattern DISCARDED = java.util.regex.Pattern.compile(
-      "job (\\S+): piece \\[(\\d+), (\\d+)\\) of chunk (\\d+) from worker (\\S+) does not count");
-
-  /**
-   * Acknowledgements with nothing durable behind them: the master acknowledges a piece once its
-   * units are in the store (its own piece, or pieces of other copies covering the same units), so
-   * the store must cover the acknowledged piece's units with pieces committed no later than the
-   * acknowledgement went by, unless the master logged that the piece did not count (its chunk
-   * cancelled, or saved in part by another copy). Each one found is a problem.
-   */
-  private int acksNotDurable(List<ReportedPieces.Ack> acks, List<ReportedPieces.Piece> reported,
-      List<StoreAudit.Committed> committed, String masterLog) {
-    java.util.Set<String> discarded = new java.util.HashSet<>();
-    java.util.regex.Matcher m = DISCARDED.matcher(masterLog);
-    while (m.find()) {
-      discarded.add(m.group(1) + "/" + m.group(4) + "/" + m.group(3) + "/" + m.group(5));
-    }
-    Map<String, List<StoreAudit.Committed>> byJob = new java.util.HashMap<>();
-    for (StoreAudit.Committed p : committed) {
-      byJob.computeIfAbsent(p.jobId(), j -> new ArrayList<>()).add(p);
-    }
-    int bad = 0;
-    for (ReportedPieces.Ack a : acks) {
-      // the acknowledged piece: the last one this worker sent of that chunk ending there (a chunk's tail
-      // split off to this worker ends where the chunk it came from ends: the chunk tells them apart)
-      long start = a.end();
-      long sentAfter = a.end();
-      for (ReportedPieces.Piece p : reported) {
-        if (p.workerId().equals(a.workerId()) && p.jobId().equals(a.jobId()) && p.chunkId() == a.chunkId()
-            && p.end() == a.end()) {
-          if (p.atMillis() <= a.atMillis()) {
-            start = p.start();
-          } else if (sentAfter == a.end()) {
-            sentAfter = p.start();
-          }
-        }
-      }
-      if (start == a.end()) {
-        // the worker's record of the send can come a few ms after the acknowledgement's (two observers,
-        // each stamping after its write): the piece is then the first one recorded after it. What is
-        // checked stays the same: the store committed those units before the acknowledgement.
-        start = sentAfter;
-      }
-      dev.gleaner.common.util.RangeSet durable = new dev.gleaner.common.util.RangeSet();
-      Long at = null;
-      for (StoreAudit.Committed p : byJob.getOrDefault(a.jobId(), List.of())) {
-        if (p.committedAt() <= a.atMillis()) {
-          durable.add(p.start(), p.end());
-        }
-        if (p.end() == a.end()) {
-          at = at == null ? p.committedAt() : Math.min(at, p.committedAt());
-        }
-      }
-      boolean covered = start < a.end() && durable.containsAll(start, a.end());
-      if (!covered && !discarded.contains(a.jobId() + "/" + a.chunkId() + "/" + a.end() + "/" + a.workerId())) {
-        if (bad++ == 0) {
-          problems.add(String.format(Locale.ROOT, "the master acknowledged to %s the piece of chunk %d of %s ending"
-              + " at %d at %.1f s, but the store %s", a.workerId(), a.chunkId(), a.jobId(), a.end(),
-              (a.atMillis() - t0) / 1000.0, at == null ? "has no such piece" : "committed it only at "
-                  + String.format(Locale.ROOT, "%.1f s", (at - t0) / 1000.0)));
-          problems.add(evidence(a, start, reported, acks, byJob.getOrDefault(a.jobId(), List.of()), masterLog));
-        }
-      }
-    }
-    if (bad > 1) {
-      problems.add((bad - 1) + " more acknowledged piece(s) with nothing durable behind them");
-    }
-    return bad;
-  }
-
-  /**
-   * What lies behind an acknowledgement found with nothing durable: the pieces of its chunk the
-   * worker sent and the acknowledgements it got (ms), the stored pieces sharing a unit with it
-   * (with when they were committed, ms), and the master's log lines about that chunk, at most 20.
-   */
-  private String evidence(ReportedPieces.Ack a, long start, List<ReportedPieces.Piece> reported,
-      List<ReportedPieces.Ack> acks, List<StoreAudit.Committed> stored, String masterLog) {
-    StringBuilder b = new StringBuilder("evidence for it: sent");
-    for (ReportedPieces.Piece p : reported) {
-      if (p.workerId().equals(a.workerId()) && p.jobId().equals(a.jobId()) && p.chunkId() == a.chunkId()) {
-        b.append(String.format(Locale.ROOT, " [%d, %d) at %d ms;", p.start(), p.end(), p.atMillis() - t0));
-      }
-    }
-    b.append(" acknowledged");
-    for (ReportedPieces.Ack k : acks) {
-      if (k.workerId().equals(a.workerId()) && k.jobId().equals(a.jobId()) && k.chunkId() == a.chunkId()) {
-        b.append(String.format(Locale.ROOT, " up to %d at %d ms;", k.end(), k.atMillis() - t0));
-      }
-    }
-    b.append(" stored");
-    for (StoreAudit.Committed p : stored) {
-      if (p.start() < a.end() && p.end() > Math.min(start, a.end() - 1)) {
-        b.append(String.format(Locale.ROOT, " [%d, %d) by %s at %d ms;", p.start(), p.end(), p.workerId(),
-            p.committedAt() - t0));
-      }
-    }
-    b.append(" master log:");
-    String needle = "chunk " + a.chunkId();
-    masterLog.lines().filter(l -> l.contains(a.jobId()) && (l.contains(needle + " ") || l.contains(needle + ",")
-        || l.contains("#" + a.chunkId() + "["))).limit(20).forEach(l -> b.append("\n  ").append(l));
-    return b.toString();
   }
 
   /** Units of [start, end) inside the union of {@code ranges}. */

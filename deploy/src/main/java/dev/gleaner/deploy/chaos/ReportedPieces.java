@@ -12,8 +12,11 @@ final class ReportedPieces {
   /** One piece forwarded to the master at {@code atMillis}. */
   record Piece(String workerId, String jobId, long chunkId, long start, long end, long atMillis) {}
 
-  /** The master's acknowledgement of a piece of a chunk ending at {@code end}, passed on to the worker at {@code atMillis}. */
-  record Ack(String workerId, String jobId, long chunkId, long end, long atMillis) {}
+  /**
+   * The master's acknowledgement of a piece of a chunk ending at {@code end}, passed on to the worker at
+   * {@code atMillis}; {@code counted} false when the master says the piece did not count (discarded).
+   */
+  record Ack(String workerId, String jobId, long chunkId, long end, long atMillis, boolean counted) {}
 
   private final List<Piece> pieces = new ArrayList<>();
   private final List<Ack> acks = new ArrayList<>();

@@ -1,11 +1,13 @@
 package dev.gleaner.deploy.chaos;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Piece;
+import dev.gleaner.protocol.PieceAck;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -96,6 +98,38 @@ class ChaosProxyTest {
       assertEquals(a.length + b.length, receivedBytes());
       assertEquals(15, reported.all().get(1).end() - reported.all().get(1).start());
       assertEquals("w1", reported.all().get(0).workerId());
+    }
+  }
+
+  @Test
+  void notesEveryAcknowledgementAndWhetherItsPieceCounted() throws Exception {
+    try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+      await().atMost(Duration.ofSeconds(10)).until(() -> {
+        synchronized (accepted) {
+          return accepted.size() == 1;
+        }
+      });
+      Socket master;
+      synchronized (accepted) {
+        master = accepted.get(0);
+      }
+      byte[] counted = frame(Envelope.newBuilder().setPieceAck(PieceAck.newBuilder().setJobId("job-1").setChunkId(3)
+          .setEnd(10).setCounted(true)).build());
+      byte[] discarded = frame(Envelope.newBuilder().setPieceAck(PieceAck.newBuilder().setJobId("job-1").setChunkId(3)
+          .setEnd(25)).build());
+      master.getOutputStream().write(counted);
+      master.getOutputStream().write(discarded);
+      master.getOutputStream().flush();
+      await().atMost(Duration.ofSeconds(10)).until(() -> reported.acks().size() == 2);
+      List<ReportedPieces.Ack> acks = reported.acks();
+      assertEquals(List.of(true, false), acks.stream().map(ReportedPieces.Ack::counted).toList());
+      assertEquals(List.of(10L, 25L), acks.stream().map(ReportedPieces.Ack::end).toList());
+      assertEquals("w1", acks.get(1).workerId());
+      assertEquals(3, acks.get(1).chunkId());
+      // the worker gets them as the master sent them
+      s.setSoTimeout(10_000);
+      assertArrayEquals(counted, s.getInputStream().readNBytes(counted.length));
+      assertArrayEquals(discarded, s.getInputStream().readNBytes(discarded.length));
     }
   }
 

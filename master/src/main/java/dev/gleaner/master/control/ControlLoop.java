@@ -676,14 +676,14 @@ public final class ControlLoop implements AutoCloseable {
         case COMMIT -> commit(link, p);
         case DUPLICATE -> {
           metrics.piecesDuplicate.increment();
-          ack(link, p);
+          ack(link, p, true);
         }
         case DISCARD -> {
           metrics.piecesDiscarded.increment();
           log.info("job {}: piece [{}, {}) of chunk {} from worker {} does not count (its chunk was cancelled,"
               + " the job ended, or another copy saved part of it first)", p.getJobId(), p.getStart(), p.getEnd(),
               p.getChunkId(), id);
-          ack(link, p);
+          ack(link, p, false);
         }
         case CHECK, TIE_BREAK -> compare(link, p, v == Verdict.TIE_BREAK);
         case REFUSE -> link.refuse(Error.Code.UNKNOWN_CHUNK, "piece [" + p.getStart() + ", " + p.getEnd()
@@ -738,7 +738,7 @@ public final class ControlLoop implements AutoCloseable {
           if (p.getFinal()) {
             metrics.chunksCompleted.increment();
           }
-          ack(link, p);
+          ack(link, p, true);
         }));
   }
 
@@ -762,13 +762,14 @@ public final class ControlLoop implements AutoCloseable {
                     : " and from the dissent");
           }
           controller.checked(id, p.getJobId(), p.getChunkId(), r[0], r[1], now());
-          ack(link, p);
+          ack(link, p, true);
         }));
   }
 
-  private static void ack(WorkerLink link, Piece p) {
+  /** Acknowledges a piece; {@code counted} false when it was discarded (nothing of it saved). */
+  private static void ack(WorkerLink link, Piece p, boolean counted) {
     link.send(Envelope.newBuilder().setPieceAck(PieceAck.newBuilder().setJobId(p.getJobId())
-        .setChunkId(p.getChunkId()).setEnd(p.getEnd())).build());
+        .setChunkId(p.getChunkId()).setEnd(p.getEnd()).setCounted(counted)).build());
   }
 
   /** The worker cannot compute a chunk: the job fails with its message. */
