@@ -14,6 +14,7 @@ import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;
@@ -147,11 +148,7 @@ public final class ClosedLoopBench {
       options.addAll(List.of("--max-speed", Double.toString(w.speed())));
       workers.start(w.id(), master.port(), secretFile, 1, 1, "160m", options);
     }
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (master.liveWorkers().size() < platform.size() && System.nanoTime() < until) {
-      workers.requireAlive();
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    WorkersJoined.awaitWorkers(() -> master.status(null), platform.size(), Duration.ofSeconds(120), workers);
     long t0 = System.currentTimeMillis();
     JobSpec spec = JobSpec.newBuilder().setName("closed-loop-bench").setWorkload("grep")
         .putParams("file", input.toString()).putParams("pattern", PATTERN).putParams("max-lines", "0")

@@ -5,6 +5,7 @@ import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.master.FaultFile;
 import dev.gleaner.protocol.StatusReply;
 import java.io.IOException;
@@ -190,9 +191,14 @@ final class ChaosCluster implements AutoCloseable {
     return MasterClient.connect(new HostPort("127.0.0.1", masterPort), secret);
   }
 
+  /** The master and the workers as a wait for the workers looks at them. */
+  WorkersJoined.Launched launched() {
+    return workers.withMaster(master, masterLog);
+  }
+
   /** The last lines of the master's and every worker's log, for a failure report. */
   String logs() {
-    return "--- master\n" + WorkerProcesses.tail(masterLog, 40) + "\n" + workers.logs();
+    return launched().logs();
   }
 
   static void pause(long millis) {

@@ -4,6 +4,7 @@ import dev.gleaner.deploy.audit.StoreAudit;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.launch.Signals;
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -132,7 +134,7 @@ public final class ChaosRun {
     List<Planned> planned = plan(rng, settings, index);
     try (ChaosCluster c = new ChaosCluster(dir, serve, settings.maxSpeed())) {
       c.start(settings.workers());
-      awaitWorkers(c);
+      WorkersJoined.awaitWorkers(() -> c.status(null), settings.workers(), Duration.ofSeconds(90), c.launched());
       t0 = System.currentTimeMillis();
       List<String> ids = new ArrayList<>();
       try (MasterClient client = c.client()) {
@@ -180,18 +182,6 @@ public final class ChaosRun {
 
   private double now() {
     return (System.currentTimeMillis() - t0) / 1000.0;
-  }
-
-  private void awaitWorkers(ChaosCluster c) throws IOException {
-    long until = System.currentTimeMillis() + 90_000;
-    while (System.currentTimeMillis() < until) {
-      long live = c.status(null).getWorkersList().stream().filter(w -> !w.getState().equals("GONE")).count();
-      if (live >= settings.workers()) {
-        return;
-      }
-      ChaosCluster.pause(100);
-    }
-    throw new IllegalStateException("the workers did not all join within 90 s\n" + c.logs());
   }
 
   private boolean anyRunning(ChaosCluster c, List<String> ids) throws IOException {

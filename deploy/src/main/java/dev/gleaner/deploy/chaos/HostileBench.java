@@ -9,11 +9,11 @@ import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
-import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.TokenFile;
 import dev.gleaner.protocol.tls.ClientTls;
 import dev.gleaner.protocol.tls.ClusterFiles;
@@ -24,6 +24,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -131,7 +132,11 @@ public final class HostileBench {
         for (String id : List.of("w1", "w2")) {
           workers.start(id, c.port, run.resolve("secret"), 1, 1, "128m", c.workerArgs(id));
         }
-        awaitWorkers(c, workers);
+        WorkersJoined.awaitWorkers(() -> {
+          try (MasterClient client = c.client()) {
+            return client.status(null);
+          }
+        }, 2, Duration.ofSeconds(60), workers.withMaster(c.master, run.resolve("master.log")));
         note("%s: warm-up job (primes below %,d) ...", mode, WARM_UP_TO);
         JobResult warm = runJob(c, WARM_UP_TO, TimeUnit.MINUTES.toNanos(5));
         if (!warm.exact) {
@@ -506,23 +511,6 @@ public final class HostileBench {
     }
     Signals.end(p);
     throw new IllegalStateException("the master did not listen within 60 s:\n" + WorkerProcesses.tail(log, 20));
-  }
-
-  private static void awaitWorkers(Cluster c, WorkerProcesses workers) {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < until) {
-      workers.requireAlive();
-      try (MasterClient client = c.client()) {
-        StatusReply s = client.status(null);
-        if (s.getWorkersList().stream().filter(w -> !w.getState().equals("GONE")).count() >= 2) {
-          return;
-        }
-      } catch (IOException e) {
-        // not yet
-      }
-      ChaosCluster.pause(200);
-    }
-    throw new IllegalStateException("two workers did not join within 60 s:\n" + workers.logs());
   }
 
   private static double protocolErrors(Cluster c) {

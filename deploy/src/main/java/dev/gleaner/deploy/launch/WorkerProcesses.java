@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Worker daemons started as local JVMs (demo, bench); {@link #close} ends every one of them. */
-public final class WorkerProcesses implements AutoCloseable {
+public final class WorkerProcesses implements AutoCloseable, WorkersJoined.Launched {
   private final Path logDir;
   private final Map<String, Process> processes = new LinkedHashMap<>();
 
@@ -48,6 +48,7 @@ public final class WorkerProcesses implements AutoCloseable {
   }
 
   /** Every worker's log, for a failure message. */
+  @Override
   public synchronized String logs() {
     StringBuilder sb = new StringBuilder();
     for (String id : processes.keySet()) {
@@ -61,6 +62,7 @@ public final class WorkerProcesses implements AutoCloseable {
   }
 
   /** Throws, with the last lines of its log, if any worker process has exited. */
+  @Override
   public synchronized void requireAlive() {
     for (Map.Entry<String, Process> e : processes.entrySet()) {
       if (!e.getValue().isAlive()) {
@@ -68,6 +70,28 @@ public final class WorkerProcesses implements AutoCloseable {
             + e.getValue().exitValue() + "; last lines of its log:\n" + tail(log(e.getKey()), 10));
       }
     }
+  }
+
+  /**
+   * These workers and the master JVM they join, started here with its output in {@code masterLog}, as a
+   * wait for the workers looks at them: the master first.
+   */
+  public WorkersJoined.Launched withMaster(Process master, Path masterLog) {
+    return new WorkersJoined.Launched() {
+      @Override
+      public void requireAlive() {
+        if (!master.isAlive()) {
+          throw new IllegalStateException("the master exited with status " + master.exitValue()
+              + "; last lines of its log:\n" + tail(masterLog, 10));
+        }
+        WorkerProcesses.this.requireAlive();
+      }
+
+      @Override
+      public String logs() {
+        return "--- master\n" + tail(masterLog, 40) + "\n" + WorkerProcesses.this.logs();
+      }
+    };
   }
 
   public static String tail(Path log, int lines) {

@@ -1,12 +1,13 @@
 /**
  * Where workers run, and how they are started, looked at and ended: worker JVMs on this machine ({@link
- * dev.gleaner.deploy.launch.WorkerProcesses}, and what the commands that run a whole cluster here share), worker
+ * dev.gleaner.deploy.launch.WorkerProcesses}, and what the commands that run a whole cluster here share, among it the
+ * tools' one wait for workers to join, {@link dev.gleaner.deploy.launch.WorkersJoined}), worker
  * daemons on other computers over the system's ssh ({@link dev.gleaner.deploy.launch.RemoteWorkers}), Slurm's
  * commands and the batch script of a Slurm worker job, the autoscaler's decision (a pure function), and signals sent
  * to one process by its pid. {@link dev.gleaner.deploy.launch.EntryPoint} names the {@code gleaner} command for what
  * starts it again.
  *
- * <p>It imports the formats (the hosts file) and the protocol's credentials; never a command, the client, nor the
- * entry point itself, which stands above every package and is named, not imported.
+ * <p>It imports the formats (the hosts file) and the protocol (credentials, the master's status); never a command, the
+ * client, nor the entry point itself, which stands above every package and is named, not imported.
  */
 package dev.gleaner.deploy.launch;

@@ -16,6 +16,7 @@ import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.protocol.Estimate;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
@@ -28,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -166,7 +168,11 @@ public final class ReplayRun {
     }
     HostPort at = new HostPort("127.0.0.1", port);
     try (MasterClient client = MasterClient.connect(at, secret)) {
-      awaitWorkers(client);
+      // a worker whose owner is present at the start joins AWAY and takes no work until its owner leaves:
+      // the wait is for the others, which the warm-up job runs on
+      List<String> upAtStart = s.trace().nodes().keySet().stream().filter(n -> !awayAtStart.contains(n)).toList();
+      WorkersJoined.awaitWorkers(() -> client.status(null, true), upAtStart, Duration.ofMinutes(2),
+          workers.withMaster(master, dir.resolve("master.log")));
       warmUp(client, awayAtStart);
       for (String node : s.trace().nodes().keySet()) {
         logMarks.put(node, lines(workers.log(node)));
@@ -210,24 +216,6 @@ public final class ReplayRun {
       pauseMillis(50);
     }
     throw new IllegalStateException("the master did not listen within 60 s:\n" + WorkerProcesses.tail(log, 20));
-  }
-
-  /** Waits (2 minutes at most) until every worker has joined the master, owner present or not. */
-  private void awaitWorkers(MasterClient client) throws IOException {
-    int n = s.trace().nodes().size();
-    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-    while (System.nanoTime() < until) {
-      workers.requireAlive();
-      requireMasterAlive();
-      long joined = client.status("").getWorkersList().stream()
-          .filter(w -> w.getState().equals("READY") || w.getState().equals("AWAY"))
-          .count();
-      if (joined >= n) {
-        return;
-      }
-      pauseMillis(100);
-    }
-    throw new IllegalStateException("not every worker joined the master within 2 minutes:\n" + workers.logs());
   }
 
   /**

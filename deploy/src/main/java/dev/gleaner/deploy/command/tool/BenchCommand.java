@@ -10,6 +10,7 @@ import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.format.PlatformFile;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.JobSpec;
@@ -330,7 +331,8 @@ public final class BenchCommand implements Callable<Integer> {
         workers.add(WorkerDaemon.start(WorkerConfig.defaults("127.0.0.1", master.port(), secret(), "rt-" + i,
             Workers.workloads(getClass().getClassLoader(), Set.of())).withCores(1), loop));
       }
-      awaitWorkers(master, n, () -> { });
+      WorkersJoined.awaitWorkers(() -> master.status(null), n, Duration.ofSeconds(60),
+          WorkersJoined.Launched.IN_PROCESS);
       long unitsPerChunk = 10;
       JobSpec spec = JobSpec.newBuilder().setWorkload("primes").putParams("from", "1000000")
           .putParams("to", Long.toString(1_000_000 + unitsPerChunk * chunks)).setStrategy("self")
@@ -366,7 +368,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (int i = 0; i < jvmWorkers; i++) {
         workers.start("jvm-" + i, master.port(), secretFile, 1, 1, "128m");
       }
-      awaitWorkers(master, jvmWorkers, workers::requireAlive);
+      WorkersJoined.awaitWorkers(() -> master.status(null), jvmWorkers, Duration.ofSeconds(60), workers);
       note("round trips: %d one-unit chunks over %d worker JVMs ...", jvmChunks, jvmWorkers);
       JobSpec warm = JobSpec.newBuilder().setWorkload("primes").putParams("from", "0").putParams("to", "2000")
           .setStrategy("self").setChunkUnits(1).build();
@@ -409,15 +411,6 @@ public final class BenchCommand implements Callable<Integer> {
       }
     }
     return out;
-  }
-
-  /** Waits (at most a minute) until n workers are connected, so that timing starts with all of them. */
-  private static void awaitWorkers(MasterServer master, int n, Runnable check) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (master.liveWorkers().size() < n && System.nanoTime() < deadline) {
-      check.run();
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
   }
 
   private static JobStatus runJob(MasterServer master, JobSpec spec, Duration max) throws Exception {
@@ -493,7 +486,7 @@ public final class BenchCommand implements Callable<Integer> {
       for (int i = 0; i < streamWorkers; i++) {
         workers.start("stream-" + i, master.port(), secretFile, 1, 1, "256m");
       }
-      awaitWorkers(master, streamWorkers, workers::requireAlive);
+      WorkersJoined.awaitWorkers(() -> master.status(null), streamWorkers, Duration.ofSeconds(60), workers);
       // warm the worker JVMs up (JIT) on a small file, so the figure is the steady state
       Path warm = dir.resolve("warm-up.txt");
       writeFile(warm, 256L << 20);
