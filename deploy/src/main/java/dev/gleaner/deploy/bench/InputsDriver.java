@@ -20,12 +20,12 @@ import java.util.stream.Stream;
  * untimed, to warm up.
  */
 public final class InputsDriver {
-  private final MasterLink.Connector connector;
+  private final DriverConnection.Connector connector;
   private final Path dir;
   private final long masterPid;
 
   /** {@code masterPid} 0: the master's CPU time is not measured (it runs elsewhere). */
-  public InputsDriver(MasterLink.Connector connector, Path dir, long masterPid) {
+  public InputsDriver(DriverConnection.Connector connector, Path dir, long masterPid) {
     this.connector = connector;
     this.dir = dir;
     this.masterPid = masterPid;
@@ -33,7 +33,7 @@ public final class InputsDriver {
 
   public Map<String, Object> run() throws Exception {
     List<Path> files = files(dir);
-    try (MasterLink link = connector.connect()) {
+    try (DriverConnection link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
       List<String> warm = new ArrayList<>();
       for (Path f : files.subList(0, Math.min(8, files.size()))) {

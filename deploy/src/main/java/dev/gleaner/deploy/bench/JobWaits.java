@@ -16,9 +16,9 @@ final class JobWaits {
   /** The longest one status request waits at the master before it is asked again. */
   static final long ASK_MILLIS = 5_000;
 
-  private final MasterLink link;
+  private final DriverConnection link;
 
-  JobWaits(MasterLink link) {
+  JobWaits(DriverConnection link) {
     this.link = link;
   }
 

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * then scaled to the target; that doubling also warms the JVMs up.
  */
 public final class KillDriver {
-  private final MasterLink.Connector connector;
+  private final DriverConnection.Connector connector;
   private final long from;
   private final long units;
   private final double targetSeconds;
@@ -35,7 +35,7 @@ public final class KillDriver {
    * @param units the job's size, or 0 to size it to {@code targetSeconds}
    * @param strategy the job's strategy; empty for the master's default
    */
-  public KillDriver(MasterLink.Connector connector, long from, long units, double targetSeconds, int workers,
+  public KillDriver(DriverConnection.Connector connector, long from, long units, double targetSeconds, int workers,
       String strategy, long killPid) {
     if (from < 0 || units < 0 || (units == 0 && !(targetSeconds > 0 && targetSeconds <= 3600))) {
       throw new IllegalArgumentException("--from and --units must not be negative and --target-seconds within (0, 3600]");
@@ -55,7 +55,7 @@ public final class KillDriver {
   public Map<String, Object> run() throws Exception {
     ProcessHandle victim = ProcessHandle.of(killPid)
         .orElseThrow(() -> new IllegalArgumentException("--kill-pid " + killPid + ": no such process"));
-    try (MasterLink link = connector.connect()) {
+    try (DriverConnection link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
       List<List<Double>> steps = new ArrayList<>();
       long n = units > 0 ? units : size(link, waits, steps);
@@ -108,7 +108,7 @@ public final class KillDriver {
    * Doubles a job (at most 12 times) until it takes a quarter of the target, then scales it to the
    * target: a job's fixed cost (planning, the first chunks) would fool a shorter probe.
    */
-  private long size(MasterLink link, JobWaits waits, List<List<Double>> steps) throws Exception {
+  private long size(DriverConnection link, JobWaits waits, List<List<Double>> steps) throws Exception {
     long n = 1L << 22;
     // once untimed: the first job also pays for compiling and for measuring the workers
     JobWaits.requireDone(waits.awaitEnd(link.submit(job(n)), Duration.ofMinutes(10)));

@@ -19,10 +19,10 @@ public final class LatencyDriver {
   /** Untimed jobs first (fewer for a small --jobs, as in the tests). */
   static final int WARMUP_JOBS = 2_000;
 
-  private final MasterLink.Connector connector;
+  private final DriverConnection.Connector connector;
   private final int jobs;
 
-  public LatencyDriver(MasterLink.Connector connector, int jobs) {
+  public LatencyDriver(DriverConnection.Connector connector, int jobs) {
     if (jobs < 1 || jobs > 100_000) {
       throw new IllegalArgumentException("--jobs must be 1..100000, got " + jobs);
     }
@@ -36,7 +36,7 @@ public final class LatencyDriver {
     String expected = LocalCounts.primes(0, JOB_UNITS) + " primes";
     List<Double> connected = new ArrayList<>();
     List<Double> fresh = new ArrayList<>();
-    try (MasterLink link = connector.connect()) {
+    try (DriverConnection link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
       // warm-up, untimed: the same jobs over this connection, enough for the JVMs to compile the path a
       // job takes (the figure is the steady state of a master that runs for days)
@@ -52,7 +52,7 @@ public final class LatencyDriver {
     }
     for (int i = 0; i < jobs; i++) {
       long t0 = System.nanoTime();
-      try (MasterLink link = connector.connect()) {
+      try (DriverConnection link = connector.connect()) {
         String id = link.submit(spec);
         check(new JobWaits(link), id, expected);
         fresh.add((System.nanoTime() - t0) / 1e6);

@@ -13,12 +13,12 @@ import java.util.Map;
  * took a third of the first's time): the figure is a long-running master's.
  */
 public final class SmallChunksDriver {
-  private final MasterLink.Connector connector;
+  private final DriverConnection.Connector connector;
   private final long units;
   private final int workers;
   private final boolean warmUp;
 
-  public SmallChunksDriver(MasterLink.Connector connector, long units, int workers, boolean warmUp) {
+  public SmallChunksDriver(DriverConnection.Connector connector, long units, int workers, boolean warmUp) {
     if (units < 1 || units > LocalCounts.MAX_SIEVE) {
       throw new IllegalArgumentException("--units must be 1.." + LocalCounts.MAX_SIEVE + ", got " + units);
     }
@@ -29,7 +29,7 @@ public final class SmallChunksDriver {
   }
 
   public Map<String, Object> run() throws Exception {
-    try (MasterLink link = connector.connect()) {
+    try (DriverConnection link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
       if (warmUp) {
         // the same job, untimed, twice: the JVMs compile their hot paths over the first tens of thousands

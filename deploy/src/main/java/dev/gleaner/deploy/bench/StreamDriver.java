@@ -14,13 +14,13 @@ import java.util.Map;
  * figure is MiB/s from submit to DONE seen. The same job runs once first, untimed, to warm up.
  */
 public final class StreamDriver {
-  private final MasterLink.Connector connector;
+  private final DriverConnection.Connector connector;
   private final Path file;
   private final long chunkBytes;
   private final int workers;
   private final boolean warmUp;
 
-  public StreamDriver(MasterLink.Connector connector, Path file, long chunkBytes, int workers, boolean warmUp) {
+  public StreamDriver(DriverConnection.Connector connector, Path file, long chunkBytes, int workers, boolean warmUp) {
     if (chunkBytes < 1) {
       throw new IllegalArgumentException("the chunk size must be positive, got " + chunkBytes);
     }
@@ -37,7 +37,7 @@ public final class StreamDriver {
   public Map<String, Object> run() throws Exception {
     JobSpec spec = JobSpec.newBuilder().setName("bench-stream").setWorkload("wc").putParams("file", file.toString())
         .setStrategy("self").setChunkUnits(chunkBytes).setMinWorkers(workers).build();
-    try (MasterLink link = connector.connect()) {
+    try (DriverConnection link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
       if (warmUp) {
         JobWaits.requireDone(waits.awaitEnd(link.submit(spec), Duration.ofMinutes(10)));

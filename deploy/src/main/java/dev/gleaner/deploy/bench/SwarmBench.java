@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * {@code gleaner bench --swarm N[@SPEED],...}: N simulated workers ({@link Swarm}) against a real
+ * {@code gleaner bench --swarm N[@SPEED],...}: N simulated workers ({@link SwarmFleet}) against a real
  * master JVM ({@link SwarmMaster}), one fresh master per size. Per size: the connect burst (all N
  * start connecting at once; the time until each has been welcomed once, the attempts it took, the
  * refusals by code), the sessions the master closed after their Welcome (0 when admission is sound),
@@ -100,11 +100,11 @@ public final class SwarmBench {
         s.workers(), s.speed(), to);
     long expected = new PrimeSieve().count(0, to, () -> false);
     try (SwarmMaster master = SwarmMaster.start(run, secret, javaOptions, List.of());
-        Swarm swarm = new Swarm(new InetSocketAddress("127.0.0.1", master.port()),
+        SwarmFleet swarm = new SwarmFleet(new InetSocketAddress("127.0.0.1", master.port()),
             dev.gleaner.protocol.SecretFile.read(secret), s.speed(), ioThreads, 1)) {
       r.put("masterPid", master.pid());
       burst(swarm, s, master, r);
-      SwarmClient client = SwarmClient.connect(swarm, Swarm.address(s.workers()), "swarm-bench")
+      SwarmClient client = SwarmClient.connect(swarm, SwarmFleet.address(s.workers()), "swarm-bench")
           .get(60, TimeUnit.SECONDS);
       List<Double> rest = new ArrayList<>();
       for (int i = 0; i < REST_PROBES; i++) {
@@ -142,7 +142,8 @@ public final class SwarmBench {
   }
 
   /** All workers connect at once; waits until every one has been welcomed once (or the patience is out). */
-  private void burst(Swarm swarm, Scenario s, SwarmMaster master, Map<String, Object> r) throws InterruptedException {
+  private void burst(SwarmFleet swarm, Scenario s, SwarmMaster master, Map<String, Object> r)
+      throws InterruptedException {
     long t0 = System.nanoTime();
     swarm.start(s.workers(), s.workers());
     long until = t0 + (long) (WELCOME_PATIENCE_SECONDS * 1e9);
@@ -164,7 +165,7 @@ public final class SwarmBench {
    * Submits the job, asks for its status every {@value #PROBE_EVERY_MILLIS} ms (one request at a
    * time, each round trip timed) until it ends, the stop time comes, or the patience is out.
    */
-  private void job(Swarm swarm, SwarmClient client, SwarmMaster master, Scenario s, long expected,
+  private void job(SwarmFleet swarm, SwarmClient client, SwarmMaster master, Scenario s, long expected,
       Map<String, Object> r, StatusReply beforeJob) throws Exception {
     JobSpec spec = JobSpec.newBuilder().setName("swarm").setWorkload("primes").putParams("from", "0")
         .putParams("to", Long.toString(s.chunks() * s.chunkUnits())).setStrategy(s.strategy())

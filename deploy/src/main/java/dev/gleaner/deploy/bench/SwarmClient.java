@@ -39,9 +39,9 @@ final class SwarmClient {
   }
 
   /** Connects from {@code from} and logs in; completes once welcomed. */
-  static CompletableFuture<SwarmClient> connect(Swarm swarm, InetAddress from, String name) {
+  static CompletableFuture<SwarmClient> connect(SwarmFleet swarm, InetAddress from, String name) {
     SwarmClient c = new SwarmClient(swarm.secret(), name);
-    swarm.bootstrap(from).handler(Swarm.pipeline(c.new Handler())).connect(swarm.master()).addListener(f -> {
+    swarm.bootstrap(from).handler(SwarmFleet.pipeline(c.new Handler())).connect(swarm.master()).addListener(f -> {
       if (!f.isSuccess()) {
         c.welcomed.completeExceptionally(new IOException("cannot reach the master: " + f.cause(), f.cause()));
       }

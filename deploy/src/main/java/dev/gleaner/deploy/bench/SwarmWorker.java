@@ -26,7 +26,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One simulated worker of a {@link Swarm}: it logs in as the real worker does (Hello with its
+ * One simulated worker of a {@link SwarmFleet}: it logs in as the real worker does (Hello with its
  * declared speed, the challenge answered with the shared secret), sends heartbeats at the interval
  * its Welcome gives, takes Assigns in order, counts the primes of each piece (checkpoint to
  * checkpoint) with the project's sieve, and reports them as Pieces no sooner than its declared
@@ -52,7 +52,7 @@ final class SwarmWorker {
   final int index;
   final String id;
   final InetAddress from;
-  private final Swarm swarm;
+  private final SwarmFleet swarm;
   private final long instance;
   private final Backoff backoff;
   /** The connection now (null between connections); touched on its event loop only. */
@@ -63,7 +63,7 @@ final class SwarmWorker {
   /** The end of the final piece sent of each chunk not yet acknowledged: its ack completes the chunk. */
   private final java.util.Map<Long, Long> finalEnds = new java.util.HashMap<>();
 
-  SwarmWorker(Swarm swarm, int index, InetAddress from, long seed) {
+  SwarmWorker(SwarmFleet swarm, int index, InetAddress from, long seed) {
     this.swarm = swarm;
     this.index = index;
     this.id = "swarm-" + index;
@@ -79,7 +79,7 @@ final class SwarmWorker {
       return;
     }
     swarm.attempts.increment();
-    swarm.bootstrap(from).handler(Swarm.pipeline(new Link())).connect(swarm.master()).addListener(f -> {
+    swarm.bootstrap(from).handler(SwarmFleet.pipeline(new Link())).connect(swarm.master()).addListener(f -> {
       if (!f.isSuccess()) {
         swarm.connectFailures.increment();
         retryLater(((io.netty.channel.ChannelFuture) f).channel().eventLoop());

@@ -35,7 +35,7 @@ class SwarmTest {
     MasterConfig config = MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("data"), SECRET,
         Workloads.of());
     try (MasterServer master = new MasterServer(config).start();
-        Swarm swarm = new Swarm(new InetSocketAddress("127.0.0.1", master.port()), SECRET, 1e6, 2, 1)) {
+        SwarmFleet swarm = new SwarmFleet(new InetSocketAddress("127.0.0.1", master.port()), SECRET, 1e6, 2, 1)) {
       swarm.start(n, 7);
       Awaitility.await().atMost(Duration.ofMinutes(3)).until(() -> swarm.welcomed.get() == n);
       // every one is a live session of the master, and stays one

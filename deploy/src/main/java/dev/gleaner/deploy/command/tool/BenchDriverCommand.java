@@ -3,7 +3,7 @@ package dev.gleaner.deploy.command.tool;
 import dev.gleaner.deploy.bench.InputsDriver;
 import dev.gleaner.deploy.bench.KillDriver;
 import dev.gleaner.deploy.bench.LatencyDriver;
-import dev.gleaner.deploy.bench.MasterLink;
+import dev.gleaner.deploy.bench.DriverConnection;
 import dev.gleaner.deploy.bench.PhysicalLimits;
 import dev.gleaner.deploy.bench.SmallChunksDriver;
 import dev.gleaner.deploy.bench.StreamDriver;
@@ -134,12 +134,12 @@ final class BenchDriverCommand implements Callable<Integer> {
   }
 
   /** New logged-in connections to --master with this command's credential, through the CLI's own client. */
-  private MasterLink.Connector connector() {
+  private DriverConnection.Connector connector() {
     var credential = client.credential(Role.CLIENT, "`gleaner bench driver`");
     var tls = client.tls();
     return () -> {
       MasterClient c = MasterClient.connect(client.master, credential, tls);
-      return new MasterLink() {
+      return new DriverConnection() {
         @Override
         public String submit(JobSpec job) throws IOException {
           return c.submit(job);

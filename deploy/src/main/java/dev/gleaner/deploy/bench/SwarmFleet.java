@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.LongAdder;
  * code, when each was first welcomed, sessions the master closed after their Welcome, chunks
  * assigned and acknowledged.
  */
-final class Swarm implements AutoCloseable {
+final class SwarmFleet implements AutoCloseable {
   private final InetSocketAddress master;
   private final byte[] secret;
   private final double speed;
@@ -55,7 +55,7 @@ final class Swarm implements AutoCloseable {
   private final List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
   private volatile long lastAckNanos;
 
-  Swarm(InetSocketAddress master, byte[] secret, double speed, int ioThreads, int computeThreads) {
+  SwarmFleet(InetSocketAddress master, byte[] secret, double speed, int ioThreads, int computeThreads) {
     this.master = master;
     this.secret = secret;
     this.speed = speed;

@@ -9,7 +9,7 @@ import java.io.IOException;
  * status. The command wraps the CLI's own blocking client in it, so a driver pays what
  * {@code gleaner submit} pays, without a JVM start per job.
  */
-public interface MasterLink extends AutoCloseable {
+public interface DriverConnection extends AutoCloseable {
   /** Submits a job; returns its id. */
   String submit(JobSpec spec) throws IOException;
 
@@ -29,6 +29,6 @@ public interface MasterLink extends AutoCloseable {
   /** Opens a new connection and logs in (TCP connect, challenge, response, welcome). */
   @FunctionalInterface
   interface Connector {
-    MasterLink connect() throws IOException;
+    DriverConnection connect() throws IOException;
   }
 }
