@@ -4,11 +4,11 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Order statistics of a sample of timings: the nearest-rank percentile, no interpolation. */
-final class Samples {
+public final class Samples {
   private Samples() {}
 
   /** The p-th percentile (0 < p <= 100) by nearest rank: the smallest value with p% of the sample at or below it. */
-  static double percentile(List<Double> values, double p) {
+  public static double percentile(List<Double> values, double p) {
     if (values.isEmpty()) {
       throw new IllegalArgumentException("no values to take a percentile of");
     }
@@ -21,7 +21,8 @@ final class Samples {
     return v[Math.max(0, rank - 1)];
   }
 
-  static double median(List<Double> values) {
+  /** The median by nearest rank: the 50th percentile. */
+  public static double median(List<Double> values) {
     return percentile(values, 50);
   }
 }

@@ -54,7 +54,7 @@ import picocli.CommandLine.Option;
  * heap while streaming. Run it as {@code JAVA_OPTS=-Xmx256m deploy/bin/gleaner bench} to hold the
  * master to 256 MB. {@code gleaner bench --closed-loop} runs {@link ClosedLoopBench};
  * {@code gleaner bench --hostile [--json]} runs {@link HostileBench} (about 3.5 minutes);
- * {@code gleaner bench --swarm 1000,10000,4000@1e9 [--json]} runs {@link dev.gleaner.deploy.bench.SwarmBench}.
+ * {@code gleaner bench --swarm 1000,10000,4000@1e9 [--json]} runs {@link dev.gleaner.deploy.bench.swarm.SwarmBench}.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, subcommands = BenchDriverCommand.class,
     header = "Measure the runtime end to end on loopback.",
@@ -140,7 +140,7 @@ public final class BenchCommand implements Callable<Integer> {
   long seed;
 
   @CommandLine.Mixin
-  dev.gleaner.deploy.bench.SwarmOptions swarm;
+  dev.gleaner.deploy.bench.swarm.SwarmOptions swarm;
 
   @Override
   public Integer call() throws Exception {
@@ -150,7 +150,7 @@ public final class BenchCommand implements Callable<Integer> {
       if (json) {
         spec.commandLine().getOut().println(StatusView.json(doc));
       } else {
-        dev.gleaner.deploy.bench.SwarmBench.print(spec.commandLine().getOut(), doc);
+        dev.gleaner.deploy.bench.swarm.SwarmBench.print(spec.commandLine().getOut(), doc);
       }
       return Boolean.TRUE.equals(doc.get("ok")) ? 0 : 1;
     }

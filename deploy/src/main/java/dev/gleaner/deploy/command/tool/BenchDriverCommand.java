@@ -1,12 +1,12 @@
 package dev.gleaner.deploy.command.tool;
 
-import dev.gleaner.deploy.bench.InputsDriver;
-import dev.gleaner.deploy.bench.KillDriver;
-import dev.gleaner.deploy.bench.LatencyDriver;
-import dev.gleaner.deploy.bench.DriverConnection;
 import dev.gleaner.deploy.bench.PhysicalLimits;
-import dev.gleaner.deploy.bench.SmallChunksDriver;
-import dev.gleaner.deploy.bench.StreamDriver;
+import dev.gleaner.deploy.bench.driver.DriverConnection;
+import dev.gleaner.deploy.bench.driver.InputsDriver;
+import dev.gleaner.deploy.bench.driver.KillDriver;
+import dev.gleaner.deploy.bench.driver.LatencyDriver;
+import dev.gleaner.deploy.bench.driver.SmallChunksDriver;
+import dev.gleaner.deploy.bench.driver.StreamDriver;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.command.ClientOptions;
@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code gleaner bench driver WORKLOAD}: one of the side-by-side workloads against a running
  * master, from this one JVM (no JVM start per job), for {@code bench/peers/peers.py}, which runs
- * the same workloads on Work Queue and Dask. The drivers live in {@code dev.gleaner.deploy.bench}.
+ * the same workloads on Work Queue and Dask. The drivers live in {@code dev.gleaner.deploy.bench.driver}.
  */
 @Command(name = "driver", mixinStandardHelpOptions = true,
     header = "Run one side-by-side workload against a running master.",

@@ -1,5 +1,6 @@
-package dev.gleaner.deploy.bench;
+package dev.gleaner.deploy.bench.driver;
 
+import dev.gleaner.deploy.bench.Samples;
 import dev.gleaner.protocol.JobSpec;
 import java.time.Duration;
 import java.util.ArrayList;

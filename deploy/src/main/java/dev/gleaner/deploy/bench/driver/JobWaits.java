@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.bench;
+package dev.gleaner.deploy.bench.driver;
 
 import dev.gleaner.protocol.JobStatus;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.bench;
+package dev.gleaner.deploy.bench.swarm;
 
 import com.google.protobuf.ByteString;
 import dev.gleaner.protocol.Auth;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.bench;
+package dev.gleaner.deploy.bench.swarm;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.bench;
+package dev.gleaner.deploy.bench.swarm;
 
 import dev.gleaner.common.workload.PrimeSieve;
 import dev.gleaner.protocol.JobSpec;

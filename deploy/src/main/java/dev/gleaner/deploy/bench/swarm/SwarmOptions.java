@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.bench;
+package dev.gleaner.deploy.bench.swarm;
 
 import java.util.ArrayList;
 import java.util.List;

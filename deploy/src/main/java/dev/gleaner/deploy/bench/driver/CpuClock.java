@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.bench;
+package dev.gleaner.deploy.bench.driver;
 
 import java.time.Duration;
 
