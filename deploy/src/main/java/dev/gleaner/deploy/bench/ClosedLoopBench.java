@@ -13,6 +13,7 @@ import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.master.MasterConfig;
@@ -81,6 +82,16 @@ public final class ClosedLoopBench {
     this.downtime = downtime;
     this.overcommit = overcommit;
     this.log = log;
+  }
+
+  /** As {@link #run(Path)}, in a temporary folder deleted after. */
+  public List<Run> run() throws Exception {
+    Path dir = Files.createTempDirectory("gleaner-bench-loop-");
+    try {
+      return run(dir);
+    } finally {
+      LocalRuns.deleteTree(dir, "bench");
+    }
   }
 
   /** Runs every strategy for every seed 1..runs, interleaved, in {@code dir}; returns the runs. */

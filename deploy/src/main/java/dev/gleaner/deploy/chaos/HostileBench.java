@@ -7,6 +7,7 @@ import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.EntryPoint;
+import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.deploy.launch.WorkersJoined;
@@ -66,7 +67,7 @@ public final class HostileBench {
   private static final long WARM_UP_TO = 100_000_000L;
 
   /** One run: clear text with the shared secret, or TLS with tokens (credentials from {@code gleaner init}). */
-  public enum Mode {
+  enum Mode {
     SECRET(false), TLS(true);
 
     final boolean tls;
@@ -103,13 +104,24 @@ public final class HostileBench {
     }
   }
 
+  /**
+   * What {@code gleaner bench --hostile} is given.
+   *
+   * @param connections hostile connections against the shared-secret master
+   * @param tlsConnections against the TLS master; 0 skips that run
+   * @param concurrency hostile sockets open at once, at most
+   * @param seed the seed of the attacks' order and bytes
+   * @param churnSeconds how long the connect-and-close flood lasts after the clear-text run; 0 skips it
+   */
+  public record Settings(int connections, int tlsConnections, int concurrency, long seed, int churnSeconds) {}
+
   private final Path dir;
   private final int concurrency;
   private final long seed;
   private final int churnSeconds;
   private final PrintWriter progress;
 
-  public HostileBench(Path dir, int concurrency, long seed, int churnSeconds, PrintWriter progress) {
+  private HostileBench(Path dir, int concurrency, long seed, int churnSeconds, PrintWriter progress) {
     if (concurrency < 1 || concurrency > 200) {
       throw new IllegalArgumentException("--concurrency must be 1..200 (the master admits 256 connections to the"
           + " handshake in all, and the real client needs room), got " + concurrency);
@@ -121,8 +133,36 @@ public final class HostileBench {
     this.progress = progress;
   }
 
+  /**
+   * The clear-text run, then the TLS run unless it has no connections, in a temporary folder deleted
+   * after: the machine's cores, each run's figures, and whether every run was ok.
+   */
+  public static Map<String, Object> run(Settings s, PrintWriter progress) throws Exception {
+    if (s.connections() < 1 || s.connections() > 1_000_000 || s.tlsConnections() < 0
+        || s.tlsConnections() > 1_000_000) {
+      throw new IllegalArgumentException("--connections must be 1..1000000 and --tls-connections 0..1000000");
+    }
+    Path dir = Files.createTempDirectory("gleaner-bench-hostile-");
+    List<Map<String, Object>> runs = new ArrayList<>();
+    try {
+      HostileBench bench = new HostileBench(dir, s.concurrency(), s.seed(), s.churnSeconds(), progress);
+      runs.add(bench.once(Mode.SECRET, s.connections()));
+      if (s.tlsConnections() > 0) {
+        runs.add(bench.once(Mode.TLS, s.tlsConnections()));
+      }
+    } finally {
+      LocalRuns.deleteTree(dir, "bench");
+    }
+    boolean ok = runs.stream().allMatch(r -> Boolean.TRUE.equals(r.get("ok")));
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("cores", Runtime.getRuntime().availableProcessors());
+    doc.put("runs", runs);
+    doc.put("ok", ok);
+    return doc;
+  }
+
   /** One run of {@code connections} hostile connections against a fresh cluster in {@code mode}; its figures. */
-  public Map<String, Object> run(Mode mode, int connections) throws Exception {
+  private Map<String, Object> once(Mode mode, int connections) throws Exception {
     Path run = Files.createDirectories(dir.resolve(mode.name().toLowerCase(java.util.Locale.ROOT)));
     Cluster c = mode.tls ? tlsCluster(run) : secretCluster(run);
     try (WorkerProcesses workers = new WorkerProcesses(run)) {

@@ -9,9 +9,10 @@ import java.util.Map;
 public final class HostileReport {
   private HostileReport() {}
 
+  /** A table for each run of the document {@link HostileBench#run} returns. */
   @SuppressWarnings("unchecked")
-  public static void print(PrintWriter out, List<Map<String, Object>> runs) {
-    for (Map<String, Object> r : runs) {
+  public static void print(PrintWriter out, Map<String, Object> doc) {
+    for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       out.printf(Locale.ROOT, "%n%s: %,d hostile connections in %.1f s, at most %s sockets at once%s%n", r.get("mode"),
           (Integer) r.get("connections"), (Double) r.get("attackSeconds"), r.get("maxOpenSockets"),
           String.valueOf(r.get("mode")).startsWith("TLS") ? " (all over TLS trusting the cluster CA, but plain-to-tls)" : "");
