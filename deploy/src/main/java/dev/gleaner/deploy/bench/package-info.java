@@ -4,8 +4,8 @@
  * iperf3 where installed, the data directory's fsync latency), the closed loop on real worker JVMs
  * set beside its prediction ({@link dev.gleaner.deploy.bench.ClosedLoopBench}), and the controller alone at
  * the scale of a large fleet ({@link dev.gleaner.deploy.bench.ControllerScaleBench}). Beneath it: the drivers
- * that {@code gleaner bench driver} runs for the side-by-side script ({@code driver}), and the simulated swarm
- * ({@code swarm}). Nothing here is a test: tests never time anything.
+ * that {@code gleaner bench driver} runs for the side-by-side script ({@code driver}), the simulated swarm
+ * ({@code swarm}) and the hostile bench ({@code hostile}). Nothing here is a test: tests never time anything.
  *
  * <p>Which bench is where: the JMH module {@code bench} holds the microbenchmarks; {@code gleaner bench}, whose
  * code is here, measures end to end; {@code bench/peers} runs Gleaner side by side with other systems.

@@ -27,27 +27,28 @@ import java.util.SplittableRandom;
  * One hostile connection to a master, of one {@link Attack}, and what the master answered: the code
  * of its Error frame, or how the connection ended. Blocking sockets, each bounded in time (5 s to
  * connect, {@link #READ_SECONDS} per read): nothing here waits longer than the master's 30 s
- * handshake limit and a margin. Used by {@link HostileBench}.
+ * handshake limit and a margin. Used by {@code gleaner bench --hostile}
+ * ({@link dev.gleaner.deploy.bench.hostile.HostileBench}).
  */
-final class HostilePeer {
+public final class HostilePeer {
   /** Longer than the master's handshake limit (30 s), so an idle peer hears the master's verdict. */
-  static final int READ_SECONDS = 40;
+  public static final int READ_SECONDS = 40;
   /** The largest frame a peer may send before it has logged in (the master's LoginGate). */
   static final int PRE_AUTH_FRAME_BYTES = 64 * 1024;
   /** Connections one {@link Attack#PER_ADDRESS} burst opens from one address (the master admits 16). */
-  static final int BURST = 40;
+  public static final int BURST = 40;
 
   /** Outcome labels beside the Error codes. */
   static final String CLOSED = "closed without an error";
   static final String RESET = "reset";
   static final String NO_ANSWER = "no answer";
-  static final String HELD = "held (admitted to the handshake)";
+  public static final String HELD = "held (admitted to the handshake)";
   static final String CHALLENGED = "CHALLENGE (hello taken, then we left)";
-  static final String LOGGED_IN = "WELCOME (logged in)";
+  public static final String LOGGED_IN = "WELCOME (logged in)";
   static final String CONNECT_FAILED = "connect failed";
 
   /** The kinds of hostile peer, with the outcomes the master's defences should give each. */
-  enum Attack {
+  public enum Attack {
     /** Slowloris: connects and sends nothing, never finishing the handshake. */
     IDLE("connect, send nothing", Set.of("NOT_AUTHENTICATED")),
     /** A frame header declaring up to 2 GiB (or a negative length). */
@@ -78,12 +79,22 @@ final class HostilePeer {
     /** A shared-secret login to a master that takes tokens only. */
     SECRET_TO_TOKEN_MASTER("shared secret to a tokens-only master", Set.of("AUTH_FAILED"));
 
-    final String what;
-    final Set<String> expected;
+    private final String what;
+    private final Set<String> expected;
 
     Attack(String what, Set<String> expected) {
       this.what = what;
       this.expected = expected;
+    }
+
+    /** What the peer does, in a few words. */
+    public String what() {
+      return what;
+    }
+
+    /** The outcomes the master's defences should give it. */
+    public Set<String> expected() {
+      return expected;
     }
   }
 
@@ -94,15 +105,15 @@ final class HostilePeer {
    * @param secret the shared secret, for {@link Attack#DUPLICATE_ID}; null on a tokens-only master
    * @param workerToken worker w1's token; clientToken client admin's token (null without TLS)
    */
-  record Target(int port, ClientTls tls, byte[] secret, byte[] workerToken, byte[] clientToken) {}
+  public record Target(int port, ClientTls tls, byte[] secret, byte[] workerToken, byte[] clientToken) {}
 
   /** One connection's outcome; {@code seconds} from connect to the outcome. */
-  record Outcome(Attack attack, String label, double seconds) {}
+  public record Outcome(Attack attack, String label, double seconds) {}
 
   private HostilePeer() {}
 
   /** Runs one attack from {@code from}; a {@link Attack#PER_ADDRESS} burst gives {@link #BURST} outcomes. */
-  static List<Outcome> run(Attack attack, Target target, InetAddress from, SplittableRandom r) {
+  public static List<Outcome> run(Attack attack, Target target, InetAddress from, SplittableRandom r) {
     long t0 = System.nanoTime();
     if (attack == Attack.PER_ADDRESS) {
       return burst(target, from, t0);
@@ -279,7 +290,7 @@ final class HostilePeer {
    * are written as a connection becomes active) runs {@code whileHeld}, then reads each connection's
    * answer ({@link #HELD} if none) and closes them all.
    */
-  static List<String> hold(Target target, List<InetAddress> froms, Runnable whileHeld) {
+  public static List<String> hold(Target target, List<InetAddress> froms, Runnable whileHeld) {
     List<Socket> sockets = new ArrayList<>();
     List<String> labels = new ArrayList<>();
     try {

@@ -42,7 +42,7 @@ class HostilePeerTest {
 
   private static void assertRefused(List<Outcome> outcomes) {
     for (Outcome o : outcomes) {
-      assertTrue(o.attack().expected.contains(o.label()), o.attack() + " got " + o.label());
+      assertTrue(o.attack().expected().contains(o.label()), o.attack() + " got " + o.label());
     }
   }
 

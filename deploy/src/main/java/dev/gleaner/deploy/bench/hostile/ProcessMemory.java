@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.chaos;
+package dev.gleaner.deploy.bench.hostile;
 
 import dev.gleaner.deploy.launch.Signals;
 import java.io.BufferedReader;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.chaos;
+package dev.gleaner.deploy.bench.hostile;
 
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,8 +1,9 @@
-package dev.gleaner.deploy.chaos;
+package dev.gleaner.deploy.bench.hostile;
 
+import dev.gleaner.deploy.audit.KnownPrimeCounts;
+import dev.gleaner.deploy.chaos.HostilePeer;
 import dev.gleaner.deploy.chaos.HostilePeer.Attack;
 import dev.gleaner.deploy.chaos.HostilePeer.Outcome;
-import dev.gleaner.deploy.audit.KnownPrimeCounts;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
@@ -207,7 +208,7 @@ public final class HostileBench {
         probeThread.join(TimeUnit.MINUTES.toMillis(1));
         memory.close();
         // the master closes what is left of the handshakes within its 30 s limit; give it that, then measure
-        ChaosCluster.pause(5000);
+        pause(5000);
         boolean alive = c.master.isAlive();
         long rssAfter = memory.rssKiB();
         memory.collect();
@@ -362,7 +363,7 @@ public final class HostileBench {
     long right = memory.heapUsedKiB();
     long rss = memory.rssKiB();
     String login = freshLogin(c);
-    ChaosCluster.pause((HostilePeer.READ_SECONDS - 5) * 1000L);
+    pause((HostilePeer.READ_SECONDS - 5) * 1000L);
     memory.collect();
     long later = memory.heapUsedKiB();
     Map<String, Object> m = new LinkedHashMap<>();
@@ -428,7 +429,7 @@ public final class HostileBench {
           boolean exact = s.getState().equals("DONE") && s.getResult().equals(KnownPrimeCounts.pi(to) + " primes");
           return new JobResult(s.getState(), s.getResult(), exact, (System.nanoTime() - t0) / 1e9);
         }
-        ChaosCluster.pause(500);
+        pause(500);
       }
       return new JobResult("NOT ENDED within " + maxNanos / 1_000_000_000 + " s", "", false, (System.nanoTime() - t0) / 1e9);
     }
@@ -547,7 +548,7 @@ public final class HostileBench {
       if (!p.isAlive()) {
         throw new IllegalStateException("the master exited with status " + p.exitValue() + ":\n" + WorkerProcesses.tail(log, 20));
       }
-      ChaosCluster.pause(50);
+      pause(50);
     }
     Signals.end(p);
     throw new IllegalStateException("the master did not listen within 60 s:\n" + WorkerProcesses.tail(log, 20));
@@ -593,13 +594,13 @@ public final class HostileBench {
         if (o.label().equals(HostilePeer.LOGGED_IN)) {
           breaches++;
         }
-        if (!a.expected.contains(o.label())) {
+        if (!a.expected().contains(o.label())) {
           unexpected++;
         }
       }
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("attack", a.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
-      row.put("what", a.what);
+      row.put("what", a.what());
       row.put("connections", n);
       row.put("outcomes", labels);
       row.put("maxSeconds", Math.round(max * 10) / 10.0);
@@ -659,6 +660,15 @@ public final class HostileBench {
     synchronized (progress) {
       progress.printf(java.util.Locale.ROOT, format + "%n", args);
       progress.flush();
+    }
+  }
+
+  private static void pause(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
     }
   }
 }
