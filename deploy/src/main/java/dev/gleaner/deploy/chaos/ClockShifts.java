@@ -73,7 +73,8 @@ final class ClockShifts {
         return masterMillis - offset;
       }
     }
-    throw new IllegalStateException("the master stored the time " + masterMillis + " ms, outside every span of its clock");
+    throw new IllegalStateException("the master stored the time " + masterMillis
+        + " ms, outside every span of its clock");
   }
 
   /** The committed pieces with their commit times on the machine's clock. */

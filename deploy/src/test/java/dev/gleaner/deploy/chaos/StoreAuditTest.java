@@ -50,8 +50,8 @@ class StoreAuditTest {
   @Test
   void coveredCountsUnitsOfARangeInsideAUnion() {
     List<long[]> union = List.of(new long[] {0, 10}, new long[] {20, 30}, new long[] {25, 35});
-    assertEquals(5 + 10, ChaosRun.covered(union, 5, 30));
-    assertEquals(0, ChaosRun.covered(union, 10, 20));
-    assertEquals(15, ChaosRun.covered(union, 20, 40));
+    assertEquals(5 + 10, StoreChecks.covered(union, 5, 30));
+    assertEquals(0, StoreChecks.covered(union, 10, 20));
+    assertEquals(15, StoreChecks.covered(union, 20, 40));
   }
 }
