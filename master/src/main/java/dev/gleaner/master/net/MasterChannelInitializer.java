@@ -12,9 +12,10 @@ import io.netty.channel.socket.SocketChannel;
 
 /**
  * The master's whole pipeline, in one place: TLS when configured (clear-text peers refused),
- * length-prefixed frames with a hard maximum, the
- * protobuf envelope codec (with zero-copy data frames), and the connection handler. Also owns the
- * one port and the heartbeat monitor that every connection shares.
+ * length-prefixed frames with a hard maximum, the protobuf envelope codec (with zero-copy data
+ * frames), and the {@link HandshakeHandler}, which at the Welcome puts a {@link WorkerHandler} or a
+ * {@link ClientHandler} in its place. Also owns the one port and the heartbeat monitor that every
+ * connection shares.
  */
 public final class MasterChannelInitializer extends ChannelInitializer<SocketChannel> {
   private final Services services;
@@ -42,7 +43,7 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
     Framing.install(ch.pipeline(), services.config().maxFrameBytes());
     // until the peer has logged in, a frame may be no larger than a handshake needs
     Framing.decoder(ch.pipeline()).limit(LoginGate.FRAME_BYTES);
-    ch.pipeline().addLast("connection", new ConnectionHandler(services));
+    ch.pipeline().addLast("handshake", new HandshakeHandler(services));
   }
 
   /** Ends every session that has been silent past the heartbeat timeout; returns how many. */

@@ -1,0 +1,21 @@
+package dev.gleaner.master.net;
+
+import dev.gleaner.master.control.Caller;
+import dev.gleaner.protocol.Hello;
+
+/**
+ * Who a connection proved to be at its Welcome, as the {@link HandshakeHandler} hands it to the
+ * handler that serves it next.
+ *
+ * @param hello what the peer said in its Hello (its role, id, host, cores, workloads)
+ * @param caller who a client's calls act as
+ * @param token its place among the sessions a revocation closes; null under the shared secret
+ */
+record Login(Hello hello, Caller caller, TokenSessions.Session token) {
+  /** The connection closed: a revocation has nothing more to close here. */
+  void leave(TokenSessions sessions) {
+    if (token != null) {
+      sessions.remove(hello.getRole(), hello.getPeerId(), token);
+    }
+  }
+}
