@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.CommandLineTest.Run;
 import dev.gleaner.deploy.launch.WorkerProcesses;
-import dev.gleaner.master.MasterAuth;
+import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.SecretFile;

@@ -3,6 +3,7 @@ package dev.gleaner.master;
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.tls.ServerTls;
 import java.net.InetSocketAddress;

@@ -1,10 +1,11 @@
 package dev.gleaner.master;
 
-import dev.gleaner.master.control.ControlLoop;
-import dev.gleaner.master.control.JobService;
+import dev.gleaner.master.loop.ControlLoop;
+import dev.gleaner.master.loop.JobService;
 import dev.gleaner.master.metrics.MasterMetrics;
 import dev.gleaner.master.net.MasterChannelInitializer;
-import dev.gleaner.master.control.Revocations;
+import dev.gleaner.master.status.StatusService;
+import dev.gleaner.master.auth.Revocations;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.StatusReply;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,6 +37,7 @@ public final class MasterServer implements AutoCloseable {
   private final MeterRegistry registry;
   private Store store;
   private ControlLoop loop;
+  private StatusService status;
   private EventLoopGroup boss;
   private EventLoopGroup workers;
   private Channel server;
@@ -69,6 +71,7 @@ public final class MasterServer implements AutoCloseable {
     gc = new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics();
     gc.bindTo(registry);
     loop = new ControlLoop(store, metrics, config.ticker(), config.control());
+    status = new StatusService(loop, TICK_MILLIS / 1000.0, config.control());
     if (config.expectedUpSeconds() > 0) {
       loop.expectUp(config.expectedUpSeconds());
     }
@@ -83,8 +86,8 @@ public final class MasterServer implements AutoCloseable {
       throw e;
     }
     jobs.resume();
-    MasterChannelInitializer initializer = new MasterChannelInitializer(config, loop, jobs, revocations, metrics,
-        registry);
+    MasterChannelInitializer initializer = new MasterChannelInitializer(config, loop, jobs, status, revocations,
+        metrics, registry);
 
     boss = new NioEventLoopGroup(1);
     workers = new NioEventLoopGroup();
@@ -140,7 +143,7 @@ public final class MasterServer implements AutoCloseable {
 
   /** Jobs (all, or the one with this id) and every worker, as {@code gleaner status --all-workers} shows them. */
   public StatusReply status(String jobId) {
-    return loop.status(jobId == null ? "" : jobId, registry, 0, false, true).join();
+    return status.status(jobId == null ? "" : jobId, registry, 0, false, true).join();
   }
 
   /** Ids of the connected workers. */
@@ -171,6 +174,9 @@ public final class MasterServer implements AutoCloseable {
     }
     if (boss != null) {
       boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+    }
+    if (status != null) {
+      status.close();
     }
     if (loop != null) {
       loop.close();

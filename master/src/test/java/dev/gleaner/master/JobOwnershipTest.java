@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.CancelJob;
 import dev.gleaner.protocol.DrainRequest;

@@ -3,6 +3,7 @@ package dev.gleaner.master;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.WorkerStatus;

@@ -15,7 +15,10 @@ public sealed interface Action {
   sealed interface Durable extends Action permits Assign, Truncate, Cancel, Withdrawn, Planned, Remember {}
 
   /** What goes to a worker, or to the port that streams its input: sent once the records before it are durable. */
-  sealed interface Message extends Action permits Assign, Stream, Truncate, Cancel, Withdrawn, Drop {}
+  sealed interface Message extends Action permits Assign, Stream, Truncate, Cancel, Withdrawn, Drop {
+    /** The worker it goes to. */
+    String worker();
+  }
 
   /** For people, meters and the job's end: nothing to persist before, nothing to send. */
   sealed interface Notice extends Action permits Planned, Rerouted, Finished {}

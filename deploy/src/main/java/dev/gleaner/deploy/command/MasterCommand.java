@@ -5,7 +5,7 @@ import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.format.Deadlines;
 import dev.gleaner.master.FaultFile;
-import dev.gleaner.master.MasterAuth;
+import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.SecretFile;

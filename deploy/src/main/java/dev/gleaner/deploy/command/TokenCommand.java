@@ -1,7 +1,7 @@
 package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
-import dev.gleaner.master.control.Revocations;
+import dev.gleaner.master.auth.Revocations;
 import dev.gleaner.master.store.RevocationTable;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.Auth;

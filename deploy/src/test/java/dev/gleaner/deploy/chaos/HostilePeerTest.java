@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.chaos.HostilePeer.Attack;
 import dev.gleaner.deploy.chaos.HostilePeer.Outcome;
-import dev.gleaner.master.MasterAuth;
+import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.SecretFile;

@@ -19,7 +19,7 @@ class LogFileTest {
     Path file = dir.resolve("master.log");
     // at INFO whatever an in-process command run before in this JVM made quieter (demo, cluster run)
     ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.gleaner.master.control.ControlLoop");
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("dev.gleaner.master.loop.ControlLoop");
     ch.qos.logback.classic.Level before = logger.getLevel();
     logger.setLevel(ch.qos.logback.classic.Level.INFO);
     try (AutoCloseable installed = LogFile.install(file)) {

@@ -1,9 +1,10 @@
 package dev.gleaner.master.net;
 
-import dev.gleaner.master.control.Caller;
-import dev.gleaner.master.control.ControlLoop;
-import dev.gleaner.master.control.ReadableStatus;
-import dev.gleaner.master.control.Revocations;
+import dev.gleaner.master.auth.Caller;
+import dev.gleaner.master.loop.ControlLoop;
+import dev.gleaner.master.loop.JobOutcome;
+import dev.gleaner.master.status.ReadableStatus;
+import dev.gleaner.master.auth.Revocations;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.DrainReply;
 import dev.gleaner.protocol.Envelope;
@@ -111,7 +112,7 @@ final class ClientHandler extends ConnectionHandler {
   private void status(ChannelHandlerContext ctx, Envelope msg) {
     long arrived = System.nanoTime();
     boolean timed = msg.getStatusRequest().getWaitMs() == 0;
-    services.loop().status(msg.getStatusRequest().getJobId(), services.registry(),
+    services.status().status(msg.getStatusRequest().getJobId(), services.registry(),
           msg.getStatusRequest().getWaitMs(), msg.getStatusRequest().getJobOnly(),
           msg.getStatusRequest().getAllWorkers())
         .whenComplete((reply, err) -> {
@@ -140,7 +141,7 @@ final class ClientHandler extends ConnectionHandler {
 
   /** Answers a cancel or a forget: a JobReply, or an Error that says why not. */
   private static void reply(ChannelHandlerContext ctx, String jobId,
-      CompletableFuture<ControlLoop.JobOutcome> outcome) {
+      CompletableFuture<JobOutcome> outcome) {
     outcome.whenComplete((o, err) -> {
       if (err != null) {
         ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not do it: " + err.getMessage()));

@@ -1,6 +1,6 @@
 package dev.gleaner.master.net;
 
-import dev.gleaner.master.control.FileInputSource;
+import dev.gleaner.master.loop.FileInputSource;
 import io.netty.channel.FileRegion;
 import io.netty.util.AbstractReferenceCounted;
 import java.io.IOException;

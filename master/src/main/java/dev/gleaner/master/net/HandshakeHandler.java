@@ -1,7 +1,8 @@
 package dev.gleaner.master.net;
 
 import com.google.protobuf.ByteString;
-import dev.gleaner.master.control.Caller;
+import dev.gleaner.master.auth.Caller;
+import dev.gleaner.master.auth.TokenSessions;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Challenge;
 import dev.gleaner.protocol.Credential;

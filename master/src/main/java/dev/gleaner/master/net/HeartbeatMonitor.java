@@ -1,7 +1,7 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.common.time.Ticker;
-import dev.gleaner.master.control.ControlLoop;
+import dev.gleaner.master.loop.ControlLoop;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

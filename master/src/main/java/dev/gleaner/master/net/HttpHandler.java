@@ -1,8 +1,9 @@
 package dev.gleaner.master.net;
 
-import dev.gleaner.master.control.Caller;
-import dev.gleaner.master.control.ReadableStatus;
-import dev.gleaner.master.control.WebStatus;
+import dev.gleaner.master.auth.Caller;
+import dev.gleaner.master.auth.PeerAuthenticator;
+import dev.gleaner.master.status.ReadableStatus;
+import dev.gleaner.master.status.WebStatus;
 import dev.gleaner.master.web.StatusJson;
 import dev.gleaner.master.web.WebAssets;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -169,7 +170,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   /** The page's status as {@code caller} may read it (see {@link ReadableStatus}). */
   private java.util.concurrent.CompletableFuture<WebStatus> webStatus(Caller caller) {
-    return services.loop().webStatus(services.registry()).thenApply(s -> new WebStatus(
+    return services.status().webStatus(services.registry()).thenApply(s -> new WebStatus(
         ReadableStatus.of(s.reply(), caller, services.config().privateJobs()), s.plans(), s.atMillis(), s.computed()));
   }
 

@@ -1,6 +1,7 @@
 package dev.gleaner.master.net;
 
-import dev.gleaner.master.control.Caller;
+import dev.gleaner.master.auth.Caller;
+import dev.gleaner.master.auth.TokenSessions;
 import dev.gleaner.protocol.Hello;
 
 /**

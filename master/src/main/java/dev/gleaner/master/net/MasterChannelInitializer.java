@@ -1,10 +1,13 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.master.MasterConfig;
-import dev.gleaner.master.control.ControlLoop;
-import dev.gleaner.master.control.JobService;
-import dev.gleaner.master.control.Revocations;
+import dev.gleaner.master.loop.ControlLoop;
+import dev.gleaner.master.loop.JobService;
+import dev.gleaner.master.auth.Revocations;
+import dev.gleaner.master.auth.PeerAuthenticator;
+import dev.gleaner.master.auth.TokenSessions;
 import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.master.status.StatusService;
 import dev.gleaner.protocol.Framing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelInitializer;
@@ -20,14 +23,14 @@ import io.netty.channel.socket.SocketChannel;
 public final class MasterChannelInitializer extends ChannelInitializer<SocketChannel> {
   private final Services services;
 
-  public MasterChannelInitializer(MasterConfig config, ControlLoop loop, JobService jobs, Revocations revocations,
-      MasterMetrics metrics, MeterRegistry registry) {
+  public MasterChannelInitializer(MasterConfig config, ControlLoop loop, JobService jobs, StatusService status,
+      Revocations revocations, MasterMetrics metrics, MeterRegistry registry) {
     LoginGate gate = new LoginGate(metrics.connectionsEvicted::increment);
     metrics.loggingIn(gate::waiting);
     ResultBudget budget = ResultBudget.forHeap(Runtime.getRuntime().maxMemory(), config.maxResultBytes());
     metrics.resultsWaiting(budget::waiting);
     this.services = new Services(config, config.ticker(), new PeerAuthenticator(config.auth(), revocations), loop, jobs,
-        new SendPort(config.concurrentSends()), new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),
+        status, new SendPort(config.concurrentSends()), new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),
         metrics, registry, gate, budget, revocations, new TokenSessions());
   }
 

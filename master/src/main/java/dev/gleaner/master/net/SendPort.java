@@ -1,6 +1,6 @@
 package dev.gleaner.master.net;
 
-import dev.gleaner.master.control.FileInputSource;
+import dev.gleaner.master.loop.FileInputSource;
 import dev.gleaner.protocol.DataFrames;
 import dev.gleaner.protocol.Framing;
 import io.netty.channel.Channel;

@@ -1,19 +1,26 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.common.time.Ticker;
-import dev.gleaner.master.control.ControlLoop;
-import dev.gleaner.master.control.FileInputSource;
-import dev.gleaner.master.control.WorkerLink;
+import dev.gleaner.master.loop.FileInputSource;
+import dev.gleaner.master.loop.WorkerLink;
+import dev.gleaner.protocol.Assign;
+import dev.gleaner.protocol.Cancel;
+import dev.gleaner.protocol.Drain;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.PieceAck;
+import dev.gleaner.protocol.Truncate;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One connected worker: its identity, its channel, and the link the control loop acts through. */
+/**
+ * One connected worker: its identity, its channel, and the link the control loop acts through:
+ * each verb is one frame (or a change to the chunk's input stream), built here.
+ */
 final class WorkerSession implements WorkerLink {
   private static final Logger log = LoggerFactory.getLogger(WorkerSession.class);
 
@@ -23,7 +30,6 @@ final class WorkerSession implements WorkerLink {
   final long instance;
   final Channel channel;
   private final SendPort port;
-  private final ControlLoop loop;
   private final Ticker ticker;
   /**
    * Why the master closed this session for a broken rule (a bad result, an unexpected message);
@@ -37,14 +43,13 @@ final class WorkerSession implements WorkerLink {
   volatile long unitsComputed;
 
   WorkerSession(String workerId, String host, int cores, long instance, Channel channel, SendPort port,
-      ControlLoop loop, Ticker ticker) {
+      Ticker ticker) {
     this.workerId = workerId;
     this.host = host;
     this.cores = cores;
     this.instance = instance;
     this.channel = channel;
     this.port = port;
-    this.loop = loop;
     this.ticker = ticker;
     this.lastHeardNanos = ticker.nanos();
   }
@@ -80,26 +85,55 @@ final class WorkerSession implements WorkerLink {
   }
 
   @Override
-  public void send(Envelope message) {
+  public void assign(Assign template, long chunkId, long start, long end, long[] checkpoints, long inputBytes,
+      int leaseMs) {
+    Assign.Builder b = template.toBuilder().setChunkId(chunkId).setStart(start).setEnd(end).setDataBytes(inputBytes)
+        .setLeaseMs(leaseMs);
+    for (long cp : checkpoints) {
+      b.addCheckpoints(cp);
+    }
+    send(Envelope.newBuilder().setAssign(b).build());
+  }
+
+  @Override
+  public void stream(String job, long chunkId, FileInputSource input, long from, long to, int rank,
+      Streamed streamed) {
+    port.enqueue(channel, job, chunkId, input, from, to, rank, streamed::streamed);
+  }
+
+  @Override
+  public void truncate(String job, long chunkId, long end) {
+    send(Envelope.newBuilder().setTruncate(Truncate.newBuilder().setJobId(job).setChunkId(chunkId).setEnd(end))
+        .build());
+    port.truncate(job, chunkId, end);
+  }
+
+  @Override
+  public void cancel(String job, long chunkId) {
+    send(Envelope.newBuilder().setCancel(Cancel.newBuilder().setJobId(job).setChunkId(chunkId)).build());
+    port.cancel(job, chunkId);
+  }
+
+  @Override
+  public void stopStream(String job, long chunkId) {
+    port.cancel(job, chunkId);
+  }
+
+  @Override
+  public void ack(String job, long chunkId, long end, boolean counted) {
+    send(Envelope.newBuilder().setPieceAck(PieceAck.newBuilder().setJobId(job).setChunkId(chunkId).setEnd(end)
+        .setCounted(counted)).build());
+  }
+
+  @Override
+  public void askToLeave(String reason) {
+    send(Envelope.newBuilder().setDrain(Drain.newBuilder().setReason(reason)).build());
+  }
+
+  private void send(Envelope message) {
     if (channel.isActive()) {
       channel.writeAndFlush(message, channel.voidPromise());
     }
-  }
-
-  @Override
-  public void stream(String job, long copyId, FileInputSource input, long from, long to, int rank) {
-    port.enqueue(channel, job, copyId, input, from, to, rank,
-        (bytes, seconds) -> loop.streamed(this, job, copyId, bytes, seconds));
-  }
-
-  @Override
-  public void truncateStream(String job, long copyId, long end) {
-    port.truncate(job, copyId, end);
-  }
-
-  @Override
-  public void cancelStream(String job, long copyId) {
-    port.cancel(job, copyId);
   }
 
   @Override

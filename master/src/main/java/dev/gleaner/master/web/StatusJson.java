@@ -3,7 +3,7 @@ package dev.gleaner.master.web;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gleaner.common.plan.Timeline;
-import dev.gleaner.master.control.WebStatus;
+import dev.gleaner.master.status.WebStatus;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;

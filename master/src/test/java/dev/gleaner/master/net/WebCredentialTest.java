@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gleaner.master.MasterAuth;
-import dev.gleaner.master.control.Caller;
-import dev.gleaner.master.control.Revocations;
+import dev.gleaner.master.auth.MasterAuth;
+import dev.gleaner.master.auth.Caller;
+import dev.gleaner.master.auth.PeerAuthenticator;
+import dev.gleaner.master.auth.Revocations;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Role;

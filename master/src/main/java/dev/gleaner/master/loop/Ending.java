@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.loop;
 
 import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.util.RangeSet;

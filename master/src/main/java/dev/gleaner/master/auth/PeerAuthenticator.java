@@ -1,8 +1,5 @@
-package dev.gleaner.master.net;
+package dev.gleaner.master.auth;
 
-import dev.gleaner.master.MasterAuth;
-import dev.gleaner.master.control.Caller;
-import dev.gleaner.master.control.Revocations;
 import dev.gleaner.master.store.RevocationTable;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Credential;
@@ -17,18 +14,18 @@ import java.security.MessageDigest;
  * other way round. A token of a revoked generation is refused at once. A refusal names its cause
  * in one sentence, which the peer reads and the log keeps.
  */
-final class PeerAuthenticator {
+public final class PeerAuthenticator {
   private static final Role[] TOKEN_ROLES = {Role.WORKER, Role.CLIENT, Role.OPERATOR};
   private final MasterAuth auth;
   private final Revocations revocations;
 
-  PeerAuthenticator(MasterAuth auth, Revocations revocations) {
+  public PeerAuthenticator(MasterAuth auth, Revocations revocations) {
     this.auth = auth;
     this.revocations = revocations;
   }
 
   /** Null if {@code answer} proves the Hello's role and id, else why not. */
-  String refusal(Hello hello, byte[] nonce, byte[] answer) {
+  public String refusal(Hello hello, byte[] nonce, byte[] answer) {
     Role role = hello.getRole();
     String id = hello.getPeerId();
     String who = Auth.roleName(role) + " '" + id + "'";
@@ -69,7 +66,7 @@ final class PeerAuthenticator {
    * Null if the generation of {@code role}/{@code id}'s token is the one the master takes (0, or
    * the one its last revocation named), else why it cannot log in.
    */
-  String revokedRefusal(Role role, String id, int generation) {
+  public String revokedRefusal(Role role, String id, int generation) {
     int next = revocations.nextGeneration(role, id);
     if (generation == next) {
       return null;
@@ -92,7 +89,7 @@ final class PeerAuthenticator {
    * {@code NAME:BASE64} (the {@code id=} and {@code token=} of its token file) or the shared secret
    * (the secret file's text). A worker token cannot read status, as on the framed protocol.
    */
-  String webRefusal(String credential) {
+  public String webRefusal(String credential) {
     return webLogin(credential).refusal();
   }
 
@@ -100,7 +97,7 @@ final class PeerAuthenticator {
    * Who {@code credential} is on the web page: a client, an operator or the shared secret's holder;
    * or, with a caller of null, why it may not read the status (see {@link #webRefusal}).
    */
-  WebLogin webLogin(String credential) {
+  public WebLogin webLogin(String credential) {
     if (credential == null || credential.isEmpty()) {
       return WebLogin.refused("no credential: give a client token as NAME:BASE64 (the id= and token= of its file) or the shared"
           + " secret, in an Authorization: Bearer header or as ?token=");
@@ -146,8 +143,8 @@ final class PeerAuthenticator {
   }
 
   /** A credential shown to the web page: who it is, or (caller null) why it is refused. */
-  record WebLogin(Caller caller, String refusal) {
-    static WebLogin refused(String why) {
+  public record WebLogin(Caller caller, String refusal) {
+    public static WebLogin refused(String why) {
       return new WebLogin(null, why);
     }
   }

@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.loop;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.gleaner.common.control.JobDef;
@@ -9,6 +9,7 @@ import dev.gleaner.common.util.RangeSet;
 import dev.gleaner.common.workload.UnitRange;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.auth.Caller;
 import dev.gleaner.master.store.ChunkTable;
 import dev.gleaner.master.store.JobTable;
 import dev.gleaner.master.store.PieceTable;
@@ -87,7 +88,7 @@ public final class JobService {
   public CompletableFuture<Submitted> submit(JobSpec submitted, Caller caller) {
     JobSpec spec = submitted.toBuilder().setOwner(caller.owner()).build();
     CompletableFuture<Submitted> out = new CompletableFuture<>();
-    loop.execute(() -> {
+    loop.post(() -> {
       try {
         submitOnLoop(spec, caller, out);
       } catch (RuntimeException e) {
@@ -151,7 +152,7 @@ public final class JobService {
     if (spec.getMinWorkers() > 100_000) {
       throw new IllegalArgumentException("min-workers " + spec.getMinWorkers() + " is not a sensible number of workers");
     }
-    if (spec.getDeadlineMillis() != 0 && spec.getDeadlineMillis() <= loop.epochMillis()) {
+    if (spec.getDeadlineMillis() != 0 && spec.getDeadlineMillis() <= loop.clock().epochMillis()) {
       throw new IllegalArgumentException("the deadline " + java.time.Instant.ofEpochMilli(spec.getDeadlineMillis())
           + " has already passed");
     }
@@ -205,7 +206,7 @@ public final class JobService {
    */
   private void start(JobSpec spec, Workload workload, FileInputSource input, long start, long end,
       RangeSet remaining, String resumes, CompletableFuture<Submitted> out) {
-    long now = loop.epochMillis();
+    long now = loop.clock().epochMillis();
     String key = spec.getKey();
     long n = seq.incrementAndGet();
     String id = "job-" + n;
@@ -227,7 +228,7 @@ public final class JobService {
     MasterJob job = new MasterJob(id, spec, workload, input, start, end, now);
     if (resumes != null) {
       // it holds the earlier job's pieces, however many: its end is written the usual way
-      job.piecesCommitted = ControlLoop.END_WITH_LAST_PIECE;
+      job.piecesCommitted = JobEnds.END_WITH_LAST_PIECE;
     }
     store.submit(insert).whenComplete((ok, err) -> {
       if (!key.isEmpty()) {
@@ -251,7 +252,7 @@ public final class JobService {
         out.complete(s);
       }
     });
-    loop.addJobNow(job, definition(job, remaining, 1), List.of(), null, null);
+    loop.addJobNow(job, definition(job, remaining, 1));
   }
 
   /** A stored spec, or null (logged) if it cannot be read. */
@@ -271,7 +272,7 @@ public final class JobService {
   private JobDef definition(MasterJob job, RangeSet remaining, long firstCopyId) {
     JobSpec spec = job.spec;
     LongUnaryOperator align = job.input == null ? LongUnaryOperator.identity() : pos -> job.workload.align(pos, job.input);
-    double deadline = spec.getDeadlineMillis() > 0 ? loop.fromMillis(spec.getDeadlineMillis()) : Double.POSITIVE_INFINITY;
+    double deadline = spec.getDeadlineMillis() > 0 ? loop.clock().fromMillis(spec.getDeadlineMillis()) : Double.POSITIVE_INFINITY;
     String strategy = spec.getStrategy().isBlank() ? Strategies.DEFAULT : spec.getStrategy();
     return new JobDef(job.id, job.workload.name(), job.start, job.end, remaining, strategy, spec.getChunkUnits(),
         spec.getCheckpoints(), Math.max(1, spec.getMinWorkers()), deadline, spec.getReplication(),
@@ -352,7 +353,7 @@ public final class JobService {
       Workload workload = workloads.get(r.workload());
       if (r.state().ended()) {
         MasterJob job = new MasterJob(r.id(), spec, workload, null, r.start(), r.end(), r.submittedAt());
-        job.state = r.state().name();
+        job.ended = r.state();
         job.finishedAtMillis = r.finishedAt();
         job.message = r.message() == null ? "" : r.message();
         job.result(r.result() == null ? "" : workload.render(r.result()));

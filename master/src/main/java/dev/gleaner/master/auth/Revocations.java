@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.auth;
 
 import dev.gleaner.master.store.RevocationTable;
 import dev.gleaner.master.store.RevocationTable.RevocationRecord;

@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.status;
 
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.protocol.StatusReply;

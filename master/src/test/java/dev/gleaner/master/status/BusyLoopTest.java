@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.time.Ticker;
+import dev.gleaner.master.loop.ControlLoop;
 import dev.gleaner.master.metrics.MasterMetrics;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.protocol.StatusReply;
@@ -30,6 +31,7 @@ class BusyLoopTest {
   Path dir;
   private Store store;
   private ControlLoop loop;
+  private StatusService status;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final CountDownLatch release = new CountDownLatch(1);
 
@@ -37,11 +39,13 @@ class BusyLoopTest {
   void start() {
     store = new Store(dir.resolve("data"));
     loop = new ControlLoop(store, new MasterMetrics(registry), Ticker.SYSTEM, ControlConfig.defaults());
+    status = new StatusService(loop, 0.25, ControlConfig.defaults());
   }
 
   @AfterEach
   void stop() {
     release.countDown();
+    status.close();
     loop.close();
     store.close();
   }
@@ -49,7 +53,7 @@ class BusyLoopTest {
   /** Holds the loop's thread until the test releases it; completes once the thread is held. */
   private CompletableFuture<Void> holdTheLoop() {
     CompletableFuture<Void> held = new CompletableFuture<>();
-    loop.call(() -> {
+    loop.read(books -> {
       held.complete(null);
       try {
         release.await();
@@ -63,14 +67,14 @@ class BusyLoopTest {
 
   @Test
   void aStatusAskedWhileTheLoopIsBusyIsAnsweredWithItsLastFiguresAndSaysHowOldTheyAre() throws Exception {
-    StatusReply before = loop.status("", registry).get();
+    StatusReply before = status.status("", registry, 0, false, false).get();
     assertTrue(before.getAsOfMillis() > 0);
     holdTheLoop().get();
-    CompletableFuture<StatusReply> during = loop.status("", registry);
+    CompletableFuture<StatusReply> during = status.status("", registry, 0, false, false);
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(during::isDone);
     assertEquals(before, during.get(), "the last reply the loop built, as it was");
     // a job the last figures do not show cannot be answered from them: it waits for the loop
-    CompletableFuture<StatusReply> unknown = loop.status("job-9", registry);
+    CompletableFuture<StatusReply> unknown = status.status("job-9", registry, 0, false, false);
     assertFalse(unknown.isDone());
     release.countDown();
     Awaitility.await().atMost(Duration.ofSeconds(30)).until(unknown::isDone);

@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.auth;
 
 /**
  * Who asks the master to change a job or the cluster: the holder of the shared secret (one trust

@@ -1,4 +1,4 @@
-package dev.gleaner.master.net;
+package dev.gleaner.master.auth;
 
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Role;
@@ -10,9 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * The sessions logged in with a token, by role and id: what a revocation closes. Sessions under the
  * shared secret are not here (one trust domain: there is nothing to revoke).
  */
-final class TokenSessions {
+public final class TokenSessions {
   /** One logged-in connection: how to end it with a sentence. */
-  interface Session {
+  public interface Session {
     void end(String why);
   }
 
@@ -22,7 +22,7 @@ final class TokenSessions {
     return Auth.roleName(role) + ":" + id;
   }
 
-  void add(Role role, String id, Session s) {
+  public void add(Role role, String id, Session s) {
     // inside the map's lock: a remove of the id's last other session must not drop the set this joins
     byKey.compute(key(role, id), (k, set) -> {
       Set<Session> in = set == null ? ConcurrentHashMap.newKeySet() : set;
@@ -31,7 +31,7 @@ final class TokenSessions {
     });
   }
 
-  void remove(Role role, String id, Session s) {
+  public void remove(Role role, String id, Session s) {
     byKey.computeIfPresent(key(role, id), (k, set) -> {
       set.remove(s);
       return set.isEmpty() ? null : set;
@@ -39,7 +39,7 @@ final class TokenSessions {
   }
 
   /** Ends every session of {@code role}/{@code id}; returns how many. */
-  int endAll(Role role, String id, String why) {
+  public int endAll(Role role, String id, String why) {
     Set<Session> set = byKey.get(key(role, id));
     if (set == null) {
       return 0;

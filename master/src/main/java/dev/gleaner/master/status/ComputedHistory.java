@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.status;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;

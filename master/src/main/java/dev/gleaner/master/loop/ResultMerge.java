@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.loop;
 
 import dev.gleaner.common.util.RangeSet;
 import dev.gleaner.common.workload.Workload;

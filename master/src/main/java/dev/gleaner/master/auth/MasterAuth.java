@@ -1,4 +1,4 @@
-package dev.gleaner.master;
+package dev.gleaner.master.auth;
 
 /**
  * Which logins the master takes.

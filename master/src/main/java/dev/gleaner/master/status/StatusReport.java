@@ -1,11 +1,17 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.status;
 
 import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.control.JobView;
 import dev.gleaner.common.control.PlannedTimeline;
 import dev.gleaner.common.control.WorkerState;
 import dev.gleaner.common.control.WorkerView;
 import dev.gleaner.common.estimate.Estimate;
+import dev.gleaner.master.loop.Books;
+import dev.gleaner.master.loop.MasterClock;
+import dev.gleaner.master.loop.MasterJob;
+import dev.gleaner.master.loop.WorkerLink;
+import dev.gleaner.protocol.Forecast;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.RecoveryList;
 import dev.gleaner.protocol.Reroute;
@@ -24,19 +30,17 @@ import java.util.concurrent.TimeUnit;
 final class StatusReport {
   private StatusReport() {}
 
-  static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
-      Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock,
+  static StatusReply build(Books b, Map<String, Forecast> forecasts, MeterRegistry registry, String jobId,
       boolean allWorkers) {
-    return build(controller, jobs, links, away, registry, jobId, now, clock, false, allWorkers);
+    return build(b, forecasts, registry, jobId, false, allWorkers);
   }
 
   /** A reply with one job's line only (no workers, meters or recovery lists); no job if it is unknown. */
-  static StatusReply jobOnly(Controller controller, Map<String, MasterJob> jobs, String jobId, double now,
-      ControlLoop clock) {
+  static StatusReply jobOnly(Books b, Map<String, Forecast> forecasts, String jobId) {
     StatusReply.Builder reply = StatusReply.newBuilder();
-    MasterJob j = jobs.get(jobId);
+    MasterJob j = b.jobs().get(jobId);
     if (j != null) {
-      reply.addJobs(job(j, controller.views().job(j.id), now, true, false, controller, clock.epochMillis()));
+      reply.addJobs(job(b, forecasts, j, true, false));
     }
     return reply.build();
   }
@@ -46,10 +50,11 @@ final class StatusReport {
    * recovery lists (as a status of one job has them), and each running job's planned timeline, its
    * times as wall-clock milliseconds.
    */
-  static WebStatus web(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
-      Map<String, ControlLoop.Away> away, MeterRegistry registry, double now, ControlLoop clock,
+  static WebStatus web(Books b, Map<String, Forecast> forecasts, MeterRegistry registry,
       java.util.List<ComputedHistory.Point> history) {
-    StatusReply reply = build(controller, jobs, links, away, registry, "", now, clock, true, true);
+    StatusReply reply = build(b, forecasts, registry, "", true, true);
+    Controller controller = b.controller();
+    MasterClock clock = b.clock();
     Map<String, WebStatus.Plan> plans = new java.util.LinkedHashMap<>();
     for (dev.gleaner.protocol.JobStatus j : reply.getJobsList()) {
       PlannedTimeline t = controller.views().plannedTimeline(j.getJobId());
@@ -62,9 +67,14 @@ final class StatusReport {
     return new WebStatus(reply, plans, clock.epochMillis(), rates);
   }
 
-  private static StatusReply build(Controller controller, Map<String, MasterJob> jobs, Map<String, WorkerLink> links,
-      Map<String, ControlLoop.Away> away, MeterRegistry registry, String jobId, double now, ControlLoop clock,
+  private static StatusReply build(Books books, Map<String, Forecast> forecasts, MeterRegistry registry, String jobId,
       boolean recoveryOfRunning, boolean allWorkers) {
+    Controller controller = books.controller();
+    Map<String, MasterJob> jobs = books.jobs();
+    Map<String, WorkerLink> links = books.links();
+    Map<String, Books.Away> away = books.away();
+    MasterClock clock = books.clock();
+    double now = clock.now();
     StatusReply.Builder reply = StatusReply.newBuilder();
     for (Meter m : registry.getMeters()) {
       String name = m.getId().getName();
@@ -83,7 +93,7 @@ final class StatusReport {
     if (!jobId.isEmpty()) {
       MasterJob j = jobs.get(jobId);
       if (j != null) {
-        reply.addJobs(job(j, controller.views().job(j.id), now, true, true, controller, clock.epochMillis()));
+        reply.addJobs(job(books, forecasts, j, true, true));
       }
     } else {
       // the latest jobs: a master that ran thousands still answers in one bounded frame
@@ -91,7 +101,7 @@ final class StatusReport {
       int i = 0;
       for (MasterJob j : jobs.values()) {
         if (i++ >= skip) {
-          JobStatus js = job(j, controller.views().job(j.id), now, false, false, controller, clock.epochMillis());
+          JobStatus js = job(books, forecasts, j, false, false);
           if (recoveryOfRunning && js.getFinishedAtMillis() == 0) {
             js = withRecovery(js, controller);
           }
@@ -106,10 +116,10 @@ final class StatusReport {
     java.util.List<WorkerView> shown = controller.views().workers(now, allWorkers ? Integer.MAX_VALUE : WORKERS_SHOWN);
     for (WorkerView w : shown) {
       WorkerLink link = links.get(w.id());
-      ControlLoop.Away a = link == null ? null : away.get(w.id());
+      Books.Away a = link == null ? null : away.get(w.id());
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
           .setState(shownState(w.id(), w.state(), links, away))
-          .setUnitsDone(w.unitsDone()).setInterruptions((int) clock.seenInterruptions(w))
+          .setUnitsDone(w.unitsDone()).setInterruptions((int) books.seenInterruptions(w))
           .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
           .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds())
@@ -132,7 +142,7 @@ final class StatusReport {
     }
     reply.setWorkersOmitted(known - shown.size());
     // connected since before this master knew them, and away all along: no figures yet
-    for (Map.Entry<String, ControlLoop.Away> e : away.entrySet()) {
+    for (Map.Entry<String, Books.Away> e : away.entrySet()) {
       WorkerLink link = links.get(e.getKey());
       if (link != null && !controller.views().knowsWorker(e.getKey())) {
         byState.merge("AWAY", 1, Integer::sum);
@@ -147,7 +157,7 @@ final class StatusReport {
 
   /** A worker's state as a status shows it: GONE without a session, AWAY while its owner has it, READY when up. */
   private static String shownState(String id, WorkerState state, Map<String, WorkerLink> links,
-      Map<String, ControlLoop.Away> away) {
+      Map<String, Books.Away> away) {
     WorkerLink link = links.get(id);
     return (link == null ? WorkerState.GONE : away.containsKey(id) ? WorkerState.AWAY : state).name();
   }
@@ -159,7 +169,7 @@ final class StatusReport {
   static final int JOBS_SHOWN = 200;
   /** Characters of a result shown in a status of all jobs, and of one job. */
   static final int RESULT_SHOWN_ALL = 4096;
-  static final int RESULT_SHOWN_ONE = 64 * 1024;
+  static final int RESULT_SHOWN_ONE = MasterJob.RESULT_KEPT;
   /** Entries of each recovery list shown in a status of one job (none in a status of all). */
   static final int RECOVERY_SHOWN = 16;
   /** Reroutes shown, the latest ones, in a status of all jobs and of one job. */
@@ -174,43 +184,46 @@ final class StatusReport {
         .setMessage("submitted; the master's control loop has not taken it up yet").build();
   }
 
-  private static JobStatus job(MasterJob j, JobView v, double now, boolean one, boolean recovery,
-      Controller controller, long nowMillis) {
-    long endMillis = j.finishedAtMillis > 0 ? j.finishedAtMillis : nowMillis;
+  private static JobStatus job(Books books, Map<String, Forecast> forecasts, MasterJob j, boolean one,
+      boolean recovery) {
+    Controller controller = books.controller();
+    JobView v = controller.views().job(j.id);
+    long endMillis = j.finishedAtMillis() > 0 ? j.finishedAtMillis() : books.clock().epochMillis();
     double seconds = Math.max(1e-3, (endMillis - j.submittedAtMillis) / 1000.0);
     int shown = one ? RESULT_SHOWN_ONE : RESULT_SHOWN_ALL;
-    boolean cut = !j.resultWhole || j.resultHead.length() > shown;
+    String head = j.resultHead();
+    boolean cut = !j.resultWhole() || head.length() > shown;
     JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName()).setOwner(j.spec.getOwner())
         .setWorkload(j.workload.name()).setUnitsTotal(j.units())
-        .setResult(j.resultHead.length() > shown ? j.resultHead.substring(0, shown) : j.resultHead)
+        .setResult(head.length() > shown ? head.substring(0, shown) : head)
         .setResultTruncated(cut)
-        .setResultSize(j.resultSize)
-        .setSubmittedAtMillis(j.submittedAtMillis).setFinishedAtMillis(j.finishedAtMillis)
+        .setResultSize(j.resultSize())
+        .setSubmittedAtMillis(j.submittedAtMillis).setFinishedAtMillis(j.finishedAtMillis())
         .setDeadlineMillis(j.spec.getDeadlineMillis());
     if (v == null) {
       // ended before this master started
-      b.setState(j.state).setMessage(j.message).setStrategy(j.spec.getStrategy()).setExpectedWork(Double.NaN)
-          .setUnitsDone(j.state.equals("DONE") ? j.units() : j.state.equals("DONE_PARTIAL") || j.state.equals("CANCELLED")
-              ? j.units() - j.notDone.size() : 0);
-      for (long[] r : j.notDone.ranges()) {
+      JobPhase ended = j.ended();
+      b.setState(ended.name()).setMessage(j.message()).setStrategy(j.spec.getStrategy()).setExpectedWork(Double.NaN)
+          .setUnitsDone(ended == JobPhase.DONE ? j.units()
+              : ended == JobPhase.DONE_PARTIAL || ended == JobPhase.CANCELLED ? j.units() - j.notDone().size() : 0);
+      for (long[] r : j.notDone().ranges()) {
         b.addNotDone(UnitRange.newBuilder().setStart(r[0]).setEnd(r[1]));
       }
       return b.build();
     }
-    String state = j.state != null ? j.state : switch (v.phase()) {
-      case QUEUED -> "QUEUED";
-      case FAILED -> "FAILED";
-      // cancelled or past its deadline, its last pieces being saved
-      case ENDING -> "ENDING";
-      default -> "RUNNING";
+    // the stored end, or the controller's phase (an end the controller decided shows once it is stored)
+    JobPhase state = j.ended() != null ? j.ended() : switch (v.phase()) {
+      case QUEUED, FAILED, ENDING -> v.phase();
+      default -> JobPhase.RUNNING;
     };
-    b.setState(state).setMessage(j.message.isEmpty() ? v.message() : j.message).setStrategy(v.strategy())
+    b.setState(state.name()).setMessage(j.message().isEmpty() ? v.message() : j.message()).setStrategy(v.strategy())
         .setPlanReason(v.reason()).setUnitsDone(v.committed()).setUnitsPerSecond(v.committed() / seconds)
         .setExpectedWork(v.expectedWork()).setReplans(v.replans()).setUnitsQueued(v.queued())
         .setUnitsHeld(v.held()).setRecoveryScheme(v.scheme()).setUnitsVerified(v.verified())
         .addAllMismatches(v.mismatches());
-    if (j.forecast != null && !v.phase().ended() && j.state == null) {
-      b.setForecast(j.forecast);
+    Forecast forecast = forecasts.get(j.id);
+    if (forecast != null && !v.phase().ended() && j.ended() == null) {
+      b.setForecast(forecast);
     }
     v.shares().entrySet().stream().sorted(Map.Entry.comparingByKey())
         .forEach(e -> b.addShares(WorkerShare.newBuilder().setWorkerId(e.getKey()).setUnits(e.getValue())));

@@ -1,4 +1,4 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

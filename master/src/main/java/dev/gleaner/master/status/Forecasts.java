@@ -1,12 +1,12 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.status;
 
 import dev.gleaner.common.control.ControlConfig;
-import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.Outset;
 import dev.gleaner.common.sim.Forecast;
+import dev.gleaner.master.loop.Books;
+import dev.gleaner.master.loop.MasterJob;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -60,20 +60,19 @@ final class Forecasts implements AutoCloseable {
    * starts the round; {@code done} gets each job's outlook (null: no worker can take it) on the
    * loop's thread, through {@code post}.
    */
-  void tick(Controller controller, Map<String, MasterJob> jobs, double now, Consumer<Runnable> post,
-      Done done) {
+  void tick(Books books, double now, Consumer<Runnable> post, Done done) {
     if (running || now < nextAt) {
       return;
     }
     List<Outset> outsets = new ArrayList<>();
-    for (MasterJob j : jobs.values()) {
-      if (j.state == null && j.ending == null) {
-        Outset o = controller.views().outset(j.id, now);
+    for (MasterJob j : books.jobs().values()) {
+      if (j.running()) {
+        Outset o = books.controller().views().outset(j.id, now);
         if (o != null) {
           outsets.add(o);
         } else {
           // every unit saved (its checks may still run), or ended: the last forecast says nothing any more
-          j.forecast = null;
+          done.forecast(j.id, null);
         }
       }
     }

@@ -1,5 +1,6 @@
-package dev.gleaner.master.control;
+package dev.gleaner.master.status;
 
+import dev.gleaner.master.auth.Caller;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 
