@@ -1,12 +1,14 @@
 package dev.gleaner.master;
 
-import static dev.gleaner.master.MasterFixture.SECRET;
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.time.Ticker;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.ScriptedWorker;
 import dev.gleaner.protocol.JobSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

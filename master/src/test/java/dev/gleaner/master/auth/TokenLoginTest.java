@@ -1,9 +1,13 @@
-package dev.gleaner.master;
+package dev.gleaner.master.auth;
 
+import static dev.gleaner.master.testing.Tokens.CLUSTER_KEY;
+import static dev.gleaner.master.testing.Tokens.token;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.master.auth.MasterAuth;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
@@ -23,7 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * cluster key refuses the shared secret unless told to take it too.
  */
 class TokenLoginTest {
-  static final byte[] CLUSTER_KEY = "cluster-key-for-tests-0123456789".getBytes(StandardCharsets.UTF_8);
   static final List<String> WORKLOADS = List.of("primes");
 
   @TempDir
@@ -35,10 +38,6 @@ class TokenLoginTest {
     if (master != null) {
       master.close();
     }
-  }
-
-  static PeerCredential token(Role role, String id) {
-    return PeerCredential.token(role, id, Auth.token(CLUSTER_KEY, role, id));
   }
 
   private void start(MasterAuth auth) throws InterruptedException {

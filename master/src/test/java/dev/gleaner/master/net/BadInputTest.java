@@ -1,12 +1,15 @@
-package dev.gleaner.master;
+package dev.gleaner.master.net;
 
-import static dev.gleaner.master.MasterFixture.SECRET;
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
 import dev.gleaner.common.workload.ChunkComputation;
 import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
+import dev.gleaner.master.testing.ScriptedWorker;
 import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;

@@ -1,10 +1,13 @@
-package dev.gleaner.master;
+package dev.gleaner.master.auth;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.master.auth.MasterAuth;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
+import dev.gleaner.master.testing.Tokens;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
@@ -28,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * logs in; the revocation outlives a restart of the master; only an operator may revoke.
  */
 class RevocationTest {
-  private static final byte[] KEY = TokenLoginTest.CLUSTER_KEY;
+  private static final byte[] KEY = Tokens.CLUSTER_KEY;
 
   @TempDir
   Path dir;

@@ -1,8 +1,10 @@
-package dev.gleaner.master;
+package dev.gleaner.master.testing;
 
 import static org.awaitility.Awaitility.await;
 
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.master.MasterConfig;
+import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
@@ -15,34 +17,34 @@ import java.time.Duration;
 import java.util.function.UnaryOperator;
 
 /** A master on an ephemeral loopback port with its store in a test's temporary folder. */
-final class MasterFixture implements AutoCloseable {
-  static final byte[] SECRET = "test-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+public final class MasterFixture implements AutoCloseable {
+  public static final byte[] SECRET = "test-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
 
-  final MasterServer server;
-  final int port;
+  public final MasterServer server;
+  public final int port;
 
   private MasterFixture(MasterServer server) {
     this.server = server;
     this.port = server.port();
   }
 
-  static MasterFixture start(Path data) throws InterruptedException {
+  public static MasterFixture start(Path data) throws InterruptedException {
     return start(data, UnaryOperator.identity());
   }
 
-  static MasterFixture start(Path data, UnaryOperator<MasterConfig> tweak) throws InterruptedException {
+  public static MasterFixture start(Path data, UnaryOperator<MasterConfig> tweak) throws InterruptedException {
     return start(new InetSocketAddress("127.0.0.1", 0), data, tweak);
   }
 
   /** A master on {@code bind} (an ephemeral port if its port is 0). */
-  static MasterFixture start(InetSocketAddress bind, Path data, UnaryOperator<MasterConfig> tweak)
+  public static MasterFixture start(InetSocketAddress bind, Path data, UnaryOperator<MasterConfig> tweak)
       throws InterruptedException {
     MasterConfig config = tweak.apply(MasterConfig.defaults(bind, data, SECRET, Workloads.of()).withServe(data));
     return new MasterFixture(new MasterServer(config).start());
   }
 
   /** Submits through a real client connection; returns the job id. */
-  String submit(JobSpec spec) throws IOException {
+  public String submit(JobSpec spec) throws IOException {
     try (RawPeer client = RawPeer.client(port, SECRET)) {
       client.send(Envelope.newBuilder().setSubmit(Submit.newBuilder().setSpec(spec)).build());
       Envelope reply = client.read();
@@ -53,11 +55,11 @@ final class MasterFixture implements AutoCloseable {
     }
   }
 
-  JobStatus job(String id) {
+  public JobStatus job(String id) {
     return server.status(id).getJobs(0);
   }
 
-  JobStatus awaitEnd(String id) {
+  public JobStatus awaitEnd(String id) {
     await().atMost(Duration.ofSeconds(60)).until(() -> {
       String s = job(id).getState();
       return s.equals("DONE") || s.equals("DONE_PARTIAL") || s.equals("FAILED") || s.equals("CANCELLED");
@@ -65,7 +67,7 @@ final class MasterFixture implements AutoCloseable {
     return job(id);
   }
 
-  static JobSpec primes(long from, long to, String strategy, long chunkUnits, int checkpoints) {
+  public static JobSpec primes(long from, long to, String strategy, long chunkUnits, int checkpoints) {
     return JobSpec.newBuilder().setWorkload("primes").putParams("from", Long.toString(from))
         .putParams("to", Long.toString(to)).setStrategy(strategy).setChunkUnits(chunkUnits)
         .setCheckpoints(checkpoints).build();

@@ -1,12 +1,15 @@
-package dev.gleaner.master;
+package dev.gleaner.master.net;
 
-import static dev.gleaner.master.TokenLoginTest.CLUSTER_KEY;
-import static dev.gleaner.master.TokenLoginTest.token;
+import static dev.gleaner.master.testing.Tokens.CLUSTER_KEY;
+import static dev.gleaner.master.testing.Tokens.token;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.master.auth.MasterAuth;
+import dev.gleaner.master.testing.HttpGet;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Role;
@@ -107,10 +110,10 @@ class TlsMasterTest {
   @Test
   void metricsOverTlsAnswerLoopbackNamesOnly() throws Exception {
     start(ServerTls.fromDir(pki, false));
-    WebPageTest.assertMetricsAnswerLoopbackNamesOnly(h -> {
+    HttpGet.assertMetricsAnswerLoopbackNamesOnly(h -> {
       try (java.net.Socket s = trustingTheCluster().wrap(new java.net.Socket("127.0.0.1", master.port), "127.0.0.1",
           master.port)) {
-        return WebPageTest.exchange(s, h[0], "/metrics", java.util.Arrays.copyOfRange(h, 1, h.length));
+        return HttpGet.exchange(s, h[0], "/metrics", java.util.Arrays.copyOfRange(h, 1, h.length));
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }

@@ -1,9 +1,12 @@
-package dev.gleaner.master;
+package dev.gleaner.master.net;
 
-import static dev.gleaner.master.MasterFixture.SECRET;
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
+import dev.gleaner.master.testing.ScriptedWorker;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.ResultPart;

@@ -1,10 +1,12 @@
-package dev.gleaner.master;
+package dev.gleaner.master.web;
 
-import static dev.gleaner.master.MasterFixture.SECRET;
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.ScriptedWorker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

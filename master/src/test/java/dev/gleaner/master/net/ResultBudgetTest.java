@@ -1,6 +1,6 @@
-package dev.gleaner.master;
+package dev.gleaner.master.net;
 
-import static dev.gleaner.master.MasterFixture.SECRET;
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +9,8 @@ import com.google.protobuf.ByteString;
 import dev.gleaner.common.workload.ChunkComputation;
 import dev.gleaner.common.workload.LongResult;
 import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
 import dev.gleaner.protocol.Assign;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Messages;

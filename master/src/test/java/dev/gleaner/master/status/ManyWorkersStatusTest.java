@@ -1,9 +1,11 @@
-package dev.gleaner.master;
+package dev.gleaner.master.status;
 
-import static dev.gleaner.master.MasterFixture.SECRET;
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.StatusRequest;

@@ -1,7 +1,12 @@
-package dev.gleaner.master;
+package dev.gleaner.master.web;
 
-import static dev.gleaner.master.MasterFixture.SECRET;
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.awaitility.Awaitility.await;
+import static dev.gleaner.master.testing.HttpGet.assertMetricsAnswerLoopbackNamesOnly;
+import static dev.gleaner.master.testing.HttpGet.exchange;
+import static dev.gleaner.master.testing.HttpGet.foreignNames;
+import static dev.gleaner.master.testing.HttpGet.get;
+import static dev.gleaner.master.testing.HttpGet.getAs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,13 +14,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.master.MasterServer;
 import dev.gleaner.master.auth.MasterAuth;
+import dev.gleaner.master.testing.HttpGet;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
+import dev.gleaner.master.testing.ScriptedWorker;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.WorkerStatus;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -27,7 +35,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Collections;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,81 +50,6 @@ class WebPageTest {
 
   @TempDir
   Path dir;
-
-  /** An answer: its status code, headers (lower-case names) and body. */
-  record Reply(int status, String headers, String body) {
-    String header(String name) {
-      for (String l : headers.split("\r\n")) {
-        int colon = l.indexOf(':');
-        if (colon > 0 && l.substring(0, colon).trim().equalsIgnoreCase(name)) {
-          return l.substring(colon + 1).trim();
-        }
-      }
-      return "";
-    }
-  }
-
-  static Reply get(InetAddress host, int port, String path, String... headers) throws IOException {
-    return getAs(host, port, "localhost:" + port, path, headers);
-  }
-
-  /** A GET whose Host header is {@code hostHeader} (none if null). */
-  static Reply getAs(InetAddress host, int port, String hostHeader, String path, String... headers) throws IOException {
-    try (Socket s = new Socket(host, port)) {
-      return exchange(s, hostHeader, path, headers);
-    }
-  }
-
-  /** A GET on a connected socket (plain or TLS) whose Host header is {@code hostHeader} (none if null). */
-  static Reply exchange(Socket s, String hostHeader, String path, String... headers) throws IOException {
-    s.setSoTimeout(10_000);
-    StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\n");
-    if (hostHeader != null) {
-      request.append("Host: ").append(hostHeader).append("\r\n");
-    }
-    for (String h : headers) {
-      request.append(h).append("\r\n");
-    }
-    s.getOutputStream().write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
-    s.getOutputStream().flush();
-    ByteArrayOutputStream all = new ByteArrayOutputStream();
-    InputStream in = s.getInputStream();
-    in.transferTo(all); // the master closes after each answer
-    String text = all.toString(StandardCharsets.UTF_8);
-    int split = text.indexOf("\r\n\r\n");
-    assertTrue(split > 0, "no HTTP answer: " + text);
-    String head = text.substring(0, split);
-    return new Reply(Integer.parseInt(head.split(" ")[1]), head, text.substring(split + 4));
-  }
-
-  /** Host headers a web site rebound to 127.0.0.1 could make a browser on this machine send. */
-  static List<String> foreignNames(int port) {
-    return List.of("evil.example", "evil.example:" + port, "localhost.evil.example", "127.0.0.1.nip.io:" + port,
-        "127.0.0.1.evil.example", "attacker.example:" + port, "[::1].evil.example", "0x7f000001.example");
-  }
-
-  /** {@code /metrics} from this machine: loopback names only, as for the page; one Host header only. */
-  static void assertMetricsAnswerLoopbackNamesOnly(java.util.function.Function<String[], Reply> get, int port) {
-    for (String local : new String[] {"localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "LOCALHOST", null}) {
-      Reply r = get.apply(new String[] {local});
-      assertEquals(200, r.status(), local + ": " + r.body());
-    }
-    for (String foreign : foreignNames(port)) {
-      Reply r = get.apply(new String[] {foreign});
-      assertEquals(403, r.status(), foreign);
-      assertEquals("/metrics asked for as '" + foreign + "' from this machine: scrape it as localhost:" + port
-          + " or 127.0.0.1:" + port + " (--metrics-from-anywhere opens it to any name)", r.body().strip());
-    }
-    for (String second : new String[] {"evil.example", "localhost:" + port}) {
-      Reply r = get.apply(new String[] {"localhost:" + port, "Host: " + second});
-      assertEquals(400, r.status(), "two Host headers: " + r.body());
-      assertEquals("more than one Host header", r.body().strip());
-    }
-  }
-
-  static Reply get(int port, String path, String... headers) throws IOException {
-    return get(InetAddress.getLoopbackAddress(), port, path, headers);
-  }
 
   private static WorkerStatus worker(MasterFixture m, String id) {
     return m.server.status("").getWorkersList().stream().filter(w -> w.getWorkerId().equals(id)).findFirst()
@@ -138,7 +70,7 @@ class WebPageTest {
       try (RawPeer w1 = RawPeer.worker(m.port, SECRET, "w1")) {
         String running = m.submit(MasterFixture.primes(0, 50_000_000, "proportional", 0, 4));
         await().atMost(Duration.ofSeconds(30)).until(() -> !worker(m, "w1").getCurrentChunk().isEmpty());
-        Reply r = get(m.port, "/api/status");
+        HttpGet.Reply r = get(m.port, "/api/status");
         assertEquals(200, r.status(), r.body());
         assertEquals("application/json", r.header("content-type"));
         assertEquals("no-store", r.header("cache-control"));
@@ -227,7 +159,7 @@ class WebPageTest {
     try (MasterFixture m = MasterFixture.start(dir)) {
       String name = "</script><script>alert(1)</script> & <!-- x";
       String id = m.submit(MasterFixture.primes(0, 1000, "self", 100, 0).toBuilder().setName(name).build());
-      Reply page = get(m.port, "/");
+      HttpGet.Reply page = get(m.port, "/");
       assertEquals(200, page.status(), page.body());
       String open = "<script id=\"initial-status\" type=\"application/json\">";
       int from = page.body().indexOf(open);
@@ -265,7 +197,7 @@ class WebPageTest {
   @Test
   void thePageAndItsFilesComeFromTheMastersJar() throws Exception {
     try (MasterFixture m = MasterFixture.start(dir)) {
-      Reply page = get(m.port, "/");
+      HttpGet.Reply page = get(m.port, "/");
       assertEquals(200, page.status(), page.body());
       assertEquals("text/html; charset=utf-8", page.header("content-type"));
       assertTrue(page.body().contains("<title>Gleaner master</title>"), page.body());
@@ -279,7 +211,7 @@ class WebPageTest {
           continue; // the empty icon: no request at all
         }
         assertTrue(ref.startsWith("/"), "the page loads " + ref + " from elsewhere");
-        Reply f = get(m.port, ref);
+        HttpGet.Reply f = get(m.port, ref);
         assertEquals(200, f.status(), ref + ": " + f.body());
         assertFalse(f.body().isEmpty(), ref);
         files++;
@@ -298,15 +230,15 @@ class WebPageTest {
           "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js", "/META-INF/resources/webjars/uplot/1.6.30/dist/uPlot.min.css",
           "/dev/gleaner/master/web/app.js", "/dev/gleaner/master/MasterServer.class", "//etc/passwd",
           "/webjars/uplot/..\\..\\..\\etc\\passwd", "/index.html"}) {
-        Reply r = get(m.port, path);
+        HttpGet.Reply r = get(m.port, path);
         assertEquals(404, r.status(), path + ": " + r.body());
         assertEquals("no such page: this master serves /, /api/status and /metrics\n", r.body(), path);
       }
-      Reply post = postApiStatus(m.port);
+      HttpGet.Reply post = postApiStatus(m.port);
       assertTrue(post.status() == 405 || post.status() == 400, "read-only: " + post);
       // the port still speaks frames after HTTP visitors
       assertEquals("job-1", m.submit(MasterFixture.primes(0, 1000, "self", 1000, 0)));
-      Reply metrics = get(m.port, "/metrics");
+      HttpGet.Reply metrics = get(m.port, "/metrics");
       assertEquals(200, metrics.status(), metrics.body());
       assertEquals("text/plain; version=0.0.4; charset=utf-8", metrics.header("content-type"));
     }
@@ -321,7 +253,7 @@ class WebPageTest {
       }
       // a web site whose name was rebound to 127.0.0.1, read through its visitor's browser
       for (String path : new String[] {"/", "/api/status"}) {
-        Reply r = getAs(lo, m.port, "attacker.example:" + m.port, path);
+        HttpGet.Reply r = getAs(lo, m.port, "attacker.example:" + m.port, path);
         assertEquals(403, r.status(), r.body());
         assertTrue(r.body().startsWith(path + " asked for as 'attacker.example:" + m.port + "' from this machine needs a"
             + " credential"), r.body());
@@ -355,13 +287,13 @@ class WebPageTest {
   }
 
   /** A POST is not sniffed as HTTP (only GET and HEAD are): the master takes it for a bad frame and closes. */
-  private static Reply postApiStatus(int port) throws IOException {
+  private static HttpGet.Reply postApiStatus(int port) throws IOException {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
       s.setSoTimeout(10_000);
       s.getOutputStream().write("POST /api/status HTTP/1.1\r\nHost: g\r\nContent-Length: 0\r\n\r\n"
           .getBytes(StandardCharsets.US_ASCII));
       String text = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      return new Reply(text.startsWith("HTTP/1.1 405") ? 405 : 400, "", text);
+      return new HttpGet.Reply(text.startsWith("HTTP/1.1 405") ? 405 : 400, "", text);
     }
   }
 
@@ -386,7 +318,7 @@ class WebPageTest {
     assumeTrue(outside != null, "this machine has no non-loopback IPv4 address to come from");
     try (MasterFixture m = MasterFixture.start(new InetSocketAddress(outside, 0), dir, c -> c)) {
       for (String path : new String[] {"/", "/api/status", "/app.js"}) {
-        Reply r = get(outside, m.port, path);
+        HttpGet.Reply r = get(outside, m.port, path);
         assertEquals(403, r.status(), path + ": " + r.body());
         assertEquals("the web page answers loopback addresses only; start the master with --web-from-anywhere to open"
             + " it (to holders of a client's or an operator's token or the shared secret)\n", r.body());
@@ -396,7 +328,7 @@ class WebPageTest {
     byte[] secret = SECRET;
     try (MasterFixture m = MasterFixture.start(new InetSocketAddress(outside, 0), dir.resolve("open"),
         c -> c.withAuth(new MasterAuth(secret, CLUSTER_KEY)).withWebFromAnywhere(true))) {
-      Reply none = get(outside, m.port, "/api/status");
+      HttpGet.Reply none = get(outside, m.port, "/api/status");
       assertEquals(403, none.status(), none.body());
       assertTrue(none.body().startsWith("/api/status from " + outside.getHostAddress() + ": no credential"), none.body());
       assertEquals(1, none.body().lines().count(), none.body());
@@ -410,14 +342,14 @@ class WebPageTest {
           .status());
       assertEquals(200, get(outside, m.port, "/api/status", "Authorization: Bearer "
           + new String(secret, StandardCharsets.UTF_8)).status());
-      Reply w = get(outside, m.port, "/api/status", "Authorization: Bearer " + worker);
+      HttpGet.Reply w = get(outside, m.port, "/api/status", "Authorization: Bearer " + worker);
       assertEquals(403, w.status());
       assertTrue(w.body().contains("a worker token cannot read status"), w.body());
-      Reply forged = get(outside, m.port, "/api/status", "Authorization: Bearer alice:"
+      HttpGet.Reply forged = get(outside, m.port, "/api/status", "Authorization: Bearer alice:"
           + Base64.getEncoder().encodeToString(Auth.token(CLUSTER_KEY, Role.CLIENT, "bob")));
       assertEquals(403, forged.status());
       assertTrue(forged.body().contains("neither a client's or an operator's token of this cluster"), forged.body());
-      Reply basic = get(outside, m.port, "/api/status", "Authorization: Basic YTpi");
+      HttpGet.Reply basic = get(outside, m.port, "/api/status", "Authorization: Basic YTpi");
       assertEquals(403, basic.status());
       assertTrue(basic.body().contains("must be 'Bearer CREDENTIAL'"), basic.body());
       // /metrics keeps its own switch

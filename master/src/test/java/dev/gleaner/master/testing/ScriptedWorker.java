@@ -1,4 +1,4 @@
-package dev.gleaner.master;
+package dev.gleaner.master.testing;
 
 import com.google.protobuf.ByteString;
 import dev.gleaner.common.workload.ChunkComputation;
@@ -19,21 +19,21 @@ import java.util.List;
  * one piece per checkpoint, and records the assignments it received. Its thread stops when the
  * connection closes or the test closes it.
  */
-final class ScriptedWorker implements AutoCloseable {
-  final RawPeer peer;
-  final List<Assign> assigned = Collections.synchronizedList(new ArrayList<>());
+public final class ScriptedWorker implements AutoCloseable {
+  public final RawPeer peer;
+  public final List<Assign> assigned = Collections.synchronizedList(new ArrayList<>());
   private final Workloads workloads = Workloads.of();
   private final java.util.ArrayDeque<Assign> pending = new java.util.ArrayDeque<>();
   private final Thread thread;
   private volatile boolean stop;
-  volatile Throwable failure;
+  public volatile Throwable failure;
 
-  ScriptedWorker(int port, byte[] secret, String id) throws IOException {
+  public ScriptedWorker(int port, byte[] secret, String id) throws IOException {
     this(RawPeer.worker(port, secret, id), id);
   }
 
   /** A worker logged in with {@code token} (a worker token for {@code id}). */
-  ScriptedWorker(int port, dev.gleaner.protocol.PeerCredential token, String id) throws IOException {
+  public ScriptedWorker(int port, dev.gleaner.protocol.PeerCredential token, String id) throws IOException {
     this(RawPeer.worker(port, token, id), id);
   }
 

@@ -1,10 +1,15 @@
-package dev.gleaner.master;
+package dev.gleaner.master.auth;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.master.auth.MasterAuth;
+import dev.gleaner.master.testing.HttpGet;
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.RawPeer;
+import dev.gleaner.master.testing.ScriptedWorker;
+import dev.gleaner.master.testing.Tokens;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.CancelJob;
 import dev.gleaner.protocol.DrainRequest;
@@ -31,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * owner and who could; an operator's succeed; reading the status stays shared.
  */
 class JobOwnershipTest {
-  private static final byte[] KEY = TokenLoginTest.CLUSTER_KEY;
+  private static final byte[] KEY = Tokens.CLUSTER_KEY;
 
   @TempDir
   Path dir;
@@ -201,8 +206,8 @@ class JobOwnershipTest {
 
   /** The job as /api/status shows it on this machine, with this credential (none if null). */
   private com.fasterxml.jackson.databind.JsonNode webJob(String job, String credential) throws IOException {
-    WebPageTest.Reply r = credential == null ? WebPageTest.get(master.port, "/api/status")
-        : WebPageTest.get(master.port, "/api/status", "Authorization: Bearer " + credential);
+    HttpGet.Reply r = credential == null ? HttpGet.get(master.port, "/api/status")
+        : HttpGet.get(master.port, "/api/status", "Authorization: Bearer " + credential);
     assertEquals(200, r.status(), r.body());
     for (var j : new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body()).get("jobs")) {
       if (j.get("id").asText().equals(job)) {
@@ -226,7 +231,7 @@ class JobOwnershipTest {
       assertEquals("9592 primes", webJob(job, credential(Role.CLIENT, "alice")).get("resultLine").asText());
       assertEquals("9592 primes", webJob(job, credential(Role.OPERATOR, "root")).get("resultLine").asText());
       // a credential shown must be good, from this machine too
-      WebPageTest.Reply bad = WebPageTest.get(master.port, "/api/status", "Authorization: Bearer alice:"
+      HttpGet.Reply bad = HttpGet.get(master.port, "/api/status", "Authorization: Bearer alice:"
           + java.util.Base64.getEncoder().encodeToString(Auth.token(KEY, Role.CLIENT, "bob")));
       assertEquals(403, bad.status());
       assertEquals("/api/status: the credential is neither a client's or an operator's token of this cluster"

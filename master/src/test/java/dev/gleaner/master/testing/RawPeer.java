@@ -1,4 +1,4 @@
-package dev.gleaner.master;
+package dev.gleaner.master.testing;
 
 import com.google.protobuf.ByteString;
 import dev.gleaner.protocol.AuthResponse;
@@ -23,12 +23,12 @@ import java.util.List;
  * A scripted peer on a blocking loopback socket: says exactly what a test tells it to, so that every
  * bad input can be produced on purpose. Every read is bounded by the socket timeout.
  */
-final class RawPeer implements AutoCloseable {
-  final Socket socket;
+public final class RawPeer implements AutoCloseable {
+  public final Socket socket;
   private final DataInputStream in;
   private final DataOutputStream out;
 
-  RawPeer(int port) throws IOException {
+  public RawPeer(int port) throws IOException {
     this(new Socket("127.0.0.1", port));
   }
 
@@ -43,26 +43,26 @@ final class RawPeer implements AutoCloseable {
   private List<HeldChunk> held = List.of();
   private dev.gleaner.protocol.Availability away;
 
-  static RawPeer worker(int port, byte[] secret, String id) throws IOException {
+  public static RawPeer worker(int port, byte[] secret, String id) throws IOException {
     return worker(port, secret, id, 0);
   }
 
   /** A worker peer logged in with {@code credential}. */
-  static RawPeer worker(int port, PeerCredential credential, String id) throws IOException {
+  public static RawPeer worker(int port, PeerCredential credential, String id) throws IOException {
     RawPeer p = new RawPeer(port);
     p.handshake(credential, Role.WORKER, id, List.of("primes", "grep"), 0);
     return p;
   }
 
   /** A worker peer that says which process it is ({@code Hello.instance}). */
-  static RawPeer worker(int port, byte[] secret, String id, long instance) throws IOException {
+  public static RawPeer worker(int port, byte[] secret, String id, long instance) throws IOException {
     RawPeer p = new RawPeer(port);
     p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), instance);
     return p;
   }
 
   /** A worker peer that kept computing {@code held} while it had no master. */
-  static RawPeer worker(int port, byte[] secret, String id, long instance, List<HeldChunk> held) throws IOException {
+  public static RawPeer worker(int port, byte[] secret, String id, long instance, List<HeldChunk> held) throws IOException {
     RawPeer p = new RawPeer(port);
     p.held = held;
     p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), instance);
@@ -70,7 +70,7 @@ final class RawPeer implements AutoCloseable {
   }
 
   /** A worker peer whose owner's policy keeps it from taking work when it connects. */
-  static RawPeer workerAway(int port, byte[] secret, String id, dev.gleaner.protocol.Availability away) throws IOException {
+  public static RawPeer workerAway(int port, byte[] secret, String id, dev.gleaner.protocol.Availability away) throws IOException {
     RawPeer p = new RawPeer(port);
     p.away = away;
     p.handshake(secret, Role.WORKER, id, List.of("primes", "grep"), 0);
@@ -78,7 +78,7 @@ final class RawPeer implements AutoCloseable {
   }
 
   /** A peer that speaks TLS to {@code host} (which must resolve to loopback) and checks the master's certificate. */
-  static RawPeer tls(String host, int port, ClientTls tls) throws IOException {
+  public static RawPeer tls(String host, int port, ClientTls tls) throws IOException {
     Socket plain = new Socket(host, port);
     try {
       return new RawPeer(tls.wrap(plain, host, port));
@@ -88,22 +88,22 @@ final class RawPeer implements AutoCloseable {
     }
   }
 
-  static RawPeer client(int port, byte[] secret) throws IOException {
+  public static RawPeer client(int port, byte[] secret) throws IOException {
     RawPeer p = new RawPeer(port);
     p.handshake(secret, Role.CLIENT, "test-client", List.of());
     return p;
   }
 
-  void handshake(byte[] secret, Role role, String id, List<String> workloads) throws IOException {
+  public void handshake(byte[] secret, Role role, String id, List<String> workloads) throws IOException {
     handshake(secret, role, id, workloads, 0);
   }
 
-  void handshake(byte[] secret, Role role, String id, List<String> workloads, long instance) throws IOException {
+  public void handshake(byte[] secret, Role role, String id, List<String> workloads, long instance) throws IOException {
     handshake(PeerCredential.sharedSecret(secret), role, id, workloads, instance);
   }
 
   /** Says hello as {@code role} and {@code id} and answers with {@code credential}; throws unless welcomed. */
-  void handshake(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
+  public void handshake(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
     Envelope welcome = login(credential, role, id, workloads, instance);
     if (!welcome.hasWelcome()) {
       throw new IOException("expected a welcome, got " + welcome);
@@ -111,7 +111,7 @@ final class RawPeer implements AutoCloseable {
   }
 
   /** Says hello and answers the challenge; returns the master's reply (a Welcome or an Error). */
-  Envelope login(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
+  public Envelope login(PeerCredential credential, Role role, String id, List<String> workloads, long instance) throws IOException {
     Hello.Builder hello = Messages.hello(role, id, "test-host", 1, workloads).getHello().toBuilder()
         .setInstance(instance).setCredential(credential.kind()).setTokenGeneration(credential.generation())
         .addAllHeld(held);
@@ -135,20 +135,20 @@ final class RawPeer implements AutoCloseable {
     return read();
   }
 
-  void send(Envelope e) throws IOException {
+  public void send(Envelope e) throws IOException {
     byte[] b = e.toByteArray();
     out.writeInt(b.length);
     out.write(b);
     out.flush();
   }
 
-  void sendRaw(byte[] bytes) throws IOException {
+  public void sendRaw(byte[] bytes) throws IOException {
     out.write(bytes);
     out.flush();
   }
 
   /** The next message; throws EOFException if the master closed the connection. */
-  Envelope read() throws IOException {
+  public Envelope read() throws IOException {
     int n = in.readInt();
     byte[] b = new byte[n];
     in.readFully(b);
@@ -156,16 +156,16 @@ final class RawPeer implements AutoCloseable {
   }
 
   /** The next message that is not a PieceAck or the master's answer to a heartbeat, or null on timeout. */
-  Envelope readSkippingAcks(int timeoutMillis) throws IOException {
+  public Envelope readSkippingAcks(int timeoutMillis) throws IOException {
     return readSkipping(timeoutMillis, e -> e.hasPieceAck() || e.hasHeartbeat());
   }
 
   /** The next message that is not the master's answer to a heartbeat, or null on timeout. */
-  Envelope readSkippingHeartbeats(int timeoutMillis) throws IOException {
+  public Envelope readSkippingHeartbeats(int timeoutMillis) throws IOException {
     return readSkipping(timeoutMillis, Envelope::hasHeartbeat);
   }
 
-  Envelope readSkipping(int timeoutMillis, java.util.function.Predicate<Envelope> skip) throws IOException {
+  public Envelope readSkipping(int timeoutMillis, java.util.function.Predicate<Envelope> skip) throws IOException {
     int old = socket.getSoTimeout();
     socket.setSoTimeout(timeoutMillis);
     try {
@@ -183,7 +183,7 @@ final class RawPeer implements AutoCloseable {
   }
 
   /** True once the master has closed the connection (reads EOF within the socket timeout). */
-  boolean closedByMaster() throws IOException {
+  public boolean closedByMaster() throws IOException {
     try {
       while (true) {
         read();

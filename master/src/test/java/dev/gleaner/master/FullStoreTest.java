@@ -1,0 +1,71 @@
+package dev.gleaner.master;
+
+import static dev.gleaner.master.testing.MasterFixture.SECRET;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.master.testing.MasterFixture;
+import dev.gleaner.master.testing.ScriptedWorker;
+import dev.gleaner.protocol.JobSpec;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A master whose disk is full (its store capped by the fault injection's {@code capPages}): pieces
+ * are queued again, not lost, the job goes on, failures are counted and folded in the log, the WAL
+ * gives its space back, and once the store can write the count is exact.
+ */
+class FullStoreTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aFullStoreQueuesPiecesAgainAndTheJobGoesOnOnceItCanWrite() throws Exception {
+    Path file = dir.resolve("lines.txt");
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 20_000; i++) {
+      text.append("line ").append(i).append(" GATTACA and some more text to make the results big\n");
+    }
+    Files.writeString(file, text, StandardCharsets.UTF_8);
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
+      String id = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
+          .putParams("pattern", "GATTACA").putParams("max-lines", "1000000").setChunkUnits(100_000).build());
+      ch.qos.logback.classic.Logger storeLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+          dev.gleaner.master.store.Store.class);
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+          new ch.qos.logback.core.read.ListAppender<>();
+      lines.start();
+      storeLog.addAppender(lines);
+      // the disk is full: no page may be added to the store
+      m.server.store().call(FaultFile.capPages(1));
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> m.server.status(id).getMetricsOrDefault(
+            "gleaner.store.failures", 0) > 3);
+        var stuck = m.job(id);
+        assertEquals("RUNNING", stuck.getState(), "a full disk does not fail the job: " + stuck.getMessage());
+        assertTrue(stuck.getMessage().startsWith("the store could not save a piece ([SQLITE_FULL]"), stuck.getMessage());
+        // the WAL gives back the space it holds, so that a write can succeed again on a small disk
+        await().atMost(Duration.ofSeconds(30)).until(() -> m.server.store().walTruncations() > 0);
+        // every failed write is counted, not each logged with its stack trace: the first of a window is
+        // a line, the rest are folded into the next one
+        List<String> failed = List.copyOf(lines.list).stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+            .filter(l -> l.startsWith("store operation failed")).toList();
+        double failures = m.server.status(id).getMetricsOrDefault("gleaner.store.failures", 0);
+        assertTrue(!failed.isEmpty() && failed.size() < failures, failed.size() + " lines for " + failures
+            + " failures: " + failed);
+        storeLog.detachAppender(lines);
+        // space again: the queued units are saved and the count is exact
+        m.server.store().call(FaultFile.capPages(0));
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState(), status.getMessage());
+        assertTrue(status.getResult().startsWith("20000 matching lines"), status.getResult().lines().findFirst().orElse(""));
+      }
+    }
+  }
+}
