@@ -1,0 +1,118 @@
+package dev.gleaner.common.sim;
+
+import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.JobDef;
+import java.util.PriorityQueue;
+
+/**
+ * The simulated master's one port: it streams one copy's input at a time, at its worker's
+ * bandwidth, the waiting streams in the controller's rank order (then in the order they came).
+ *
+ * <p>A stream whose copy is gone or whose worker is down is skipped; a truncated copy's streams are
+ * cut to its new end, the one under way at the units already sent. When a stream ends its copy is
+ * ready, the controller hears how long the bytes took, and the worker is told.
+ */
+final class SimPort {
+  private static final class SimStream {
+    final SimHost host;
+    final SimCopy copy;
+    final long from;
+    long to;
+    final int rank;
+    final long seq;
+    /** What the worker does once the input is there. */
+    final Runnable arrived;
+    double startedAt = Double.NaN;
+    /** Raised whenever the stream's end moves, so that the end scheduled before is ignored. */
+    long token;
+
+    SimStream(SimHost host, SimCopy copy, Action.Stream s, long seq, Runnable arrived) {
+      this.host = host;
+      this.copy = copy;
+      this.from = s.start();
+      this.to = s.end();
+      this.rank = s.rank();
+      this.seq = seq;
+      this.arrived = arrived;
+    }
+  }
+
+  private final SimClock clock;
+  private final Controller controller;
+  private final JobDef job;
+  private final PriorityQueue<SimStream> waiting = new PriorityQueue<>((a, b) ->
+      a.rank != b.rank ? Integer.compare(a.rank, b.rank) : Long.compare(a.seq, b.seq));
+  private SimStream sending;
+
+  SimPort(SimClock clock, Controller controller, JobDef job) {
+    this.clock = clock;
+    this.controller = controller;
+    this.job = job;
+  }
+
+  /** Queues the input {@code s} of the worker's copy; {@code arrived} runs once it is all there. */
+  void queue(SimHost h, SimCopy c, Action.Stream s, Runnable arrived) {
+    waiting.add(new SimStream(h, c, s, clock.next(), arrived));
+    kick();
+  }
+
+  /** The worker went down: the stream under way to it, if any, stops and the port serves the next. */
+  void hostDown(SimHost h) {
+    if (sending != null && sending.host == h) {
+      sending = null;
+      kick();
+    }
+  }
+
+  /** The copy now ends at {@code end}: its streams carry no unit past it (nor past what was sent). */
+  void truncate(SimCopy c, long end) {
+    if (sending != null && sending.copy == c && sending.to > end) {
+      double sentUnits = (clock.now() - sending.startedAt) * sending.host.host.bandwidth() / job.bytesPerUnit();
+      sending.to = Math.max(end, (long) Math.ceil(sending.from + sentUnits));
+      scheduleEnd(sending);
+    }
+    for (SimStream s : waiting) {
+      if (s.copy == c) {
+        s.to = Math.min(s.to, end);
+      }
+    }
+  }
+
+  /** The copy was cancelled: the stream under way for it, if any, stops and the port serves the next. */
+  void cancel(SimCopy c) {
+    if (sending != null && sending.copy == c) {
+      sending = null;
+      kick();
+    }
+  }
+
+  private void kick() {
+    while (sending == null && !waiting.isEmpty()) {
+      SimStream s = waiting.poll();
+      if (s.copy.gone || !s.host.up || s.to <= s.from) {
+        continue;
+      }
+      sending = s;
+      s.startedAt = clock.now();
+      scheduleEnd(s);
+    }
+  }
+
+  private void scheduleEnd(SimStream s) {
+    long token = ++s.token;
+    double seconds = (s.to - s.from) * job.bytesPerUnit() / s.host.host.bandwidth();
+    clock.at(s.startedAt + seconds, () -> {
+      if (sending != s || s.token != token) {
+        return;
+      }
+      double now = clock.now();
+      sending = null;
+      s.copy.ready = true;
+      controller.streamed(s.host.host.id(), job.id(), s.copy.id, (long) Math.ceil((s.to - s.from) * job.bytesPerUnit()),
+          now - s.startedAt, now);
+      s.arrived.run();
+      kick();
+    });
+  }
+}
