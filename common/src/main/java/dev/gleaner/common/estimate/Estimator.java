@@ -2,6 +2,7 @@ package dev.gleaner.common.estimate;
 
 import dev.gleaner.common.model.RiskModel;
 import dev.gleaner.common.model.Worker;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -33,6 +34,10 @@ import java.util.function.Consumer;
  *       riskier on Monday at 7:00 than on Saturday night.
  *   <li><b>eps</b> (seconds): the checkpoint round trip, averaged with the same fading.
  * </ul>
+ *
+ * <p>Layout: this class takes the observations and answers the questions; what it knows of each
+ * worker is a {@code WorkerFigures}, the fleet's totals a {@code FleetFigures}, and the arithmetic
+ * that shrinks a worker's figure toward the fleet's is {@code Shrinkage}.
  */
 public final class Estimator implements Estimates {
   /**
@@ -48,109 +53,27 @@ public final class Estimator implements Estimates {
   /** Seconds ahead whose hours of the week give a worker's planned rate. */
   public static final double RISK_HORIZON = 8 * 3600;
 
-  private final Map<String, Figures> workers = new HashMap<>();
+  private final Map<String, WorkerFigures> workers = new HashMap<>();
+  private final FleetFigures fleet = new FleetFigures();
   private final List<Consumer<String>> listeners = new ArrayList<>();
   /** The median of the measured bandwidths, NaN until computed again after a change (see {@link #plannedBandwidth}). */
   private double medianBandwidth = Double.NaN;
   /** Epoch seconds at controller time 0, and the zone of the hours of the week; null: no wall clock. */
   private double epochAtZero;
-  private java.time.ZoneId zone;
+  private ZoneId zone;
   private final DecayingRate eps = new DecayingRate(60);
-  private long fleetInterruptions;
-  /** Interruptions seen to be crashes (see {@link #down(String, double, boolean, boolean)}). */
-  private long fleetCrashes;
-  private double fleetExposure;
-  /** Returns seen after an interruption, and the seconds those outages lasted (see {@link #downtime}). */
-  private long fleetReturns;
-  private double fleetDowntime;
-  private double fleetDowntimeSquares;
-  /** Up periods seen to end in an interruption: their count, seconds and squared seconds (see {@link #upVariability}). */
-  private long fleetUps;
-  private double fleetUptime;
-  private double fleetUptimeSquares;
 
-  /** What is known of one worker. */
-  private static final class Figures {
-    final Map<String, DecayingRate> speed = new HashMap<>();
-    final DecayingRate bandwidth = new DecayingRate(BANDWIDTH_HALF_LIFE);
-    long interruptions;
-    /** Those of its interruptions seen to be crashes (not an owner's return it vacated at), in this run. */
-    long crashes;
-    double exposure;
-    /** When the current session started (controller time), or NaN when not up. */
-    double upSince = Double.NaN;
-    double declaredEnd = Double.POSITIVE_INFINITY;
-    /** Interruptions and time up by hour of the week; null until the wall clock is known. */
-    WeeklyHazard week;
-    /** When it went down interrupted (controller time), NaN when up or gone without an interruption. */
-    double downSince = Double.NaN;
-    /** Its returns after an interruption, and the seconds those outages lasted. */
-    long returns;
-    double downtime;
-    /** The end of its last past session read from the store, if that ended in an interruption (epoch seconds), else NaN. */
-    double pastDownSince = Double.NaN;
-
-    DecayingRate speed(String workload) {
-      return speed.computeIfAbsent(workload, k -> new DecayingRate(SPEED_HALF_LIFE));
-    }
-  }
-
-  private Figures figures(String worker) {
-    return workers.computeIfAbsent(worker, k -> new Figures());
+  private WorkerFigures figures(String worker) {
+    return workers.computeIfAbsent(worker, k -> new WorkerFigures());
   }
 
   /**
    * Controller time 0 is {@code epochSeconds} on the wall clock, whose hours of the week in
    * {@code zone} are the owners': from now on, interruptions are counted by hour of the week.
    */
-  public void wallClock(double epochSeconds, java.time.ZoneId zone) {
+  public void wallClock(double epochSeconds, ZoneId zone) {
     this.epochAtZero = epochSeconds;
     this.zone = zone;
-  }
-
-  private WeeklyHazard week(Figures f) {
-    if (f.week == null) {
-      f.week = new WeeklyHazard(zone);
-    }
-    return f.week;
-  }
-
-  /**
-   * A past session of the worker, from the store, for its hours of the week (its totals come
-   * through {@link #history}): up from {@code startEpoch} to {@code endEpoch} (epoch seconds),
-   * ended by an interruption or not. Needs the wall clock.
-   */
-  public void pastSession(String worker, double startEpoch, double endEpoch, boolean interrupted) {
-    if (zone == null) {
-      throw new IllegalStateException("past sessions by hour of the week need the wall clock (wallClock)");
-    }
-    Figures f = figures(worker);
-    if (f.pastDownSince <= startEpoch) {
-      returned(f, startEpoch - f.pastDownSince);
-    }
-    f.pastDownSince = interrupted ? endEpoch : Double.NaN;
-    if (interrupted && endEpoch >= startEpoch) {
-      upEnded(endEpoch - startEpoch);
-    }
-    WeeklyHazard w = week(f);
-    w.up(startEpoch, endEpoch);
-    if (interrupted) {
-      w.interrupted(endEpoch);
-    }
-  }
-
-  private void returned(Figures f, double seconds) {
-    f.returns++;
-    f.downtime += seconds;
-    fleetReturns++;
-    fleetDowntime += seconds;
-    fleetDowntimeSquares += seconds * seconds;
-  }
-
-  private void upEnded(double seconds) {
-    fleetUps++;
-    fleetUptime += seconds;
-    fleetUptimeSquares += seconds * seconds;
   }
 
   /**
@@ -167,6 +90,8 @@ public final class Estimator implements Estimates {
       l.accept(worker);
     }
   }
+
+  // ---------------------------------------------------------------- speed, bandwidth, eps
 
   /** The worker's own calibration for a workload: a prior only. */
   public void calibrated(String worker, String workload, double unitsPerSecond) {
@@ -187,6 +112,72 @@ public final class Estimator implements Estimates {
     changed(worker);
   }
 
+  /** A checkpoint round trip took {@code seconds}. */
+  public void overhead(double seconds) {
+    eps.observe(seconds, 1);
+  }
+
+  /**
+   * A write made durable by the same store took {@code seconds}: eps's figure until the first
+   * checkpoint round trip is measured, which replaces it.
+   */
+  public void overheadPrior(double seconds) {
+    eps.prior(seconds, 1);
+  }
+
+  @Override
+  public Estimate speed(String worker, String workload) {
+    WorkerFigures f = workers.get(worker);
+    DecayingRate r = f == null ? null : f.speed.get(workload);
+    return r == null ? Estimate.UNKNOWN : r.estimate();
+  }
+
+  /** Measured bandwidth in bytes/s, or unknown. */
+  @Override
+  public Estimate bandwidth(String worker) {
+    WorkerFigures f = workers.get(worker);
+    return f == null ? Estimate.UNKNOWN : f.bandwidth.estimate();
+  }
+
+  /** Bandwidth for planning: measured, else the median of measured workers, else infinite. */
+  public double plannedBandwidth(String worker) {
+    Estimate own = bandwidth(worker);
+    if (own.known()) {
+      return own.value();
+    }
+    // every worker without a measure of its own asks this: the median is kept until a bandwidth changes
+    if (Double.isNaN(medianBandwidth)) {
+      medianBandwidth = medianOfMeasured();
+    }
+    return medianBandwidth;
+  }
+
+  private double medianOfMeasured() {
+    List<Double> known = new ArrayList<>();
+    for (WorkerFigures f : workers.values()) {
+      Estimate e = f.bandwidth.estimate();
+      if (e.known()) {
+        known.add(e.value());
+      }
+    }
+    if (known.isEmpty()) {
+      return Double.POSITIVE_INFINITY;
+    }
+    Collections.sort(known);
+    return known.get(known.size() / 2);
+  }
+
+  /**
+   * Eps in seconds: measured (its observations), or, before the first, the prior of a store write
+   * ({@link #overheadPrior}, 0 observations); unknown before either.
+   */
+  @Override
+  public Estimate eps() {
+    return eps.estimate();
+  }
+
+  // ---------------------------------------------------------------- sessions
+
   /**
    * The worker's past as the store knows it (replaces what was known of its past sessions).
    *
@@ -194,11 +185,19 @@ public final class Estimator implements Estimates {
    * @param exposureSeconds seconds up over all past sessions
    */
   public void history(String worker, long interruptions, double exposureSeconds) {
-    Figures f = figures(worker);
-    fleetInterruptions += interruptions - f.interruptions;
-    fleetExposure += exposureSeconds - f.exposure;
-    f.interruptions = interruptions;
-    f.exposure = exposureSeconds;
+    figures(worker).history(interruptions, exposureSeconds, fleet);
+  }
+
+  /**
+   * A past session of the worker, from the store, for its hours of the week (its totals come
+   * through {@link #history}): up from {@code startEpoch} to {@code endEpoch} (epoch seconds),
+   * ended by an interruption or not. Needs the wall clock.
+   */
+  public void pastSession(String worker, double startEpoch, double endEpoch, boolean interrupted) {
+    if (zone == null) {
+      throw new IllegalStateException("past sessions by hour of the week need the wall clock (wallClock)");
+    }
+    figures(worker).pastSession(startEpoch, endEpoch, interrupted, zone, fleet);
   }
 
   /**
@@ -207,14 +206,7 @@ public final class Estimator implements Estimates {
    * @param declaredEnd when the worker says it will surely be gone (controller time), or infinity
    */
   public void up(String worker, double now, double declaredEnd) {
-    Figures f = figures(worker);
-    if (f.downSince <= now) {
-      returned(f, now - f.downSince);
-    }
-    f.downSince = Double.NaN;
-    f.pastDownSince = Double.NaN;
-    f.upSince = now;
-    f.declaredEnd = declaredEnd;
+    figures(worker).up(now, declaredEnd, fleet);
   }
 
   /** The session ends at {@code now}, interrupted or not (a drain, a goodbye). */
@@ -227,32 +219,7 @@ public final class Estimator implements Estimates {
    * (a vacate, where it saved it first, is an interruption but not a crash).
    */
   public void down(String worker, double now, boolean interrupted, boolean crash) {
-    Figures f = figures(worker);
-    if (!Double.isNaN(f.upSince)) {
-      double up = Math.max(0, now - f.upSince);
-      f.exposure += up;
-      fleetExposure += up;
-      if (zone != null) {
-        week(f).up(epochAtZero + f.upSince, epochAtZero + now);
-      }
-    }
-    if (interrupted) {
-      if (!Double.isNaN(f.upSince)) {
-        upEnded(Math.max(0, now - f.upSince));
-      }
-      f.interruptions++;
-      fleetInterruptions++;
-      if (crash) {
-        f.crashes++;
-        fleetCrashes++;
-      }
-      if (zone != null) {
-        week(f).interrupted(epochAtZero + now);
-      }
-    }
-    f.upSince = Double.NaN;
-    f.declaredEnd = Double.POSITIVE_INFINITY;
-    f.downSince = interrupted ? now : Double.NaN;
+    figures(worker).down(now, interrupted, crash, epochAtZero, zone, fleet);
   }
 
   /**
@@ -261,15 +228,17 @@ public final class Estimator implements Estimates {
    * expected back.
    */
   public double downFor(String worker, double now) {
-    Figures f = workers.get(worker);
-    return f == null || Double.isNaN(f.downSince) ? Double.NaN : Math.max(0, now - f.downSince);
+    WorkerFigures f = workers.get(worker);
+    return f == null || Double.isNaN(f.downSince) ? Double.NaN : f.outage(now);
   }
 
   /** Seconds the worker has been up in its current session; NaN when it is not up. */
   public double upFor(String worker, double now) {
-    Figures f = workers.get(worker);
-    return f == null || Double.isNaN(f.upSince) ? Double.NaN : Math.max(0, now - f.upSince);
+    WorkerFigures f = workers.get(worker);
+    return f == null || Double.isNaN(f.upSince) ? Double.NaN : f.live(now);
   }
+
+  // ---------------------------------------------------------------- outages and returns, for forecasts
 
   /** Periods a variability rests on before its own count weighs as much (see {@link #upVariability}). */
   public static final double VARIABILITY_PRIOR = 5;
@@ -281,32 +250,23 @@ public final class Estimator implements Estimates {
    * periods' weight.
    */
   public double upVariability() {
-    return variability(fleetUps, fleetUptime, fleetUptimeSquares);
+    return fleet.upVariability();
   }
 
   /** As {@link #upVariability()}, for the outages that ended in a return. */
   public double downVariability() {
-    return variability(fleetReturns, fleetDowntime, fleetDowntimeSquares);
-  }
-
-  private static double variability(long n, double sum, double squares) {
-    if (n < 2 || !(sum > 0)) {
-      return 1;
-    }
-    double mean = sum / n;
-    double seen = Math.max(0, squares / n / (mean * mean) - 1);
-    return (n * seen + VARIABILITY_PRIOR) / (n + VARIABILITY_PRIOR);
+    return fleet.downVariability();
   }
 
   /** The worker's own returns after an interruption (see {@link #downtime}). */
   public long returns(String worker) {
-    Figures f = workers.get(worker);
+    WorkerFigures f = workers.get(worker);
     return f == null ? 0 : f.returns;
   }
 
   /** Returns after an interruption seen over the fleet (this run's and the store's past sessions'). */
   public long returns() {
-    return fleetReturns;
+    return fleet.returns();
   }
 
   /**
@@ -331,17 +291,7 @@ public final class Estimator implements Estimates {
    * a caller that asks {@link #downtime(String, double, double)} of each.
    */
   public double fleetDowntime(double now) {
-    double open = 0;
-    for (Figures f : workers.values()) {
-      double d = now - f.downSince;
-      if (d <= DEPARTED_AFTER) {
-        open += Math.max(0, d);
-      }
-    }
-    if (fleetReturns == 0 && open == 0) {
-      return Double.POSITIVE_INFINITY;
-    }
-    return (fleetDowntime + open) / Math.max(1, fleetReturns);
+    return fleet.downtime(workers.values(), now);
   }
 
   /** The worker's mean downtime given the fleet's, {@code fleet} from {@link #fleetDowntime}. */
@@ -349,68 +299,14 @@ public final class Estimator implements Estimates {
     if (Double.isInfinite(fleet)) {
       return fleet;
     }
-    Figures f = workers.get(worker);
+    WorkerFigures f = workers.get(worker);
     if (f == null) {
       return fleet;
     }
-    double own = f.downtime + (Double.isNaN(f.downSince) ? 0 : Math.max(0, now - f.downSince));
-    return (own + fleet) / (f.returns + 1);
+    return Shrinkage.mean(f.downtime + f.outage(now), f.returns, fleet);
   }
 
-  /** A checkpoint round trip took {@code seconds}. */
-  public void overhead(double seconds) {
-    eps.observe(seconds, 1);
-  }
-
-  /**
-   * A write made durable by the same store took {@code seconds}: eps's figure until the first
-   * checkpoint round trip is measured, which replaces it.
-   */
-  public void overheadPrior(double seconds) {
-    eps.prior(seconds, 1);
-  }
-
-  @Override
-  public Estimate speed(String worker, String workload) {
-    Figures f = workers.get(worker);
-    DecayingRate r = f == null ? null : f.speed.get(workload);
-    return r == null ? Estimate.UNKNOWN : r.estimate();
-  }
-
-  /** Measured bandwidth in bytes/s, or unknown. */
-  @Override
-  public Estimate bandwidth(String worker) {
-    Figures f = workers.get(worker);
-    return f == null ? Estimate.UNKNOWN : f.bandwidth.estimate();
-  }
-
-  /** Bandwidth for planning: measured, else the median of measured workers, else infinite. */
-  public double plannedBandwidth(String worker) {
-    Estimate own = bandwidth(worker);
-    if (own.known()) {
-      return own.value();
-    }
-    // every worker without a measure of its own asks this: the median is kept until a bandwidth changes
-    if (Double.isNaN(medianBandwidth)) {
-      medianBandwidth = medianOfMeasured();
-    }
-    return medianBandwidth;
-  }
-
-  private double medianOfMeasured() {
-    List<Double> known = new ArrayList<>();
-    for (Figures f : workers.values()) {
-      Estimate e = f.bandwidth.estimate();
-      if (e.known()) {
-        known.add(e.value());
-      }
-    }
-    if (known.isEmpty()) {
-      return Double.POSITIVE_INFINITY;
-    }
-    Collections.sort(known);
-    return known.get(known.size() / 2);
-  }
+  // ---------------------------------------------------------------- risk
 
   /**
    * The worker's risk.
@@ -424,35 +320,17 @@ public final class Estimator implements Estimates {
 
   @Override
   public Risk risk(String worker, double now) {
-    Figures f = workers.get(worker);
+    WorkerFigures f = workers.get(worker);
     if (f == null) {
-      return new Risk(fleetRate(), 0, 0, Double.POSITIVE_INFINITY);
+      return new Risk(fleet.rate(0), 0, 0, Double.POSITIVE_INFINITY);
     }
-    double live = Double.isNaN(f.upSince) ? 0 : Math.max(0, now - f.upSince);
+    double live = f.live(now);
     double exposure = f.exposure + live;
-    double fleet = fleetRate(live);
-    double rate = fleet == 0 ? 0 : (f.interruptions + 1) / (exposure + 1 / fleet);
+    double rate = Shrinkage.rate(f.interruptions, exposure, fleet.rate(live));
     if (f.week != null && rate > 0) {
       rate = f.week.rate(epochAtZero + now, RISK_HORIZON, rate);
     }
     return new Risk(rate, f.interruptions, exposure, f.declaredEnd);
-  }
-
-  private double fleetRate() {
-    return fleetRate(0);
-  }
-
-  /**
-   * Interruptions per second up over the whole fleet. A fleet seen up for less than a second
-   * counts as seen for one: a worker interrupted the instant it joined made this infinite, and
-   * every worker's risk with it, which no plan can take.
-   */
-  private double fleetRate(double extraExposure) {
-    double t = fleetExposure + extraExposure;
-    if (fleetInterruptions == 0) {
-      return 0;
-    }
-    return fleetInterruptions / Math.max(1, t);
   }
 
   /**
@@ -463,22 +341,10 @@ public final class Estimator implements Estimates {
    */
   @Override
   public double crashRate(String worker, double now) {
-    if (fleetCrashes == 0) {
-      return 0;
-    }
-    Figures f = workers.get(worker);
-    double live = f == null || Double.isNaN(f.upSince) ? 0 : Math.max(0, now - f.upSince);
-    double fleet = fleetCrashes / Math.max(1, fleetExposure + live);
-    return f == null ? fleet : (f.crashes + 1) / (f.exposure + live + 1 / fleet);
-  }
-
-  /**
-   * Eps in seconds: measured (its observations), or, before the first, the prior of a store write
-   * ({@link #overheadPrior}, 0 observations); unknown before either.
-   */
-  @Override
-  public Estimate eps() {
-    return eps.estimate();
+    WorkerFigures f = workers.get(worker);
+    double live = f == null ? 0 : f.live(now);
+    double fleetRate = fleet.crashRate(live);
+    return f == null ? fleetRate : Shrinkage.rate(f.crashes, f.exposure + live, fleetRate);
   }
 
   /**
