@@ -1,28 +1,18 @@
 package dev.gleaner.worker;
 
-import dev.gleaner.common.time.Backoff;
 import dev.gleaner.protocol.Availability;
-import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Error;
 import dev.gleaner.worker.owner.OwnerPolicy;
 import dev.gleaner.worker.owner.OwnerWatch;
-import java.time.Clock;
-import java.time.Instant;
-import dev.gleaner.protocol.Error;
-import dev.gleaner.protocol.Framing;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.traffic.ChannelTrafficShapingHandler;
 import java.net.InetAddress;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +22,11 @@ import org.slf4j.LoggerFactory;
  * jittered exponential backoff whenever the master goes away. A master that refuses this worker
  * for a reason retrying cannot fix (wrong secret or token, wrong version, a certificate it cannot
  * trust) stops it with that reason.
+ *
+ * <p>Layout: this class starts the daemon, drains and stops it, and is what each connection's
+ * {@link MasterLink} reports to; connecting with backoff is {@link MasterDialer}, the owner's moves
+ * (vacate, suspend, resume, lend again) {@link OwnerMoves}, failure injection
+ * {@link FailureInjection}, and its state and the moves between states {@link WorkerLifecycle}.
  */
 public final class WorkerDaemon implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(WorkerDaemon.class);
@@ -56,24 +51,18 @@ public final class WorkerDaemon implements AutoCloseable {
   private final ChunkRunner runner;
   private final WorkerCounters counters = new WorkerCounters();
   private final Outbox outbox = new Outbox(counters);
-  private final Backoff backoff;
-  private final Bootstrap bootstrap;
+  private final WorkerLifecycle life = new WorkerLifecycle();
+  private final MasterDialer dialer;
+  private final OwnerMoves moves;
+  private final FailureInjection injection;
   private final CountDownLatch stopped = new CountDownLatch(1);
   /** This process's instance number: a reconnect replaces its old session, a namesake is refused. */
-  private final long instance = new java.security.SecureRandom().nextLong() | 1L;
-  private volatile MasterLink link;
+  private final long instance = new SecureRandom().nextLong() | 1L;
   /** Stops chunks held past their lease while the master is away. */
-  private volatile java.util.concurrent.Future<?> expiry;
-  private volatile State state = State.CONNECTING;
+  private volatile Future<?> expiry;
   private volatile String fatal;
   /** Its owner's policy; null for a computer that is always lent. */
   private final OwnerWatch owner;
-  /** While the owner's policy keeps it from taking work: what its Hello says; null while it takes work. */
-  private volatile Availability away;
-  /** When its current availability window ends (epoch ms); 0 for none. */
-  private volatile long windowEndMillis;
-  /** How long its last vacate took, from the owner's return to the master being told; null before one. */
-  private volatile Duration lastVacate;
 
   private WorkerDaemon(WorkerConfig config, Map<String, Double> speeds, EventLoopGroup shared) {
     this.config = config;
@@ -93,33 +82,11 @@ public final class WorkerDaemon implements AutoCloseable {
         runner.cancelAll();
       }
     });
-    this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
-    this.owner = config.owner() == null ? null : new OwnerWatch(config.owner(), Clock.systemDefaultZone(), new OwnerMoves());
-    this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
-        .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
-        // chunk input streams through as slices of the buffers it is read into (no copy): read big while
-        // it streams, but no bigger than a MiB, so that a read buffer is a part of one of the pool's 4 MiB
-        // chunks (a buffer of a whole chunk was zeroed anew for each read: twice the CPU per GiB)
-        .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 64 * 1024, 1 << 20))
-        .handler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            if (config.receiveBytesPerSecond() > 0) {
-              // a thin link: read no faster than this, so TCP flow control slows the master's sends
-              ch.pipeline().addLast("thin-link", new ChannelTrafficShapingHandler(0, config.receiveBytesPerSecond(), 100));
-            }
-            if (config.tls() != null) {
-              ch.pipeline().addLast("tls", config.tls().newHandler(ch.alloc(), config.host(), config.port()));
-            }
-            Framing.install(ch.pipeline(), config.maxFrameBytes(), true);
-            ch.pipeline().addLast("master", new MasterLink(WorkerDaemon.this, config, runner, speeds, outbox));
-          }
-        });
-    if (config.receiveBytesPerSecond() > 0) {
-      // a small kernel buffer, so the limit shows at the master at once instead of after megabytes
-      bootstrap.option(ChannelOption.SO_RCVBUF, 64 * 1024);
-    }
+    this.dialer = new MasterDialer(config, group, life, counters,
+        () -> new MasterLink(this, config, runner, speeds, outbox));
+    this.moves = new OwnerMoves(config, runner, outbox, counters, life);
+    this.owner = config.owner() == null ? null : new OwnerWatch(config.owner(), Clock.systemDefaultZone(), moves);
+    this.injection = new FailureInjection(config, group, life, runner, outbox, dialer);
   }
 
   /** Calibrates this computer and starts connecting; returns at once. */
@@ -136,7 +103,9 @@ public final class WorkerDaemon implements AutoCloseable {
     WorkerDaemon d = new WorkerDaemon(config, speeds, shared);
     if (d.owner != null) {
       try {
-        d.firstLookAtTheOwner();
+        // away or taking work, as the owner's policy says before the first connection; then it watches
+        d.moves.first(d.owner.first());
+        d.owner.start();
       } catch (IllegalArgumentException e) {
         d.stop();
         throw e;
@@ -144,111 +113,17 @@ public final class WorkerDaemon implements AutoCloseable {
     }
     d.scheduleOwnEnd();
     d.expiry = d.group.scheduleAtFixedRate(() -> d.outbox.expire(System.nanoTime()), 1, 1, TimeUnit.SECONDS);
-    d.connect();
+    d.dialer.connect();
     return d;
   }
 
-  /** Starts away or taking work, as the owner's policy says before the first connection; then watches. */
-  private void firstLookAtTheOwner() {
-    OwnerPolicy.Step first = owner.first();
-    if (first.to() == OwnerPolicy.State.AWAY) {
-      runner.vacate();
-      away = availability(false, first.reason(), first.backAt());
-      log.info("taking no work for now: {}{}", first.reason(), first.backAt() == null ? "" : "; at the earliest at "
-          + first.backAt());
-    } else {
-      windowEndMillis = first.until() == null ? 0 : first.until().toEpochMilli();
-      log.info("taking work: {}{}", first.reason(), first.until() == null ? "" : ", until " + first.until());
+  /** Schedules the injected outages and the declared end of availability, if any. */
+  private void scheduleOwnEnd() {
+    injection.schedule(System.nanoTime());
+    if (config.availableUntil() != null) {
+      long ms = Math.max(0, config.availableUntil().toEpochMilli() - System.currentTimeMillis());
+      group.schedule(() -> drainAsync("its available time is over"), ms, TimeUnit.MILLISECONDS);
     }
-    owner.start();
-  }
-
-  private static Availability availability(boolean available, String reason, Instant at) {
-    Availability.Builder a = Availability.newBuilder().setAvailable(available).setReason(reason);
-    if (at != null) {
-      if (available) {
-        a.setUntilMillis(at.toEpochMilli());
-      } else {
-        a.setBackAtMillis(at.toEpochMilli());
-      }
-    }
-    return a.build();
-  }
-
-  /** What the owner's policy decides, carried out (on the policy's thread). */
-  private final class OwnerMoves implements OwnerWatch.Moves {
-    @Override
-    public void vacate(String reason, Instant backAt) {
-      if (state == State.STOPPED || state == State.DRAINING) {
-        return;
-      }
-      long t0 = System.nanoTime();
-      long grace = config.owner().vacateGrace().toNanos();
-      runner.vacate();
-      // the running chunk reports up to its current step (a checkpoint for input, its piece for exec)
-      while (runner.pending() > 0 && System.nanoTime() - t0 < grace) {
-        try {
-          TimeUnit.MILLISECONDS.sleep(10);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
-        }
-      }
-      boolean late = runner.pending() > 0;
-      if (late) {
-        runner.cancelAll();
-      }
-      Availability a = availability(false, reason, backAt);
-      away = a;
-      windowEndMillis = 0;
-      // after every piece reported above, on the same connection: the master commits them first
-      boolean told = outbox.send(Envelope.newBuilder().setAvailability(a).build());
-      Duration took = Duration.ofNanos(System.nanoTime() - t0);
-      lastVacate = took;
-      counters.vacates.increment();
-      log.info("vacated in {} ms (grace {} ms): {}{}{}", took.toMillis(), config.owner().vacateGrace().toMillis(), reason,
-          late ? "; the running chunk did not reach a checkpoint within the grace and was stopped (its unsaved units"
-              + " go to others)" : "", told ? "" : "; the master hears it when this worker connects");
-    }
-
-    @Override
-    public void suspend(String reason) {
-      runner.suspend();
-      log.info("computing paused: {}", reason);
-    }
-
-    @Override
-    public void resume(String reason) {
-      runner.resume();
-      log.info("computing again: {}", reason);
-    }
-
-    @Override
-    public void available(String reason, Instant until) {
-      if (state == State.STOPPED || state == State.DRAINING) {
-        return;
-      }
-      windowEndMillis = until == null ? 0 : until.toEpochMilli();
-      away = null;
-      runner.resume();
-      long declared = declaredUntilMillis();
-      boolean told = outbox.send(Envelope.newBuilder().setAvailability(availability(true, reason,
-          declared > 0 ? Instant.ofEpochMilli(declared) : null)).build());
-      log.info("taking work: {}{}{}", reason, declared > 0 ? ", until " + Instant.ofEpochMilli(declared) : "",
-          told ? "" : "; the master hears it when this worker connects");
-    }
-  }
-
-  /** While the owner's policy keeps it from taking work: what to tell the master; null while it takes work. */
-  Availability away() {
-    return away;
-  }
-
-  /** When this worker will surely be gone (epoch ms): its --available-until or its window's end, the earlier; 0 for none. */
-  long declaredUntilMillis() {
-    long until = config.availableUntil() == null ? 0 : config.availableUntil().toEpochMilli();
-    long window = windowEndMillis;
-    return until == 0 ? window : window == 0 ? until : Math.min(until, window);
   }
 
   /** What its owner's policy allows now; null when it has none. */
@@ -258,100 +133,27 @@ public final class WorkerDaemon implements AutoCloseable {
 
   /** How long its last vacate took, from the owner's return to the master being told; null before one. */
   public Duration lastVacate() {
-    return lastVacate;
+    return moves.lastVacate();
   }
 
-  /** Schedules the injected outages and the declared end of availability, if any. */
-  private void scheduleOwnEnd() {
-    long start = System.nanoTime();
-    if (config.interrupt() != null) {
-      for (double[] o : config.interrupt().outages(config.interruptSeed(), config.workerId(), 30 * 86400.0)) {
-        group.schedule(this::interrupt, delay(start, o[0]), TimeUnit.NANOSECONDS);
-        if (Double.isFinite(o[1])) {
-          group.schedule(this::recover, delay(start, o[1]), TimeUnit.NANOSECONDS);
-        }
-      }
-      log.info("failure injection: {}, seed {}, clock started at {} ms", config.interrupt(), config.interruptSeed(),
-          System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-    }
-    if (config.crashFile() != null) {
-      java.nio.file.Path file = config.crashFile();
-      group.scheduleAtFixedRate(() -> {
-        boolean down = java.nio.file.Files.exists(file);
-        if (down && (state == State.CONNECTED || state == State.CONNECTING)) {
-          log.warn("failure injection: {} exists", file);
-          interrupt();
-        } else if (!down) {
-          recover();
-        }
-      }, CRASH_POLL_MILLIS, CRASH_POLL_MILLIS, TimeUnit.MILLISECONDS);
-      log.info("failure injection: down while {} exists (looked at every {} ms)", file, CRASH_POLL_MILLIS);
-    }
-    if (config.availableUntil() != null) {
-      long ms = Math.max(0, config.availableUntil().toEpochMilli() - System.currentTimeMillis());
-      group.schedule(() -> drainAsync("its available time is over"), ms, TimeUnit.MILLISECONDS);
-    }
+  // ---------------------------------------------------------------- what its connection reports
+
+  /** While the owner's policy keeps it from taking work: what to tell the master; null while it takes work. */
+  Availability away() {
+    return moves.away();
   }
 
-  /** How often a crash file is looked at (see {@link WorkerConfig#crashFile}). */
-  static final long CRASH_POLL_MILLIS = 20;
-
-  private static long delay(long startNanos, double seconds) {
-    return Math.max(0, startNanos + (long) (seconds * 1e9) - System.nanoTime());
+  /** When this worker will surely be gone (epoch ms): its --available-until or its window's end, the earlier; 0 for none. */
+  long declaredUntilMillis() {
+    return moves.declaredUntilMillis();
   }
 
-  /** Failure injection: dies without draining (what it had not reported is lost) and stays away. */
-  private void interrupt() {
-    if (state != State.CONNECTED && state != State.CONNECTING) {
-      return;
-    }
-    state = State.INTERRUPTED;
-    log.warn("failure injection: this worker goes down now");
-    runner.cancelAll();
-    outbox.clear();
-    MasterLink l = link;
-    if (l != null) {
-      l.drop();
-    }
-  }
-
-  /** Failure injection: the outage is over; connect again. */
-  private void recover() {
-    if (state == State.INTERRUPTED) {
-      log.warn("failure injection: this worker comes back");
-      state = State.CONNECTING;
-      connect();
-    }
-  }
-
-  private void connect() {
-    if (state == State.STOPPED || state == State.DRAINING || state == State.INTERRUPTED) {
-      return;
-    }
-    state = State.CONNECTING;
-    bootstrap.connect(config.host(), config.port()).addListener(f -> {
-      if (!f.isSuccess()) {
-        Duration wait = backoff.next();
-        log.info("master at {}:{} is unreachable ({}); retrying in {} ms", config.host(), config.port(),
-            f.cause() == null ? "?" : f.cause().getMessage(), wait.toMillis());
-        scheduleConnect(wait);
-      }
-    });
-  }
-
-  private void scheduleConnect(Duration wait) {
-    if (state != State.STOPPED && !group.isShuttingDown()) {
-      group.schedule(this::connect, wait.toMillis(), TimeUnit.MILLISECONDS);
-    }
+  long instance() {
+    return instance;
   }
 
   void connected(MasterLink l) {
-    counters.connects.increment();
-    link = l;
-    if (state == State.CONNECTING) {
-      state = State.CONNECTED;
-    }
-    log.info("worker {} connected to master {}:{}", config.workerId(), config.host(), config.port());
+    dialer.connected(l);
   }
 
   /**
@@ -360,24 +162,11 @@ public final class WorkerDaemon implements AutoCloseable {
    * a growing backoff, not a retry every 200 ms.)
    */
   void answered() {
-    backoff.reset();
+    dialer.answered();
   }
 
   void disconnected(MasterLink l) {
-    if (link == l) {
-      link = null;
-      counters.disconnects.increment();
-    }
-    if (state == State.CONNECTED || state == State.CONNECTING) {
-      Duration wait = backoff.next();
-      log.warn("lost the master at {}:{}; reconnecting in {} ms", config.host(), config.port(), wait.toMillis());
-      state = State.CONNECTING;
-      scheduleConnect(wait);
-    }
-  }
-
-  long instance() {
-    return instance;
+    dialer.disconnected(l);
   }
 
   void refused(Error error) {
@@ -398,6 +187,8 @@ public final class WorkerDaemon implements AutoCloseable {
     }
   }
 
+  // ---------------------------------------------------------------- leaving
+
   void drainAsync(String why) {
     Thread t = new Thread(() -> drain(why), "gleaner-drain");
     t.setDaemon(true);
@@ -409,17 +200,16 @@ public final class WorkerDaemon implements AutoCloseable {
    * acknowledge it, says goodbye and stops.
    */
   public void drain(String why) {
-    if (state == State.STOPPED || state == State.DRAINING) {
+    if (!life.draining()) {
       return;
     }
-    state = State.DRAINING;
     log.info("draining: {}", why);
     runner.drain();
-    MasterLink l = link;
+    MasterLink l = dialer.link();
     if (l != null) {
       l.sendDrain(why);
       long deadline = System.nanoTime() + config.drainTimeout().toNanos();
-      while (System.nanoTime() < deadline && (runner.pending() > 0 || l.unacked() > 0) && link == l) {
+      while (System.nanoTime() < deadline && (runner.pending() > 0 || l.unacked() > 0) && dialer.link() == l) {
         try {
           TimeUnit.MILLISECONDS.sleep(20);
         } catch (InterruptedException e) {
@@ -442,11 +232,11 @@ public final class WorkerDaemon implements AutoCloseable {
 
   /** Stops at once; the master reroutes whatever was unfinished. */
   public void stop() {
-    state = State.STOPPED;
+    life.stop();
     if (owner != null) {
       owner.close();
     }
-    java.util.concurrent.Future<?> e = expiry;
+    Future<?> e = expiry;
     if (e != null) {
       e.cancel(false);
     }
@@ -454,7 +244,7 @@ public final class WorkerDaemon implements AutoCloseable {
     if (ownsGroup) {
       group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
     } else {
-      MasterLink l = link;
+      MasterLink l = dialer.link();
       if (l != null) {
         l.goodbye("stopped");
       }
@@ -478,7 +268,7 @@ public final class WorkerDaemon implements AutoCloseable {
   }
 
   public State state() {
-    return state;
+    return life.get();
   }
 
   /** Waits for the daemon to stop; true if it did within the time. */

@@ -1,0 +1,123 @@
+package dev.gleaner.worker;
+
+import dev.gleaner.common.time.Backoff;
+import dev.gleaner.protocol.Framing;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.traffic.ChannelTrafficShapingHandler;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Connecting to the master, and again with capped, jittered exponential backoff whenever it cannot
+ * be reached or the session is lost; the whole pipeline of a connection in one place.
+ *
+ * <p>The backoff starts again only once the master has answered a heartbeat, not at its Welcome: a
+ * master that refuses the session just after it (a duplicate id) meets a growing wait.
+ */
+final class MasterDialer {
+  /** The daemon's log: its lines tell one worker's story, as an operator reads it. */
+  private static final Logger log = LoggerFactory.getLogger(WorkerDaemon.class);
+
+  private final WorkerConfig config;
+  private final EventLoopGroup group;
+  private final WorkerLifecycle life;
+  private final WorkerCounters counters;
+  private final Backoff backoff;
+  private final Bootstrap bootstrap;
+  private volatile MasterLink link;
+
+  /** {@code links} makes the handler of each new connection. */
+  MasterDialer(WorkerConfig config, EventLoopGroup group, WorkerLifecycle life, WorkerCounters counters,
+      Supplier<MasterLink> links) {
+    this.config = config;
+    this.group = group;
+    this.life = life;
+    this.counters = counters;
+    this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
+    this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
+        // chunk input streams through as slices of the buffers it is read into (no copy): read big while
+        // it streams, but no bigger than a MiB, so that a read buffer is a part of one of the pool's 4 MiB
+        // chunks (a buffer of a whole chunk was zeroed anew for each read: twice the CPU per GiB)
+        .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(4096, 64 * 1024, 1 << 20))
+        .handler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            if (config.receiveBytesPerSecond() > 0) {
+              // a thin link: read no faster than this, so TCP flow control slows the master's sends
+              ch.pipeline().addLast("thin-link", new ChannelTrafficShapingHandler(0, config.receiveBytesPerSecond(), 100));
+            }
+            if (config.tls() != null) {
+              ch.pipeline().addLast("tls", config.tls().newHandler(ch.alloc(), config.host(), config.port()));
+            }
+            Framing.install(ch.pipeline(), config.maxFrameBytes(), true);
+            ch.pipeline().addLast("master", links.get());
+          }
+        });
+    if (config.receiveBytesPerSecond() > 0) {
+      // a small kernel buffer, so the limit shows at the master at once instead of after megabytes
+      bootstrap.option(ChannelOption.SO_RCVBUF, 64 * 1024);
+    }
+  }
+
+  /** The session's link, or null while there is none. */
+  MasterLink link() {
+    return link;
+  }
+
+  /** Connects unless the daemon is down on purpose or leaving; retries after the backoff's wait if it fails. */
+  void connect() {
+    if (!life.connecting()) {
+      return;
+    }
+    bootstrap.connect(config.host(), config.port()).addListener(f -> {
+      if (!f.isSuccess()) {
+        Duration wait = backoff.next();
+        log.info("master at {}:{} is unreachable ({}); retrying in {} ms", config.host(), config.port(),
+            f.cause() == null ? "?" : f.cause().getMessage(), wait.toMillis());
+        scheduleConnect(wait);
+      }
+    });
+  }
+
+  private void scheduleConnect(Duration wait) {
+    if (!life.stopped() && !group.isShuttingDown()) {
+      group.schedule(this::connect, wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  void connected(MasterLink l) {
+    counters.connects.increment();
+    link = l;
+    life.connected();
+    log.info("worker {} connected to master {}:{}", config.workerId(), config.host(), config.port());
+  }
+
+  /** The master answered a heartbeat: the session works, so the next loss reconnects quickly. */
+  void answered() {
+    backoff.reset();
+  }
+
+  void disconnected(MasterLink l) {
+    if (link == l) {
+      link = null;
+      counters.disconnects.increment();
+    }
+    if (life.lost()) {
+      Duration wait = backoff.next();
+      log.warn("lost the master at {}:{}; reconnecting in {} ms", config.host(), config.port(), wait.toMillis());
+      scheduleConnect(wait);
+    }
+  }
+}
