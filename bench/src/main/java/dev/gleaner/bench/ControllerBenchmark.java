@@ -35,8 +35,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       worker reports a piece, it is committed, and the controller hands out the next one (a
  *       self-scheduled job of 10^6 chunks, so the queue never runs dry).
  *   <li>{@code handOut}: the same cycle on {@code workers} workers that each declare 10^9 units/s,
- *       so the lead lets each hold 32 copies (the case where 4,000 such workers once stalled the
- *       master): the copies beyond the window go round, and the pool never runs dry.
+ *       so the lead lets each hold 32 chunks (the case where 4,000 such workers once stalled the
+ *       master): the chunks beyond the window go round, and the pool never runs dry.
  *   <li>{@code handOutWithIdleWorkers}: a piece reported, committed, and a tick, when the pool has
  *       run dry and half the {@code workers} hold nothing: each tick pumps with thousands of
  *       workers waiting, each of which may look for a tail to split, a queue to steal from, a copy
@@ -57,7 +57,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = "-Xmx4g")
 public class ControllerBenchmark {
-  /** A running job and the copies its workers hold, each worker reporting its first copy in turn. */
+  /** A running job and the chunks its workers hold, each worker reporting its first copy in turn. */
   abstract static class Running {
     /** Copies handed out and not yet reported, per worker. */
     final Map<String, Deque<Action.Assign>> held = new HashMap<>();
@@ -73,7 +73,7 @@ public class ControllerBenchmark {
         } else if (a instanceof Action.Cancel x) {
           Deque<Action.Assign> mine = held.get(x.worker());
           if (mine != null) {
-            mine.removeIf(h -> h.copyId() == x.copyId());
+            mine.removeIf(h -> h.chunkId() == x.chunkId());
           }
         }
       }
@@ -92,8 +92,8 @@ public class ControllerBenchmark {
           continue;
         }
         now += 1e-4;
-        Verdict v = controller.piece(w, a.job(), a.copyId(), a.start(), a.end(), now);
-        controller.committed(w, a.job(), a.copyId(), a.start(), a.end(), 1e-3, now);
+        Verdict v = controller.piece(w, a.job(), a.chunkId(), a.start(), a.end(), now);
+        controller.committed(w, a.job(), a.chunkId(), a.start(), a.end(), 1e-3, now);
         List<Action> out = controller.ready().actions();
         record(out);
         return v.ordinal() + out.size();
@@ -111,7 +111,7 @@ public class ControllerBenchmark {
         controller.workerJoined(WorkerInfo.of("w" + i, "w", speed), 0);
       }
       record(controller.ready().actions());
-      // the copies beyond the window go out a budget per event: ticks hand out the rest
+      // the chunks beyond the window go out a budget per event: ticks hand out the rest
       for (int i = 0; i < 100; i++) {
         controller.tick(0);
         record(controller.ready().actions());
@@ -173,21 +173,21 @@ public class ControllerBenchmark {
       for (Action a : controller.ready().actions()) {
         if (a instanceof Action.Assign x) {
           turn.add(x);
-          cursor.put(x.copyId(), x.start());
+          cursor.put(x.chunkId(), x.start());
         }
       }
     }
 
     int cycle() {
       Action.Assign a = turn.poll();
-      long from = cursor.get(a.copyId());
+      long from = cursor.get(a.chunkId());
       long to = Math.min(a.end(), from + 1000);
       now += 1e-4;
-      Verdict v = controller.piece(a.worker(), a.job(), a.copyId(), from, to, now);
-      controller.committed(a.worker(), a.job(), a.copyId(), from, to, 1e-6, now);
+      Verdict v = controller.piece(a.worker(), a.job(), a.chunkId(), from, to, now);
+      controller.committed(a.worker(), a.job(), a.chunkId(), from, to, 1e-6, now);
       controller.tick(now);
       if (to < a.end()) {
-        cursor.put(a.copyId(), to);
+        cursor.put(a.chunkId(), to);
         turn.add(a);
       }
       return v.ordinal() + controller.ready().actions().size();

@@ -24,14 +24,14 @@ public sealed interface Action {
   sealed interface Notice extends Action permits Planned, Rerouted, Finished {}
 
   /**
-   * Send worker the units {@code [start, end)} of a job as copy {@code copyId}, checkpointing at
-   * {@code checkpoints}. Copy ids of a job are never reused.
+   * Send worker the units {@code [start, end)} of a job as chunk {@code chunkId}, checkpointing at
+   * {@code checkpoints}. Chunk ids of a job are never reused.
    *
    * @param inputBytes bytes of input that will follow as a {@link Stream} (0 for none)
    * @param lease seconds the worker may compute its first piece without reporting (see
    *     {@link ControlConfig#leaseFloor()}); a worker that lost its master keeps computing that long
    */
-  record Assign(String worker, String job, long copyId, long start, long end, long[] checkpoints, long inputBytes,
+  record Assign(String worker, String job, long chunkId, long start, long end, long[] checkpoints, long inputBytes,
       double lease) implements Durable, Message {
     public long units() {
       return end - start;
@@ -39,43 +39,43 @@ public sealed interface Action {
 
     @Override
     public String toString() {
-      return "Assign[" + worker + " " + job + "#" + copyId + " [" + start + ", " + end + ") cp="
+      return "Assign[" + worker + " " + job + "#" + chunkId + " [" + start + ", " + end + ") cp="
           + Arrays.toString(checkpoints) + (inputBytes > 0 ? " +" + inputBytes + "B" : "") + "]";
     }
   }
 
   /**
-   * Stream the input of units {@code [start, end)} of a copy to its worker, through the one port.
+   * Stream the input of units {@code [start, end)} of a chunk to its worker, through the one port.
    * The port serves streams by increasing {@code rank} (the worker's place in the plan's service
    * order), then in the order they were asked for, one at a time.
    */
-  record Stream(String worker, String job, long copyId, long start, long end, int rank) implements Message {}
+  record Stream(String worker, String job, long chunkId, long start, long end, int rank) implements Message {}
 
   /**
-   * The copy now ends at {@code end}: the worker stops there and reports up to it (a worker already
+   * The chunk now ends at {@code end}: the worker stops there and reports up to it (a worker already
    * past it stops at its next step); the port stops streaming its input there.
    *
    * @param split whether the units past {@code end} went to another worker (not a cancel's stop)
    * @param why for people: what happens to the units past {@code end}
    */
-  record Truncate(String worker, String job, long copyId, long end, boolean split, String why) implements Durable, Message {}
+  record Truncate(String worker, String job, long chunkId, long end, boolean split, String why) implements Durable, Message {}
 
   /**
-   * End the worker's session: it held a copy far past its lease without reporting a piece. Its work
+   * End the worker's session: it held a chunk far past its lease without reporting a piece. Its work
    * was taken back (as for a lost worker); the worker may connect again.
    */
   record Drop(String worker, String why) implements Message {}
 
-  /** Stop computing the copy; what it reports from now on is not counted. */
-  record Cancel(String worker, String job, long copyId, String why) implements Durable, Message {}
+  /** Stop computing the chunk; what it reports from now on is not counted. */
+  record Cancel(String worker, String job, long chunkId, String why) implements Durable, Message {}
 
   /**
-   * The copy no longer stands: its worker was lost (or set aside, or did not come back after a
-   * restart) and its unsaved units went to others. A body that remembers copies (the master's
+   * The chunk no longer stands: its worker was lost (or set aside, or did not come back after a
+   * restart) and its unsaved units went to others. A body that remembers chunks (the master's
    * store) forgets it, so a restart does not reserve its units for that worker; no frame goes to
    * the worker, but the port stops streaming its input (a worker that vacated stays connected).
    */
-  record Withdrawn(String worker, String job, long copyId) implements Durable, Message {}
+  record Withdrawn(String worker, String job, long chunkId) implements Durable, Message {}
 
   /**
    * The job was (re-)planned.

@@ -3,16 +3,16 @@ package dev.gleaner.common.control;
 /**
  * The controller's tuning: the settings a body chooses, and the fixed figures beside them.
  *
- * @param window copies a worker holds at once (one computing, the rest waiting on it so it never
+ * @param window chunks a worker holds at once (one computing, the rest waiting on it so it never
  *     waits for a round trip)
- * @param lead a worker whose copies would all be done within this many seconds gets more, up to
+ * @param lead a worker whose chunks would all be done within this many seconds gets more, up to
  *     {@code maxWindow}: tiny chunks keep the pipeline full instead of waiting for round trips
- * @param maxWindow the most copies a worker ever holds
+ * @param maxWindow the most chunks a worker ever holds
  * @param replanInterval least seconds between two re-plans of a job (joins and losses in a burst
  *     make one re-plan)
  * @param drift relative change of a worker's estimated speed or bandwidth, against the figures the
  *     current plan used, that makes the platform "materially" different
- * @param splitSeconds a running copy is split (its tail given to an idle worker) only if its holder
+ * @param splitSeconds a running chunk is split (its tail given to an idle worker) only if its holder
  *     still needs more than this many seconds for it
  * @param splitMargin seconds of the holder's work left ahead of the cut, so the holder is not
  *     already past it when told
@@ -42,7 +42,7 @@ public record ControlConfig(int window, double lead, int maxWindow, double repla
 
   /**
    * Seconds the last pieces of a job at its deadline are waited for (at least three checkpoint round
-   * trips, when those are longer): each copy being computed was told to stop where its worker is and
+   * trips, when those are longer): each chunk being computed was told to stop where its worker is and
    * report what it computed.
    */
   public static final double DEADLINE_GRACE = 5;
@@ -50,7 +50,7 @@ public record ControlConfig(int window, double lead, int maxWindow, double repla
   /** Seconds a job whose units are all committed waits for a worker able to take its remaining checks. */
   public static final double CHECK_WAIT_SECONDS = 60;
 
-  /** Seconds after a restart before reserved copies go to workers that have nothing else to do. */
+  /** Seconds after a restart before reserved chunks go to workers that have nothing else to do. */
   public static final double IDLE_RESERVED_SECONDS = 10;
 
   /** Re-plan intervals a burst of joins may hold back its re-plan. */
@@ -70,7 +70,7 @@ public record ControlConfig(int window, double lead, int maxWindow, double repla
   public static final double EPS_PRIOR = 1;
 
   /**
-   * Two copies per worker (up to 32 while they would be done within 50 ms), re-plans at most every
+   * Two chunks per worker (up to 32 while they would be done within 50 ms), re-plans at most every
    * second on a 30% drift, splits above 2 s of work, leases of 10 times a piece's expected time and
    * at least 2 minutes, 3 attempts per piece.
    */
@@ -83,7 +83,7 @@ public record ControlConfig(int window, double lead, int maxWindow, double repla
         replicateAbove, leaseFloor, leaseFactor, maxAttempts);
   }
 
-  /** A fixed window of n copies, whatever their size. */
+  /** A fixed window of n chunks, whatever their size. */
   public ControlConfig withFixedWindow(int n) {
     return new ControlConfig(n, 0, n, replanInterval, drift, splitSeconds, splitMargin, replicateAbove, leaseFloor,
         leaseFactor, maxAttempts);

@@ -33,7 +33,7 @@ import java.util.function.Consumer;
  *       chunk lists become queues, its service order the port's order ({@link Action.Stream#rank()}).
  *   <li><b>Hand out.</b> A worker below its window takes the head of its queue, else of the pool,
  *       each piece cut to what fits before the deadline and to its hazard; a worker with nothing in
- *       hand takes from others (a queue's back, a running copy's tail or a replica of it, a copy
+ *       hand takes from others (a queue's back, a running chunk's tail or a replica of it, a chunk
  *       not started). Each choice is a look-up in an index, not a scan.
  *   <li><b>Commit.</b> A piece counts once: the first commit of a range wins.
  *   <li><b>Lose.</b> A lost worker's unsaved units follow Klonowska's static recovery lists; then
@@ -95,18 +95,18 @@ public final class Controller {
     addJob(def, List.of(), 0, null, null, now);
   }
 
-  /** A job a restarted master takes up again, with the copies its store says were handed out (see below). */
+  /** A job a restarted master takes up again, with the chunks its store says were handed out (see below). */
   public void addJob(JobDef def, List<Held> handedOut, double graceSeconds, double now) {
     addJob(def, handedOut, graceSeconds, null, null, now);
   }
 
   /**
-   * A job a restarted master takes up again, with the copies its store says were handed out and
+   * A job a restarted master takes up again, with the chunks its store says were handed out and
    * not finished (each with {@code acked} the end of its committed pieces; their ids below the
-   * job's {@link JobDef#firstCopyId()}), kept {@code graceSeconds} for their workers to claim, and
+   * job's {@link JobDef#firstChunkId()}), kept {@code graceSeconds} for their workers to claim, and
    * its memories from before the restart (the last {@link Action.Remember} texts; null for none).
    *
-   * @throws IllegalArgumentException if the job is known, a copy is not its own, or a memory does
+   * @throws IllegalArgumentException if the job is known, a chunk is not its own, or a memory does
    *     not parse (the job is then not added)
    */
   public void addJob(JobDef def, List<Held> handedOut, double graceSeconds, String planMemory, String checksMemory,
@@ -146,7 +146,7 @@ public final class Controller {
   }
 
   /**
-   * A worker's session started, the worker holding {@code claims}: copies it kept computing while
+   * A worker's session started, the worker holding {@code claims}: chunks it kept computing while
    * it was away from this master (a restart, a cut); see {@code decide.Membership}.
    */
   public void workerJoined(WorkerInfo info, List<Held> claims, double now) {
@@ -195,25 +195,25 @@ public final class Controller {
 
   // ---------------------------------------------------------------- pieces
 
-  /** Part of the worker's next piece of the copy arrived: the copy's lease runs from now. */
-  public void reporting(String worker, String job, long copyId, double now) {
-    decide.commits.reporting(worker, job, copyId, now);
+  /** Part of the worker's next piece of the chunk arrived: the chunk's lease runs from now. */
+  public void reporting(String worker, String job, long chunkId, double now) {
+    decide.commits.reporting(worker, job, chunkId, now);
   }
 
   /** A piece arrived (not marked final); see {@link #piece(String, String, long, long, long, boolean, double)}. */
-  public Verdict piece(String worker, String job, long copyId, long start, long end, double now) {
-    return piece(worker, job, copyId, start, end, false, now);
+  public Verdict piece(String worker, String job, long chunkId, long start, long end, double now) {
+    return piece(worker, job, chunkId, start, end, false, now);
   }
 
   /**
-   * A worker reported the result of units {@code [start, end)} of a copy, marked final when it is
-   * the copy's last. On {@link Verdict#COMMIT} the body makes it durable, acknowledges it, then
+   * A worker reported the result of units {@code [start, end)} of a chunk, marked final when it is
+   * the chunk's last. On {@link Verdict#COMMIT} the body makes it durable, acknowledges it, then
    * calls {@link #committed}; on {@link Verdict#DUPLICATE} and {@link Verdict#DISCARD} it
    * acknowledges it and counts nothing; on {@link Verdict#CHECK} and {@link Verdict#TIE_BREAK} it
    * compares it and calls {@link #checked}; on {@link Verdict#REFUSE} it refuses the worker's session.
    */
-  public Verdict piece(String worker, String job, long copyId, long start, long end, boolean last, double now) {
-    Verdict v = decide.commits.piece(worker, job, copyId, start, end, last, now);
+  public Verdict piece(String worker, String job, long chunkId, long start, long end, boolean last, double now) {
+    Verdict v = decide.commits.piece(worker, job, chunkId, start, end, last, now);
     pump(now);
     return v;
   }
@@ -223,9 +223,9 @@ public final class Controller {
    *
    * @param computeSeconds the seconds the worker spent computing it (0 if unknown)
    */
-  public void committed(String worker, String job, long copyId, long start, long end, double computeSeconds,
+  public void committed(String worker, String job, long chunkId, long start, long end, double computeSeconds,
       double now) {
-    decide.commits.committed(worker, job, copyId, start, end, computeSeconds, now);
+    decide.commits.committed(worker, job, chunkId, start, end, computeSeconds, now);
     pump(now);
   }
 
@@ -239,14 +239,14 @@ public final class Controller {
   }
 
   /** The body could not make a piece durable: its units go back to the queues and the job goes on. */
-  public void commitFailed(String worker, String job, long copyId, long start, long end, String why, double now) {
-    decide.commits.commitFailed(worker, job, copyId, start, end, why, now);
+  public void commitFailed(String worker, String job, long chunkId, long start, long end, String why, double now) {
+    decide.commits.commitFailed(worker, job, chunkId, start, end, why, now);
     pump(now);
   }
 
-  /** The body could not record a copy before sending it: it is not sent, and its units go back to the queues. */
-  public void assignFailed(String worker, String job, long copyId, double now) {
-    decide.commits.assignFailed(worker, job, copyId, now);
+  /** The body could not record a chunk before sending it: it is not sent, and its units go back to the queues. */
+  public void assignFailed(String worker, String job, long chunkId, double now) {
+    decide.commits.assignFailed(worker, job, chunkId, now);
     pump(now);
   }
 
@@ -257,31 +257,31 @@ public final class Controller {
    * @param agreesWithDissent for a tie-break: whether it equals the dissenting check's result (the
    *     body has then replaced the committed result with it)
    */
-  public void checked(String worker, String job, long copyId, boolean agrees, boolean agreesWithDissent, double now) {
-    decide.verification.checked(worker, job, copyId, agrees, agreesWithDissent, now);
+  public void checked(String worker, String job, long chunkId, boolean agrees, boolean agreesWithDissent, double now) {
+    decide.verification.checked(worker, job, chunkId, agrees, agreesWithDissent, now);
     pump(now);
   }
 
   /**
-   * The worker could not compute a copy (the program failed, not the computer): its next piece is
+   * The worker could not compute a chunk (the program failed, not the computer): its next piece is
    * tried on another worker, a piece that failed {@code maxAttempts} times fails the job, and a
    * worker that failed twice on a job is set aside from it.
    */
-  public void chunkFailed(String worker, String job, long copyId, String message, double now) {
-    decide.failures.chunkFailed(worker, job, copyId, message, now);
+  public void chunkFailed(String worker, String job, long chunkId, String message, double now) {
+    decide.failures.chunkFailed(worker, job, chunkId, message, now);
     pump(now);
   }
 
   /** The worker sent a result that cannot be read: a failure of that piece; the body ends its session. */
-  public void badResult(String worker, String job, long copyId, String message, double now) {
-    decide.failures.badResult(worker, job, copyId, message, now);
+  public void badResult(String worker, String job, long chunkId, String message, double now) {
+    decide.failures.badResult(worker, job, chunkId, message, now);
     pump(now);
   }
 
   // ---------------------------------------------------------------- figures
 
-  /** {@code bytes} of a copy's input arrived at its worker in {@code seconds} (its link's speed). */
-  public void streamed(String worker, String job, long copyId, long bytes, double seconds, double now) {
+  /** {@code bytes} of a chunk's input arrived at its worker in {@code seconds} (its link's speed). */
+  public void streamed(String worker, String job, long chunkId, long bytes, double seconds, double now) {
     if (bytes > 0 && seconds > 0) {
       state.estimator.transferred(worker, bytes, seconds);
     }
@@ -321,7 +321,7 @@ public final class Controller {
 
   // ---------------------------------------------------------------- time
 
-  /** Time passed: deadlines, leases, reserved copies, drifting estimates, due re-plans, tails worth splitting. */
+  /** Time passed: deadlines, leases, reserved chunks, drifting estimates, due re-plans, tails worth splitting. */
   public void tick(double now) {
     decide.ticks.tick(now);
     pump(now);

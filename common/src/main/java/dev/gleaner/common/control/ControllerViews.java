@@ -1,7 +1,7 @@
 package dev.gleaner.common.control;
 
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.estimate.Estimate;
@@ -45,7 +45,7 @@ public final class ControllerViews {
   /** The job's progress, or null for no such job. */
   public Progress progress(String id) {
     JobLedger j = s.jobs.get(id);
-    return j == null ? null : new Progress(j.phase, j.units(), j.committed.size(), j.nextCopyId - j.def.firstCopyId(),
+    return j == null ? null : new Progress(j.phase, j.units(), j.committed.size(), j.nextChunkId - j.def.firstChunkId(),
         Math.max(0, j.replans));
   }
 
@@ -150,7 +150,7 @@ public final class ControllerViews {
       notDone = RangeSet.of(j.def.start(), j.def.end());
       notDone.removeAll(j.committed);
     }
-    // the units held is a set built from every copy: once per view, not twice
+    // the units held is a set built from every chunk: once per view, not twice
     RangeSet held = j.held();
     return new JobView(j.def.id(), j.def.workload(), j.phase, j.message, j.strategy, j.reason, j.units(),
         j.committed.size(), notDone, j.expectedWork, Math.max(0, j.replans), j.def.deadline(),
@@ -164,11 +164,11 @@ public final class ControllerViews {
     for (String w : m.workloads) {
       speeds.put(w, s.estimator.speed(m.id, w));
     }
-    List<String> copies = new ArrayList<>();
-    for (Copy c : m.copies) {
-      copies.add(c.toString());
+    List<String> chunks = new ArrayList<>();
+    for (Chunk c : m.chunks) {
+      chunks.add(c.toString());
     }
-    return new WorkerView(m.id, m.state, speeds, s.estimator.bandwidth(m.id), s.estimator.risk(m.id, now), copies,
+    return new WorkerView(m.id, m.state, speeds, s.estimator.bandwidth(m.id), s.estimator.risk(m.id, now), chunks,
         m.unitsDone, m.sessions);
   }
 }

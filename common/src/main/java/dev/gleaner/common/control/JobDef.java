@@ -21,19 +21,19 @@ import java.util.function.LongUnaryOperator;
  * @param bytesPerUnit input bytes per unit streamed to workers; 0 when the job has no input
  * @param align the workload's legal cuts (see {@link dev.gleaner.common.plan.PlanRequest#align()})
  * @param risk the risk model plans are made under
- * @param firstCopyId the first copy id to use (ids are never reused, also across restarts)
+ * @param firstChunkId the first chunk id to use (ids are never reused, also across restarts)
  * @param verify the share of committed units (0..1) computed again on a second worker and compared
  *     (BOINC's quorum, at a chosen cost); a disagreement is settled by a third worker
  */
 public record JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
     long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
-    LongUnaryOperator align, RiskModel risk, long firstCopyId, double verify) {
+    LongUnaryOperator align, RiskModel risk, long firstChunkId, double verify) {
   /** A job with no verification. */
   public JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
       long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
-      LongUnaryOperator align, RiskModel risk, long firstCopyId) {
+      LongUnaryOperator align, RiskModel risk, long firstChunkId) {
     this(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline, replication,
-        bytesPerUnit, align, risk, firstCopyId, 0);
+        bytesPerUnit, align, risk, firstChunkId, 0);
   }
 
   public JobDef {
@@ -58,43 +58,43 @@ public record JobDef(String id, String workload, long start, long end, RangeSet 
 
   public JobDef withChunking(long chunkUnits, int checkpoints) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify);
   }
 
   public JobDef withMinWorkers(int n) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, n, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify);
   }
 
   public JobDef withDeadline(double at) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, at,
-        replication, bytesPerUnit, align, risk, firstCopyId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify);
   }
 
   public JobDef withReplication(boolean allowed) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        allowed, bytesPerUnit, align, risk, firstCopyId, verify);
+        allowed, bytesPerUnit, align, risk, firstChunkId, verify);
   }
 
   public JobDef withInput(double bytesPerUnit, LongUnaryOperator align) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify);
   }
 
-  public JobDef withRemaining(RangeSet remaining, long firstCopyId) {
+  public JobDef withRemaining(RangeSet remaining, long firstChunkId) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify);
   }
 
   /** Verifies this share (0..1) of the committed units on a second worker. */
   public JobDef withVerify(double share) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstCopyId, share);
+        replication, bytesPerUnit, align, risk, firstChunkId, share);
   }
 
   public JobDef withRisk(RiskModel model) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, model, firstCopyId, verify);
+        replication, bytesPerUnit, align, model, firstChunkId, verify);
   }
 
   public long units() {

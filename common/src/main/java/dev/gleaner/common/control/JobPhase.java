@@ -16,7 +16,7 @@ public enum JobPhase {
   QUEUED,
   /** Planned and handed out. */
   RUNNING,
-  /** Its deadline has passed: copies are cancelled, pieces already received are being made durable. */
+  /** Its deadline has passed: chunks are cancelled, pieces already received are being made durable. */
   ENDING,
   /** Every unit is committed. */
   DONE,

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param shares units committed by each worker
  * @param scheme the recovery scheme's name, empty before the first plan
  * @param queued units queued that nobody has started or saved
- * @param held units held by copies being computed
+ * @param held units held by chunks being computed
  * @param mismatches the latest notes of checks that disagreed or could not be made
  */
 public record JobView(String id, String workload, JobPhase phase, String message, String strategy, String reason,

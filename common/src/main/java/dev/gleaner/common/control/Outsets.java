@@ -1,7 +1,7 @@
 package dev.gleaner.common.control;
 
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.estimate.Estimate;
@@ -25,7 +25,7 @@ final class Outsets {
     // what the pieces under way have computed by now, at their workers' speeds: saved at the pieces'
     // ends, so counted as saved (a forecast that computed them again would lose up to a piece a worker)
     RangeSet underWay = new RangeSet();
-    for (Copy c : j.copies.values()) {
+    for (Chunk c : j.chunks.values()) {
       if (c.check != null || !c.worker.up() || c.cursor >= c.end) {
         continue;
       }

@@ -4,11 +4,11 @@ package dev.gleaner.common.control;
 public enum Verdict {
   /** New units: make them durable, then acknowledge and tell the controller they are committed. */
   COMMIT,
-  /** Units already committed (a retransmission, or another copy's): acknowledge, count nothing. */
+  /** Units already committed (a retransmission, or another chunk's): acknowledge, count nothing. */
   DUPLICATE,
-  /** Units that cannot count (a copy that was cancelled, a job that ended, a partial overlap): acknowledge, count nothing. */
+  /** Units that cannot count (a chunk that was cancelled, a job that ended, a partial overlap): acknowledge, count nothing. */
   DISCARD,
-  /** Not a piece of a copy this worker holds, or not the next one: a protocol error. */
+  /** Not a piece of a chunk this worker holds, or not the next one: a protocol error. */
   REFUSE,
   /**
    * The whole of a check: units committed before, computed again by another worker. Compare its

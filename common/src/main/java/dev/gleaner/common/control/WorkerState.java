@@ -24,7 +24,7 @@ public enum WorkerState {
     return this == READY;
   }
 
-  /** Whether it holds no copies and takes nothing: away or gone. */
+  /** Whether it holds no chunks and takes nothing: away or gone. */
   public boolean down() {
     return this == AWAY || this == GONE;
   }

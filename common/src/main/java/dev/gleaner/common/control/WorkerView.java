@@ -8,10 +8,10 @@ import java.util.Map;
 /**
  * A worker's state and the estimates the planner uses, each with its observation count.
  *
- * @param copies the chunks it holds, in the order it computes them
+ * @param chunks the chunks it holds, in the order it computes them
  */
 public record WorkerView(String id, WorkerState state, Map<String, Estimate> speeds, Estimate bandwidth,
-    Estimator.Risk risk, List<String> copies, long unitsDone, int sessions) {
+    Estimator.Risk risk, List<String> chunks, long unitsDone, int sessions) {
   /** Its fastest measured speed over the workloads, units/s; 0 before any is known. */
   public double bestSpeed() {
     double best = 0;

@@ -11,14 +11,14 @@ import java.util.List;
 
 /**
  * The simulator's body around the real {@link Controller}: a discrete-event clock, a one-port
- * master that streams input at each worker's bandwidth, workers that compute their copies in
+ * master that streams input at each worker's bandwidth, workers that compute their chunks in
  * order at their true speed and save a piece at every checkpoint (paying {@code commitDelay}
  * seconds, the per-chunk overhead eps of the papers), and workers that go down and come back on
  * their outage schedules.
  * Every decision (plans, re-plans, reroutes, splits, replicas, the deadline) is the controller's,
  * exactly as in the master.
  *
- * <p>Model: a copy with input starts computing once its whole input has arrived (the papers'
+ * <p>Model: a chunk with input starts computing once its whole input has arrived (the papers'
  * single-round model); the port serves one stream at a time in rank order; a worker that goes
  * down loses everything it had not reported; the controller hears of a loss at once and of a
  * return when the worker is back.
@@ -125,7 +125,7 @@ public final class ClosedLoop {
    * @param inProgressUnits units computed in pieces not finished when the run ended (counted in
    *     busySeconds, neither saved nor lost)
    * @param cancelledUnits units computed in pieces the master cancelled while they were under way
-   *     (at the job's deadline, a copy whose rest others saved), counted in busySeconds
+   *     (at the job's deadline, a chunk whose rest others saved), counted in busySeconds
    * @param savingUnits units its workers could have computed in the time they spent saving pieces
    *     (eps per piece), counted in busySeconds
    * @param longestPieceSeconds the most seconds of its worker's work one saved piece held: what a
@@ -172,7 +172,7 @@ public final class ClosedLoop {
     while (steps++ < 50_000_000 && clock.step(setup.horizon())) {
       double now = clock.now();
       apply();
-      // the progress, not the job's view: a view gathers every queue and copy, too much after each event
+      // the progress, not the job's view: a view gathers every queue and chunk, too much after each event
       Progress p = controller.views().progress(job.id());
       if (p != null) {
         observer.after(controller, now);

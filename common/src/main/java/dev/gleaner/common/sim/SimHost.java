@@ -3,15 +3,15 @@ package dev.gleaner.common.sim;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
-/** A simulated worker as the run goes: up or not, the copies it holds, and the piece it is computing. */
+/** A simulated worker as the run goes: up or not, the chunks it holds, and the piece it is computing. */
 final class SimHost {
   final ClosedLoop.Host host;
   boolean up;
   double upSince;
-  /** The copies it holds, in the order it computes them. */
-  final Deque<SimCopy> copies = new ArrayDeque<>();
-  /** The copy of its piece under way (null: none), the piece's range and when it started. */
-  SimCopy computing;
+  /** The chunks it holds, in the order it computes them. */
+  final Deque<SimChunk> chunks = new ArrayDeque<>();
+  /** The chunk of its piece under way (null: none), the piece's range and when it started. */
+  SimChunk computing;
   long pieceFrom;
   long pieceTo;
   double pieceStart;
@@ -32,9 +32,9 @@ final class SimHost {
     return pieceFrom + (long) Math.floor(computed(now));
   }
 
-  SimCopy find(long copyId) {
-    for (SimCopy c : copies) {
-      if (c.id == copyId) {
+  SimChunk find(long chunkId) {
+    for (SimChunk c : chunks) {
+      if (c.id == chunkId) {
         return c;
       }
     }

@@ -6,10 +6,10 @@ import dev.gleaner.common.control.Verdict;
 import dev.gleaner.common.util.RangeSet;
 
 /**
- * What simulated workers compute: each computes its copies in order at its true speed once a copy's
+ * What simulated workers compute: each computes its chunks in order at its true speed once a chunk's
  * input is there, and saves a piece at every checkpoint, paying {@code commitDelay} seconds (the
  * papers' eps) before it goes on; every piece goes to the real controller. The controller's
- * truncations and cancels of a copy cut or stop the piece under way and the copy's streams.
+ * truncations and cancels of a chunk cut or stop the piece under way and the chunk's streams.
  */
 final class SimPieces {
   private final SimClock clock;
@@ -28,18 +28,18 @@ final class SimPieces {
     this.figures = figures;
   }
 
-  /** The worker takes the copy, behind those it holds. */
+  /** The worker takes the chunk, behind those it holds. */
   void assign(SimHost h, Action.Assign a) {
-    h.copies.add(new SimCopy(a));
+    h.chunks.add(new SimChunk(a));
     advance(h);
   }
 
-  /** Starts the next piece if the worker is free and its next copy's input is there. */
+  /** Starts the next piece if the worker is free and its next chunk's input is there. */
   void advance(SimHost h) {
     if (!h.up || h.computing != null) {
       return;
     }
-    SimCopy c = h.copies.peekFirst();
+    SimChunk c = h.chunks.peekFirst();
     if (c == null || !c.ready) {
       return;
     }
@@ -60,7 +60,7 @@ final class SimPieces {
    * time).
    */
   void savePartial(SimHost h) {
-    SimCopy c = h.computing;
+    SimChunk c = h.computing;
     if (!h.up || c == null) {
       return;
     }
@@ -80,12 +80,12 @@ final class SimPieces {
   }
 
   /**
-   * The copy now ends at {@code end}. A piece under way past it is cut there, or, for a stop that is
+   * The chunk now ends at {@code end}. A piece under way past it is cut there, or, for a stop that is
    * not a split (a cancel, the deadline) and comes after the worker has passed {@code end}, reports
    * what it computed so far.
    */
-  void truncate(SimHost h, long copyId, long end, boolean split) {
-    SimCopy c = h == null ? null : h.find(copyId);
+  void truncate(SimHost h, long chunkId, long end, boolean split) {
+    SimChunk c = h == null ? null : h.find(chunkId);
     if (c == null) {
       return;
     }
@@ -115,19 +115,19 @@ final class SimPieces {
     port.truncate(c, end);
     if (c.cursor >= c.end && h.computing != c) {
       c.gone = true;
-      h.copies.remove(c);
+      h.chunks.remove(c);
       advance(h);
     }
   }
 
-  /** The copy is cancelled: what the worker computed of it is dropped, and it goes on with its next. */
-  void cancel(SimHost h, long copyId) {
-    SimCopy c = h == null ? null : h.find(copyId);
+  /** The chunk is cancelled: what the worker computed of it is dropped, and it goes on with its next. */
+  void cancel(SimHost h, long chunkId) {
+    SimChunk c = h == null ? null : h.find(chunkId);
     if (c == null) {
       return;
     }
     c.gone = true;
-    h.copies.remove(c);
+    h.chunks.remove(c);
     if (h.computing == c) {
       double now = clock.now();
       figures.busySeconds += now - h.pieceStart;
@@ -139,7 +139,7 @@ final class SimPieces {
     advance(h);
   }
 
-  private void startPiece(SimHost h, SimCopy c, long from, long to, double startedAt) {
+  private void startPiece(SimHost h, SimChunk c, long from, long to, double startedAt) {
     h.pieceFrom = from;
     h.pieceTo = to;
     h.pieceStart = startedAt;
@@ -153,7 +153,7 @@ final class SimPieces {
     });
   }
 
-  private void pieceDone(SimHost h, SimCopy c, long from, long to, double seconds) {
+  private void pieceDone(SimHost h, SimChunk c, long from, long to, double seconds) {
     h.computing = null;
     figures.busySeconds += clock.now() - h.pieceStart;
     figures.savingUnits += setup.commitDelay() * h.host.speed();
@@ -161,22 +161,22 @@ final class SimPieces {
     record(h, c, from, to, seconds);
     if (c.cursor >= c.end) {
       c.gone = true;
-      h.copies.remove(c);
+      h.chunks.remove(c);
     }
     advance(h);
   }
 
-  /** The piece [from, to) of the worker's copy reaches the controller, and is committed if it says so. */
-  private void record(SimHost h, SimCopy c, long from, long to, double seconds) {
+  /** The piece [from, to) of the worker's chunk reaches the controller, and is committed if it says so. */
+  private void record(SimHost h, SimChunk c, long from, long to, double seconds) {
     double now = clock.now();
     Verdict v = controller.piece(h.host.id(), c.job, c.id, from, to, now);
     if (v == Verdict.REFUSE) {
-      throw new IllegalStateException("the controller refused piece [" + from + ", " + to + ") of copy " + c.id
+      throw new IllegalStateException("the controller refused piece [" + from + ", " + to + ") of chunk " + c.id
           + " from " + h.host.id() + " at t=" + now);
     }
     if (v == Verdict.COMMIT) {
       if (commits.intersects(from, to)) {
-        throw new IllegalStateException("units of [" + from + ", " + to + ") would be counted twice (copy " + c.id
+        throw new IllegalStateException("units of [" + from + ", " + to + ") would be counted twice (chunk " + c.id
             + " of " + h.host.id() + " at t=" + now + ")");
       }
       commits.add(from, to);

@@ -6,17 +6,17 @@ import dev.gleaner.common.control.JobDef;
 import java.util.PriorityQueue;
 
 /**
- * The simulated master's one port: it streams one copy's input at a time, at its worker's
+ * The simulated master's one port: it streams one chunk's input at a time, at its worker's
  * bandwidth, the waiting streams in the controller's rank order (then in the order they came).
  *
- * <p>A stream whose copy is gone or whose worker is down is skipped; a truncated copy's streams are
- * cut to its new end, the one under way at the units already sent. When a stream ends its copy is
+ * <p>A stream whose chunk is gone or whose worker is down is skipped; a truncated chunk's streams are
+ * cut to its new end, the one under way at the units already sent. When a stream ends its chunk is
  * ready, the controller hears how long the bytes took, and the worker is told.
  */
 final class SimPort {
   private static final class SimStream {
     final SimHost host;
-    final SimCopy copy;
+    final SimChunk chunk;
     final long from;
     long to;
     final int rank;
@@ -27,9 +27,9 @@ final class SimPort {
     /** Raised whenever the stream's end moves, so that the end scheduled before is ignored. */
     long token;
 
-    SimStream(SimHost host, SimCopy copy, Action.Stream s, long seq, Runnable arrived) {
+    SimStream(SimHost host, SimChunk chunk, Action.Stream s, long seq, Runnable arrived) {
       this.host = host;
-      this.copy = copy;
+      this.chunk = chunk;
       this.from = s.start();
       this.to = s.end();
       this.rank = s.rank();
@@ -51,8 +51,8 @@ final class SimPort {
     this.job = job;
   }
 
-  /** Queues the input {@code s} of the worker's copy; {@code arrived} runs once it is all there. */
-  void queue(SimHost h, SimCopy c, Action.Stream s, Runnable arrived) {
+  /** Queues the input {@code s} of the worker's chunk; {@code arrived} runs once it is all there. */
+  void queue(SimHost h, SimChunk c, Action.Stream s, Runnable arrived) {
     waiting.add(new SimStream(h, c, s, clock.next(), arrived));
     kick();
   }
@@ -65,23 +65,23 @@ final class SimPort {
     }
   }
 
-  /** The copy now ends at {@code end}: its streams carry no unit past it (nor past what was sent). */
-  void truncate(SimCopy c, long end) {
-    if (sending != null && sending.copy == c && sending.to > end) {
+  /** The chunk now ends at {@code end}: its streams carry no unit past it (nor past what was sent). */
+  void truncate(SimChunk c, long end) {
+    if (sending != null && sending.chunk == c && sending.to > end) {
       double sentUnits = (clock.now() - sending.startedAt) * sending.host.host.bandwidth() / job.bytesPerUnit();
       sending.to = Math.max(end, (long) Math.ceil(sending.from + sentUnits));
       scheduleEnd(sending);
     }
     for (SimStream s : waiting) {
-      if (s.copy == c) {
+      if (s.chunk == c) {
         s.to = Math.min(s.to, end);
       }
     }
   }
 
-  /** The copy was cancelled: the stream under way for it, if any, stops and the port serves the next. */
-  void cancel(SimCopy c) {
-    if (sending != null && sending.copy == c) {
+  /** The chunk was cancelled: the stream under way for it, if any, stops and the port serves the next. */
+  void cancel(SimChunk c) {
+    if (sending != null && sending.chunk == c) {
       sending = null;
       kick();
     }
@@ -90,7 +90,7 @@ final class SimPort {
   private void kick() {
     while (sending == null && !waiting.isEmpty()) {
       SimStream s = waiting.poll();
-      if (s.copy.gone || !s.host.up || s.to <= s.from) {
+      if (s.chunk.gone || !s.host.up || s.to <= s.from) {
         continue;
       }
       sending = s;
@@ -108,8 +108,8 @@ final class SimPort {
       }
       double now = clock.now();
       sending = null;
-      s.copy.ready = true;
-      controller.streamed(s.host.host.id(), job.id(), s.copy.id, (long) Math.ceil((s.to - s.from) * job.bytesPerUnit()),
+      s.chunk.ready = true;
+      controller.streamed(s.host.host.id(), job.id(), s.chunk.id, (long) Math.ceil((s.to - s.from) * job.bytesPerUnit()),
           now - s.startedAt, now);
       s.arrived.run();
       kick();

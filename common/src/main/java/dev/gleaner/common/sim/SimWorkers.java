@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * The closed loop's simulated workers and the master's port that feeds them: the workers join, go
- * down and come back on their hosts' schedules, and take the controller's actions on the copies
+ * down and come back on their hosts' schedules, and take the controller's actions on the chunks
  * they hold ({@link SimPieces} computes and saves them, {@link SimPort} streams their input).
  *
  * <p>A worker that goes down loses what it computed since its last saved piece, unless its owner's
@@ -101,7 +101,7 @@ final class SimWorkers {
 
   // ---- the controller's actions
 
-  /** @return whether the worker is up and took the copy */
+  /** @return whether the worker is up and took the chunk */
   boolean assign(Action.Assign a) {
     SimHost h = hosts.get(a.worker());
     if (h == null || !h.up) {
@@ -111,21 +111,21 @@ final class SimWorkers {
     return true;
   }
 
-  /** The copy's input goes into the port's queue; the worker may start it once it is there. */
+  /** The chunk's input goes into the port's queue; the worker may start it once it is there. */
   void stream(Action.Stream s) {
     SimHost h = hosts.get(s.worker());
-    SimCopy c = h == null ? null : h.find(s.copyId());
+    SimChunk c = h == null ? null : h.find(s.chunkId());
     if (c != null) {
       port.queue(h, c, s, () -> pieces.advance(h));
     }
   }
 
   void truncate(Action.Truncate t) {
-    pieces.truncate(hosts.get(t.worker()), t.copyId(), t.end(), t.split());
+    pieces.truncate(hosts.get(t.worker()), t.chunkId(), t.end(), t.split());
   }
 
   void cancel(Action.Cancel c) {
-    pieces.cancel(hosts.get(c.worker()), c.copyId());
+    pieces.cancel(hosts.get(c.worker()), c.chunkId());
   }
 
   /** The controller took the worker's work back: its session ends and it connects again at once. */
@@ -172,10 +172,10 @@ final class SimWorkers {
       figures.busySeconds += now - h.pieceStart;
       figures.lostUnits += h.computed(now);
     }
-    for (SimCopy c : h.copies) {
+    for (SimChunk c : h.chunks) {
       c.gone = true;
     }
-    h.copies.clear();
+    h.chunks.clear();
     h.computing = null;
     port.hostDown(h);
     if (vacated) {

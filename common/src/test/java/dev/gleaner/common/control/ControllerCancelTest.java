@@ -26,7 +26,7 @@ class ControllerCancelTest {
     return actions.stream().filter(type::isInstance).map(type::cast).collect(Collectors.toList());
   }
 
-  /** Job j over [0, 100000) on workers a and b, each holding two copies of 250 units. */
+  /** Job j over [0, 100000) on workers a and b, each holding two chunks of 250 units. */
   @BeforeEach
   void twoWorkersComputing() {
     c.addJob(JobDef.of("j", "primes", 0, 100_000, "self").withChunking(1000, 3), 0);
@@ -38,8 +38,8 @@ class ControllerCancelTest {
     assertTrue(given.size() > 2, "each worker holds more than the copy it computes: " + given);
     // a saved a first piece of its copy (as a drain would); b none yet
     aSaved = a1.start() + 100;
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.copyId(), a1.start(), aSaved, 1));
-    c.committed("a", "j", a1.copyId(), a1.start(), aSaved, 1, 1);
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.chunkId(), a1.start(), aSaved, 1));
+    c.committed("a", "j", a1.chunkId(), a1.start(), aSaved, 1, 1);
   }
 
   private static RangeSet done(long... bounds) {
@@ -55,24 +55,24 @@ class ControllerCancelTest {
     assertTrue(c.cancel("j", "enough", 10, 4));
     List<Action> at = c.ready().actions();
     List<Action.Truncate> truncated = only(at, Action.Truncate.class);
-    assertEquals(2, truncated.size(), "the two copies being computed: " + at);
-    assertTrue(truncated.stream().anyMatch(t -> t.copyId() == a1.copyId() && t.end() == aSaved),
+    assertEquals(2, truncated.size(), "the two chunks being computed: " + at);
+    assertTrue(truncated.stream().anyMatch(t -> t.chunkId() == a1.chunkId() && t.end() == aSaved),
         "a's copy ends where a has reported up to: " + truncated);
-    assertTrue(truncated.stream().anyMatch(t -> t.copyId() == b1.copyId() && t.end() == b1.start()), "" + truncated);
+    assertTrue(truncated.stream().anyMatch(t -> t.chunkId() == b1.chunkId() && t.end() == b1.start()), "" + truncated);
     assertTrue(truncated.stream().noneMatch(Action.Truncate::split), "a cancel's stop is no split");
-    assertTrue(only(at, Action.Cancel.class).stream().noneMatch(x -> x.copyId() == a1.copyId() || x.copyId() == b1.copyId()),
-        "the copies being computed are not cancelled");
-    assertTrue(!only(at, Action.Cancel.class).isEmpty(), "the copies not started are: " + at);
+    assertTrue(only(at, Action.Cancel.class).stream().noneMatch(x -> x.chunkId() == a1.chunkId() || x.chunkId() == b1.chunkId()),
+        "the chunks being computed are not cancelled");
+    assertTrue(!only(at, Action.Cancel.class).isEmpty(), "the chunks not started are: " + at);
     assertEquals(JobPhase.ENDING, c.views().job("j").phase());
 
     // b reports what it computed up to its current step, marked final
-    assertEquals(Verdict.COMMIT, c.piece("b", "j", b1.copyId(), b1.start(), b1.start() + 120, true, 5));
-    c.committed("b", "j", b1.copyId(), b1.start(), b1.start() + 120, 1.2, 5);
+    assertEquals(Verdict.COMMIT, c.piece("b", "j", b1.chunkId(), b1.start(), b1.start() + 120, true, 5));
+    c.committed("b", "j", b1.chunkId(), b1.start(), b1.start() + 120, 1.2, 5);
     assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "a's last piece is not in yet");
     long aFrom = aSaved;
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.copyId(), aFrom, aFrom + 70, true, 5.5));
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.chunkId(), aFrom, aFrom + 70, true, 5.5));
     assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "its last piece is being made durable");
-    c.committed("a", "j", a1.copyId(), aFrom, aFrom + 70, 0.7, 5.6);
+    c.committed("a", "j", a1.chunkId(), aFrom, aFrom + 70, 0.7, 5.6);
 
     Action.Finished f = only(c.ready().actions(), Action.Finished.class).get(0);
     assertEquals(JobPhase.CANCELLED, f.phase());
@@ -89,10 +89,10 @@ class ControllerCancelTest {
     long from = aSaved;
     long cp = aSaved + 50;
     // a's next checkpoint piece was on the way: it reaches past the new end, and counts
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.copyId(), from, cp, false, 4.1));
-    c.committed("a", "j", a1.copyId(), from, cp, 0.5, 4.1);
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.copyId(), cp, cp + 30, true, 4.3));
-    c.committed("a", "j", a1.copyId(), cp, cp + 30, 0.3, 4.3);
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.chunkId(), from, cp, false, 4.1));
+    c.committed("a", "j", a1.chunkId(), from, cp, 0.5, 4.1);
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", a1.chunkId(), cp, cp + 30, true, 4.3));
+    c.committed("a", "j", a1.chunkId(), cp, cp + 30, 0.3, 4.3);
     assertTrue(c.views().committedUnits("j").containsAll(a1.start(), cp + 30));
     assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "b's last piece is not in yet");
   }
@@ -105,7 +105,7 @@ class ControllerCancelTest {
     assertEquals(JobPhase.ENDING, c.views().job("j").phase());
     c.tick(14);
     List<Action> end = c.ready().actions();
-    assertEquals(2, only(end, Action.Cancel.class).size(), "the two copies that did not report: " + end);
+    assertEquals(2, only(end, Action.Cancel.class).size(), "the two chunks that did not report: " + end);
     Action.Finished f = only(end, Action.Finished.class).get(0);
     assertEquals(JobPhase.CANCELLED, f.phase());
     RangeSet expected = RangeSet.of(0, 100_000);
@@ -117,8 +117,8 @@ class ControllerCancelTest {
   void aWorkerLostMeanwhileIsNotWaitedFor() {
     c.cancel("j", "enough", 10, 4);
     c.ready().actions();
-    c.piece("b", "j", b1.copyId(), b1.start(), b1.start() + 100, true, 5);
-    c.committed("b", "j", b1.copyId(), b1.start(), b1.start() + 100, 1, 5);
+    c.piece("b", "j", b1.chunkId(), b1.start(), b1.start() + 100, true, 5);
+    c.committed("b", "j", b1.chunkId(), b1.start(), b1.start() + 100, 1, 5);
     c.workerLost("a", "closed", true, 6);
     Action.Finished f = only(c.ready().actions(), Action.Finished.class).get(0);
     assertEquals(JobPhase.CANCELLED, f.phase());
@@ -149,7 +149,7 @@ class ControllerCancelTest {
     c.cancel("j", "enough", 0, 4);
     List<Action> at = c.ready().actions();
     assertTrue(only(at, Action.Truncate.class).isEmpty());
-    assertTrue(only(at, Action.Cancel.class).stream().anyMatch(x -> x.copyId() == a1.copyId()));
+    assertTrue(only(at, Action.Cancel.class).stream().anyMatch(x -> x.chunkId() == a1.chunkId()));
     assertEquals(JobPhase.CANCELLED, only(at, Action.Finished.class).get(0).phase());
   }
 }

@@ -33,15 +33,15 @@ class ControllerCheckTest {
     for (int step = 0; step < 10_000 && !work.isEmpty(); step++) {
       Action.Assign a = work.remove(0);
       t += 1;
-      Verdict v = c.piece(a.worker(), a.job(), a.copyId(), a.start(), a.end(), t);
+      Verdict v = c.piece(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), t);
       if (v == Verdict.COMMIT) {
         committer.put(a.start(), a.worker());
-        c.committed(a.worker(), a.job(), a.copyId(), a.start(), a.end(), 1, t);
+        c.committed(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), 1, t);
       } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
         checkers.add(a.worker());
         assertNotEquals(committer.get(a.start()), a.worker(), "a worker never checks its own piece");
         boolean tie = v == Verdict.TIE_BREAK;
-        c.checked(a.worker(), a.job(), a.copyId(), agrees.test(new String[] {a.worker(), Boolean.toString(tie)}),
+        c.checked(a.worker(), a.job(), a.chunkId(), agrees.test(new String[] {a.worker(), Boolean.toString(tie)}),
             tie && withDissent.test(a.worker()), t);
       }
       c.ready().actions().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);
@@ -137,13 +137,13 @@ class ControllerCheckTest {
       if (check && a.worker().equals("garbler")) {
         // its check results cannot be read: the body refuses them before comparing
         assertTrue(garbledStarts.add(a.start()), "the same check is not given to it twice: " + a);
-        c.badResult("garbler", a.job(), a.copyId(), "malformed", t);
+        c.badResult("garbler", a.job(), a.chunkId(), "malformed", t);
       } else {
-        Verdict v = c.piece(a.worker(), a.job(), a.copyId(), a.start(), a.end(), t);
+        Verdict v = c.piece(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), t);
         if (v == Verdict.COMMIT) {
-          c.committed(a.worker(), a.job(), a.copyId(), a.start(), a.end(), 1, t);
+          c.committed(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), 1, t);
         } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
-          c.checked(a.worker(), a.job(), a.copyId(), true, false, t);
+          c.checked(a.worker(), a.job(), a.chunkId(), true, false, t);
         }
       }
       c.ready().actions().stream().filter(Action.Assign.class::isInstance).map(Action.Assign.class::cast).forEach(work::add);

@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * A master that restarts (or a worker that reconnects) while workers keep computing: the copies
+ * A master that restarts (or a worker that reconnects) while workers keep computing: the chunks
  * they hold are claimed and go on, nothing is handed out twice, and what nobody claims in time
  * goes to the others.
  */
@@ -22,7 +22,7 @@ class ControllerRestartTest {
     return actions.stream().filter(type::isInstance).map(type::cast).collect(Collectors.toList());
   }
 
-  /** The restarted master's view: job j over [0, 1000), units [0, 200) committed, two copies out. */
+  /** The restarted master's view: job j over [0, 1000), units [0, 200) committed, two chunks out. */
   private void restartedWithTwoCopiesOut(double grace) {
     RangeSet remaining = RangeSet.of(200, 1000);
     JobDef def = new JobDef("j", "primes", 0, 1000, remaining, "self", 100, 0, 1, Double.POSITIVE_INFINITY, false, 0,
@@ -38,7 +38,7 @@ class ControllerRestartTest {
     c.workerJoined(WorkerInfo.of("c", "primes", 100), 1);
     List<Action> first = c.ready().actions();
     for (Action.Assign x : only(first, Action.Assign.class)) {
-      assertTrue(x.copyId() >= 8, "ids are never reused: " + x);
+      assertTrue(x.chunkId() >= 8, "ids are never reused: " + x);
       assertTrue(x.start() >= 400, "nobody else gets the reserved units [200, 400): " + x);
     }
     assertNull(c.views().checkLedger("j"));
@@ -72,8 +72,8 @@ class ControllerRestartTest {
     // c holds its window; finish what it has until the released units come its way
     for (int round = 0; round < 50 && got.stream().noneMatch(x -> x.start() < 400 && x.end() > 200); round++) {
       for (Action.Assign x : List.copyOf(got)) {
-        if (c.piece("c", "j", x.copyId(), x.start(), x.end(), 32 + round) == Verdict.COMMIT) {
-          c.committed("c", "j", x.copyId(), x.start(), x.end(), 0.001, 32 + round);
+        if (c.piece("c", "j", x.chunkId(), x.start(), x.end(), 32 + round) == Verdict.COMMIT) {
+          c.committed("c", "j", x.chunkId(), x.start(), x.end(), 0.001, 32 + round);
         }
       }
       got.clear();
@@ -85,7 +85,7 @@ class ControllerRestartTest {
     c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 5, 100, 300, 200, new long[] {200})), 40);
     List<Action.Cancel> cancels = only(c.ready().actions(), Action.Cancel.class);
     assertEquals(1, cancels.size());
-    assertEquals(5, cancels.get(0).copyId());
+    assertEquals(5, cancels.get(0).chunkId());
     Verdict late = c.piece("a", "j", 5, 200, 300, 40);
     assertTrue(late == Verdict.DISCARD || late == Verdict.DUPLICATE, "a late piece does not count: " + late);
   }
@@ -121,7 +121,7 @@ class ControllerRestartTest {
     c.workerJoined(WorkerInfo.of("b", "primes", 100), List.of(new Held("b", "j", 5, 100, 300, 200, new long[0]),
         new Held("b", "j", 7, 300, 400, 300, new long[0])), 1);
     List<Action.Cancel> cancels = only(c.ready().actions(), Action.Cancel.class);
-    assertEquals(List.of(5L), cancels.stream().map(Action.Cancel::copyId).toList());
+    assertEquals(List.of(5L), cancels.stream().map(Action.Cancel::chunkId).toList());
     assertEquals(Verdict.REFUSE, c.piece("b", "j", 5, 200, 300, 1), "a's copy is not b's");
     assertEquals(Verdict.COMMIT, c.piece("b", "j", 7, 300, 400, 1));
   }
@@ -134,7 +134,7 @@ class ControllerRestartTest {
     c.addJob(def, List.of(new Held("a", "j", 3, 0, 100, 0, new long[0]), new Held("b", "j", 9, 0, 100, 0, new long[0])),
         60, 0);
     c.workerJoined(WorkerInfo.of("a", "primes", 100), List.of(new Held("a", "j", 3, 0, 100, 0, new long[0])), 1);
-    assertEquals(List.of(3L), only(c.ready().actions(), Action.Cancel.class).stream().map(Action.Cancel::copyId).toList());
+    assertEquals(List.of(3L), only(c.ready().actions(), Action.Cancel.class).stream().map(Action.Cancel::chunkId).toList());
     c.workerJoined(WorkerInfo.of("b", "primes", 100), List.of(new Held("b", "j", 9, 0, 100, 0, new long[0])), 1);
     assertTrue(only(c.ready().actions(), Action.Cancel.class).isEmpty());
     assertEquals(Verdict.COMMIT, c.piece("b", "j", 9, 0, 100, 2));
@@ -148,11 +148,11 @@ class ControllerRestartTest {
     Action.Assign first = out.get(0);
     // a new session of a, the old one not yet noticed as closed: it still computes `first`
     c.workerJoined(WorkerInfo.of("a", "primes", 100),
-        List.of(new Held("a", "j", first.copyId(), first.start(), first.end(), first.start(), new long[0])), 1);
+        List.of(new Held("a", "j", first.chunkId(), first.start(), first.end(), first.start(), new long[0])), 1);
     List<Action> after = c.ready().actions();
-    assertTrue(only(after, Action.Cancel.class).stream().noneMatch(x -> x.copyId() == first.copyId()),
+    assertTrue(only(after, Action.Cancel.class).stream().noneMatch(x -> x.chunkId() == first.chunkId()),
         "the copy it claims stays: " + after);
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), first.start(), first.end(), 2));
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.chunkId(), first.start(), first.end(), 2));
     assertNull(c.views().checkLedger("j"));
   }
 

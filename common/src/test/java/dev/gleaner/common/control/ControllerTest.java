@@ -43,10 +43,10 @@ class ControllerTest {
     }
     bounds.add(a.end());
     for (long b : bounds) {
-      Verdict v = c.piece(a.worker(), a.job(), a.copyId(), at, b, now);
+      Verdict v = c.piece(a.worker(), a.job(), a.chunkId(), at, b, now);
       verdicts.add(v);
       if (v == Verdict.COMMIT) {
-        c.committed(a.worker(), a.job(), a.copyId(), at, b, 1, now);
+        c.committed(a.worker(), a.job(), a.chunkId(), at, b, 1, now);
       }
       at = b;
     }
@@ -130,7 +130,7 @@ class ControllerTest {
     c.workerJoined(WorkerInfo.of("c", "primes", 1000), 0.5);
     List<Action> taken = drain();
     assertTrue(only(taken, Action.Planned.class).isEmpty());
-    assertTrue(only(taken, Action.Truncate.class).isEmpty(), "queued work first, running copies untouched");
+    assertTrue(only(taken, Action.Truncate.class).isEmpty(), "queued work first, running chunks untouched");
     List<Action.Assign> toC = only(taken, Action.Assign.class).stream().filter(x -> x.worker().equals("c")).toList();
     assertEquals(950_000, toC.get(0).start(), "the back of b's queue, its last piece: " + toC);
     // at most a sixteenth of the time the job still needs, at c's speed (guided self-scheduling)
@@ -149,7 +149,7 @@ class ControllerTest {
     c.workerJoined(WorkerInfo.of("c", "primes", 1000), 100);
     List<Action> moved = drain();
     Action.Cancel cancel = only(moved, Action.Cancel.class).get(0);
-    assertEquals(bSecond.copyId(), cancel.copyId());
+    assertEquals(bSecond.chunkId(), cancel.chunkId());
     Action.Assign toC = only(moved, Action.Assign.class).get(0);
     assertEquals("c", toC.worker());
     assertEquals(bSecond.start(), toC.start());
@@ -191,10 +191,10 @@ class ControllerTest {
     Action.Assign tail = only(split, Action.Assign.class).get(0);
     // a missed the truncation and reports past the cut
     long past = t.end() + 50;
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), 0, past, 20));
-    c.committed("a", "j", first.copyId(), 0, past, 20, 20);
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.chunkId(), 0, past, 20));
+    c.committed("a", "j", first.chunkId(), 0, past, 20, 20);
     // b's first piece overlaps what a committed: discarded, its own rest goes back to the queue
-    assertEquals(Verdict.DISCARD, c.piece("b", "j", tail.copyId(), tail.start(), past + 100, 21));
+    assertEquals(Verdict.DISCARD, c.piece("b", "j", tail.chunkId(), tail.start(), past + 100, 21));
     assertNull(c.views().checkLedger("j"));
     assertEquals(past, c.views().job("j").committed());
     // everything else is still there for someone: b takes it and the job ends exact
@@ -204,11 +204,11 @@ class ControllerTest {
         complete(a, 30 + round);
       }
       for (Action.Assign a : only(log, Action.Assign.class)) {
-        if (a.copyId() == tail.copyId()) {
+        if (a.chunkId() == tail.chunkId()) {
           // finish b's original copy after the discarded piece
-          Verdict v = c.piece("b", "j", a.copyId(), past + 100, a.end(), 30 + round);
+          Verdict v = c.piece("b", "j", a.chunkId(), past + 100, a.end(), 30 + round);
           if (v == Verdict.COMMIT) {
-            c.committed("b", "j", a.copyId(), past + 100, a.end(), 1, 30 + round);
+            c.committed("b", "j", a.chunkId(), past + 100, a.end(), 1, 30 + round);
           }
         }
       }
@@ -225,17 +225,17 @@ class ControllerTest {
     Action.Assign a = only(drain(), Action.Assign.class).stream().filter(x -> x.worker().equals("a")).findFirst()
         .orElseThrow();
     long mid = a.start() + 50;
-    assertEquals(Verdict.REFUSE, c.piece("b", "j", a.copyId(), a.start(), mid, 1), "not b's copy");
+    assertEquals(Verdict.REFUSE, c.piece("b", "j", a.chunkId(), a.start(), mid, 1), "not b's copy");
     assertEquals(Verdict.REFUSE, c.piece("a", "j", 999, 0, 10, 1), "no such copy");
-    assertEquals(Verdict.REFUSE, c.piece("a", "j", a.copyId(), a.start() + 1, mid, 1), "does not start at the cursor");
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", a.copyId(), a.start(), mid, 1));
+    assertEquals(Verdict.REFUSE, c.piece("a", "j", a.chunkId(), a.start() + 1, mid, 1), "does not start at the cursor");
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", a.chunkId(), a.start(), mid, 1));
     // resent while its first copy is being made durable: acknowledged, but not as saved
-    assertEquals(Verdict.DISCARD, c.piece("a", "j", a.copyId(), a.start(), mid, 1));
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", a.copyId(), mid, a.end(), 1));
-    c.committed("a", "j", a.copyId(), a.start(), mid, 1, 1);
-    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.copyId(), a.start(), mid, 1), "resent once durable");
-    c.committed("a", "j", a.copyId(), mid, a.end(), 1, 1);
-    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.copyId(), mid, a.end(), 2), "a finished copy, resent");
+    assertEquals(Verdict.DISCARD, c.piece("a", "j", a.chunkId(), a.start(), mid, 1));
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", a.chunkId(), mid, a.end(), 1));
+    c.committed("a", "j", a.chunkId(), a.start(), mid, 1, 1);
+    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.chunkId(), a.start(), mid, 1), "resent once durable");
+    c.committed("a", "j", a.chunkId(), mid, a.end(), 1, 1);
+    assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.chunkId(), mid, a.end(), 2), "a finished copy, resent");
   }
 
   @Test
@@ -421,8 +421,8 @@ class ControllerTest {
         .orElseThrow();
     assertEquals(replans, c.views().progress("j").replans());
     long cut = a.checkpoints().length > 0 ? a.checkpoints()[0] : a.end();
-    assertEquals(Verdict.COMMIT, c.piece("h", "j", a.copyId(), a.start(), cut, 101));
-    c.committed("h", "j", a.copyId(), a.start(), cut, 1, 101);
+    assertEquals(Verdict.COMMIT, c.piece("h", "j", a.chunkId(), a.start(), cut, 101));
+    c.committed("h", "j", a.chunkId(), a.start(), cut, 1, 101);
     assertEquals(replans + 1, c.views().progress("j").replans(), "planned again once it does real work");
   }
 
@@ -443,18 +443,18 @@ class ControllerTest {
     List<Action.Assign> given = only(drain(), Action.Assign.class);
     Action.Assign first = given.get(0);
     Action.Assign second = given.get(1);
-    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.copyId(), first.start(), first.end(), 10));
-    c.committed("a", "j", first.copyId(), first.start(), first.end(), 10, 10.001);
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.chunkId(), first.start(), first.end(), 10));
+    c.committed("a", "j", first.chunkId(), first.start(), first.end(), 10, 10.001);
     c.tick(50);
     List<Action> end = drain();
     // the copy under way is stopped where its worker had reported up to: it reports what it computed
     Action.Truncate stop = only(end, Action.Truncate.class).get(0);
-    assertEquals(second.copyId(), stop.copyId());
+    assertEquals(second.chunkId(), stop.chunkId());
     assertEquals(second.start(), stop.end());
     assertTrue(!stop.split());
     assertEquals(JobPhase.ENDING, c.views().job("j").phase(), "the last piece under way is waited for");
-    assertTrue(c.piece("a", "j", second.copyId(), second.start(), second.start() + 40, true, 50.2) == Verdict.COMMIT);
-    c.committed("a", "j", second.copyId(), second.start(), second.start() + 40, 4, 50.3);
+    assertTrue(c.piece("a", "j", second.chunkId(), second.start(), second.start() + 40, true, 50.2) == Verdict.COMMIT);
+    c.committed("a", "j", second.chunkId(), second.start(), second.start() + 40, 4, 50.3);
     Action.Finished f = only(drain(), Action.Finished.class).get(0);
     assertEquals(JobPhase.DONE_PARTIAL, f.phase());
     RangeSet expected = RangeSet.of(0, 1000);
@@ -516,7 +516,7 @@ class ControllerTest {
     // couple of seconds, its hazard interval)
     List<Verdict> saved = complete(replica, 5);
     assertTrue(saved.size() > 1 && saved.stream().allMatch(v -> v == Verdict.COMMIT), saved.toString());
-    assertTrue(only(drain(), Action.Cancel.class).stream().anyMatch(x -> x.copyId() == mine.copyId()),
+    assertTrue(only(drain(), Action.Cancel.class).stream().anyMatch(x -> x.chunkId() == mine.chunkId()),
         "the slower copy is cancelled once the other saved its units");
     // the holder's late piece counts nothing
     assertTrue(complete(mine, 6).stream().allMatch(v -> v == Verdict.DUPLICATE));
@@ -616,7 +616,7 @@ class ControllerTest {
       t += 1;
       Action.Assign a = todo.remove(0);
       if (failing.contains(a.worker())) {
-        c.chunkFailed(a.worker(), a.job(), a.copyId(), "exit code 3: boom", t);
+        c.chunkFailed(a.worker(), a.job(), a.chunkId(), "exit code 3: boom", t);
       } else {
         complete(a, t);
       }
@@ -649,10 +649,10 @@ class ControllerTest {
     c.workerJoined(WorkerInfo.of("b", "primes", 1000), 0);
     List<Action.Assign> flaky = only(drain(), Action.Assign.class).stream()
         .filter(a -> a.worker().equals("flaky")).toList();
-    assertEquals(2, flaky.size(), "a window of two copies");
+    assertEquals(2, flaky.size(), "a window of two chunks");
     double t = 1;
-    c.chunkFailed("flaky", "j", flaky.get(0).copyId(), "boom", t++);
-    c.chunkFailed("flaky", "j", flaky.get(1).copyId(), "boom", t++);
+    c.chunkFailed("flaky", "j", flaky.get(0).chunkId(), "boom", t++);
+    c.chunkFailed("flaky", "j", flaky.get(1).chunkId(), "boom", t++);
     drain();
     c.tick(t++);
     assertTrue(only(drain(), Action.Assign.class).stream().noneMatch(a -> a.worker().equals("flaky")),

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Who gets work when there are many workers: a plan spreads over every worker before anyone tops
- * up its window, workers that come after the pool ran dry take copies others have not started,
+ * up its window, workers that come after the pool ran dry take chunks others have not started,
  * and a burst of joins makes a handful of re-plans. Scripted events on a fake clock.
  */
 class HandoutFairnessTest {
@@ -29,7 +29,7 @@ class HandoutFairnessTest {
       if (a instanceof Action.Assign x) {
         held.computeIfAbsent(x.worker(), k -> new ArrayDeque<>()).add(x);
       } else if (a instanceof Action.Cancel x) {
-        held.get(x.worker()).removeIf(h -> h.copyId() == x.copyId() && h.job().equals(x.job()));
+        held.get(x.worker()).removeIf(h -> h.chunkId() == x.chunkId() && h.job().equals(x.job()));
       } else if (a instanceof Action.Planned x) {
         planned++;
         lastPlan = x;
@@ -49,7 +49,7 @@ class HandoutFairnessTest {
       c.workerJoined(WorkerInfo.of("w" + i, "w", 1e9), 0);
     }
     drain();
-    // the copies beyond the window go out a budget per pump: ticks at the same instant finish them
+    // the chunks beyond the window go out a budget per pump: ticks at the same instant finish them
     for (int k = 0; k < 20; k++) {
       c.tick(0);
       drain();
@@ -82,9 +82,9 @@ class HandoutFairnessTest {
       kept += holding("w" + i);
       least = Math.min(least, holding("w" + i));
     }
-    assertEquals(2000 - 30, kept, "the late workers' copies came from the others");
+    assertEquals(2000 - 30, kept, "the late workers' chunks came from the others");
     assertEquals(19, least, "one each from those that held most");
-    // every unit ends committed exactly once, the moved copies included
+    // every unit ends committed exactly once, the moved chunks included
     double t = 2;
     List<String> everyone = new ArrayList<>(held.keySet());
     for (int round = 0; round < 100 && c.views().job("j").phase() == JobPhase.RUNNING; round++) {
@@ -92,9 +92,9 @@ class HandoutFairnessTest {
         Action.Assign a = held.get(w).poll();
         if (a != null) {
           t += 1e-3;
-          Verdict v = c.piece(w, "j", a.copyId(), a.start(), a.end(), t);
+          Verdict v = c.piece(w, "j", a.chunkId(), a.start(), a.end(), t);
           assertEquals(Verdict.COMMIT, v, a.toString());
-          c.committed(w, "j", a.copyId(), a.start(), a.end(), 1e-6, t);
+          c.committed(w, "j", a.chunkId(), a.start(), a.end(), 1e-6, t);
           drain();
         }
       }

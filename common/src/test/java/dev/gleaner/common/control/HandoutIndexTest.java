@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gleaner.common.control.state.Copy;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.control.state.WorkQueue;
@@ -41,7 +41,7 @@ class HandoutIndexTest {
     Held(Action.Assign a) {
       worker = a.worker();
       job = a.job();
-      id = a.copyId();
+      id = a.chunkId();
       end = a.end();
       checkpoints = a.checkpoints();
       cursor = a.start();
@@ -74,16 +74,16 @@ class HandoutIndexTest {
   private void apply(List<Action> actions) {
     for (Action a : actions) {
       if (a instanceof Action.Assign x) {
-        held.put(key(x.job(), x.copyId()), new Held(x));
+        held.put(key(x.job(), x.chunkId()), new Held(x));
       } else if (a instanceof Action.Truncate x) {
-        Held h = held.get(key(x.job(), x.copyId()));
+        Held h = held.get(key(x.job(), x.chunkId()));
         if (h != null) {
           h.end = Math.max(h.cursor, x.end());
         }
       } else if (a instanceof Action.Cancel x) {
-        held.remove(key(x.job(), x.copyId()));
+        held.remove(key(x.job(), x.chunkId()));
       } else if (a instanceof Action.Withdrawn x) {
-        held.remove(key(x.job(), x.copyId()));
+        held.remove(key(x.job(), x.chunkId()));
       }
     }
   }
@@ -101,7 +101,7 @@ class HandoutIndexTest {
     c = new Controller(new ControlConfig(window, lead, maxWindow, r.nextBoolean() ? 0 : 1, 0.3, r.nextDouble() * 3,
         0.5, r.nextBoolean() ? 1 : 0.5, 120, 10, 3));
     now = 0;
-    // two jobs on the same workload: a holder's list mixes their copies
+    // two jobs on the same workload: a holder's list mixes their chunks
     String[] strategies = {"self", "equal", "distrib", "proportional"};
     for (String id : List.of("a", "b")) {
       long units = 1000 + r.nextLong(200_000);
@@ -158,7 +158,7 @@ class HandoutIndexTest {
     List<Held> all = new ArrayList<>(held.values());
     Held h = all.get(r.nextInt(all.size()));
     if (r.nextInt(4) != 0) {
-      // workers compute their copies in order
+      // workers compute their chunks in order
       for (Held k : all) {
         if (k.worker.equals(h.worker)) {
           h = k;
@@ -176,7 +176,7 @@ class HandoutIndexTest {
       held.remove(key(h.job, h.id));
     }
     JobLedger jl = c.state().jobs.get(h.job);
-    Copy live = jl.copies.get(h.id);
+    Chunk live = jl.chunks.get(h.id);
     String state = live == null ? "no live copy, ended by " + jl.ended.get(h.id) : "live: worker " + live.worker + " cursor "
         + live.cursor + " end " + live.end + " assignedEnd " + live.assignedEnd + ", member "
         + c.state().members.get(h.worker).state;
@@ -208,7 +208,7 @@ class HandoutIndexTest {
           c.state().accepting(j), at);
       if (unstarted(j)) {
         for (Member m : c.state().members.values()) {
-          assertTrue(!m.up() || !j.takes(m) || !m.copies.isEmpty(), at + m.id + " is idle while job " + j.def.id()
+          assertTrue(!m.up() || !j.takes(m) || !m.chunks.isEmpty(), at + m.id + " is idle while job " + j.def.id()
               + " has unstarted work");
         }
       }
@@ -226,13 +226,13 @@ class HandoutIndexTest {
   private void checkSplit(JobLedger j, String at) {
     double splitSeconds = c.config().splitSeconds();
     double best = Double.NEGATIVE_INFINITY;
-    for (Copy k : j.copies.values()) {
+    for (Chunk k : j.chunks.values()) {
       if (!k.replica && k.check == null) {
         best = Math.max(best, finish(k));
       }
     }
     c.state().refile();
-    Copy chosen = j.finishes.latest(now, c.config().splitSeconds());
+    Chunk chosen = j.finishes.latest(now, c.config().splitSeconds());
     double tol = 1e-9 * Math.max(1, Math.abs(best));
     if (Math.abs(best - splitSeconds) <= tol) {
       return;
@@ -245,16 +245,16 @@ class HandoutIndexTest {
     }
   }
 
-  /** Seconds until the copy's holder is through it: its copies in order, only the first one moving on with time. */
-  private double finish(Copy k) {
+  /** Seconds until the copy's holder is through it: its chunks in order, only the first one moving on with time. */
+  private double finish(Chunk k) {
     Member m = k.worker;
     double s = c.state().speed(m, k.job);
     if (!(s > 0)) {
       return 0;
     }
     double t = 0;
-    for (int i = 0; i < m.copies.size(); i++) {
-      Copy x = m.copies.get(i);
+    for (int i = 0; i < m.chunks.size(); i++) {
+      Chunk x = m.chunks.get(i);
       double position = x.cursor;
       if (i == 0 && !Double.isNaN(x.startedAt)) {
         position = Math.min(x.end, x.cursor + s * Math.max(0, now - x.progressAt));
@@ -295,26 +295,26 @@ class HandoutIndexTest {
     }
   }
 
-  /** The holder of most copies beyond the window whose last copy is of this job and may move. */
+  /** The holder of most chunks beyond the window whose last copy is of this job and may move. */
   private void checkSurplus(JobLedger j, String at) {
     int most = 0;
     for (Member m : c.state().members.values()) {
-      int n = m.copies.size();
+      int n = m.chunks.size();
       if (n > c.config().window()) {
-        Copy last = m.copies.get(n - 1);
+        Chunk last = m.chunks.get(n - 1);
         if (last.job == j && !last.replica && last.check == null && !last.reserved()) {
           most = Math.max(most, n);
         }
       }
     }
     c.state().refile();
-    Copy chosen = j.surplus.most(null);
+    Chunk chosen = j.surplus.most(null);
     if (most == 0) {
       assertNull(chosen, at + "no holder beyond the window, the index gives " + chosen);
     } else {
       assertNotNull(chosen, at + "the index finds no holder beyond the window");
-      assertEquals(most, chosen.worker.copies.size(), at);
-      assertEquals(chosen, chosen.worker.copies.get(most - 1), at);
+      assertEquals(most, chosen.worker.chunks.size(), at);
+      assertEquals(chosen, chosen.worker.chunks.get(most - 1), at);
     }
   }
 }

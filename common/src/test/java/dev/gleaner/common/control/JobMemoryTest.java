@@ -41,11 +41,11 @@ class JobMemoryTest {
     for (int step = 0; step < 10_000 && !work.isEmpty(); step++) {
       Action.Assign a = work.remove(0);
       t += 1;
-      Verdict v = c.piece(a.worker(), a.job(), a.copyId(), a.start(), a.end(), t);
+      Verdict v = c.piece(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), t);
       if (v == Verdict.COMMIT) {
-        c.committed(a.worker(), a.job(), a.copyId(), a.start(), a.end(), 1, t);
+        c.committed(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), 1, t);
       } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
-        c.checked(a.worker(), a.job(), a.copyId(), true, false, t);
+        c.checked(a.worker(), a.job(), a.chunkId(), true, false, t);
       }
       c.tick(t);
       List<Action> next = c.ready().actions();

@@ -49,7 +49,7 @@ class ClosedLoopTest {
       JobView v = c.views().job(job);
       if (idleCheck && v.phase() == JobPhase.RUNNING && v.queued() > 0) {
         for (WorkerView w : c.views().workers(now)) {
-          if (w.state() == WorkerState.READY && w.copies().isEmpty()) {
+          if (w.state() == WorkerState.READY && w.chunks().isEmpty()) {
             throw new AssertionError("t=" + now + ": worker " + w.id() + " is idle while " + v.queued()
                 + " units wait");
           }
@@ -196,7 +196,7 @@ class ClosedLoopTest {
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, ClosedLoop.Setup.defaults(1e6), new Invariants("j", false));
     assertEquals(JobPhase.DONE, r.phase(), r.toString());
     assertEquals("replicate", r.controller().views().job("j").strategy(), r.controller().views().job("j").reason());
-    assertTrue(r.cancels() > 0, "copies whose units another copy saved first are cancelled");
+    assertTrue(r.cancels() > 0, "chunks whose units another copy saved first are cancelled");
     assertEquals(200_000, r.committed());
     assertNull(r.controller().views().checkLedger("j"));
   }

@@ -2,8 +2,8 @@ package dev.gleaner.deploy.bench;
 
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.Controller;
-import dev.gleaner.common.control.Progress;
 import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.Progress;
 import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.Swarm;
 import dev.gleaner.common.util.RangeSet;
@@ -20,7 +20,7 @@ import java.util.Map;
  * The controller itself at the scale of a large fleet: a {@link Swarm} of simulated workers run
  * through {@link ClosedLoop}, which drives the master's own controller on a simulated clock, on
  * this thread. It measures the wall and CPU time this thread spends per simulated interval (the
- * controller, and the simulator's own bookkeeping around it), the copies handed out and the units
+ * controller, and the simulator's own bookkeeping around it), the chunks handed out and the units
  * committed in it, and the re-plans; at the end it checks that the job ended exact: every unit
  * committed once (the simulator refuses a unit committed twice), the committed units tiling the
  * job, the workers' shares adding up to it.
@@ -40,7 +40,7 @@ public final class ControllerScaleBench {
    * @param until the simulated instant it ends at
    * @param wallSeconds wall time this thread spent in it
    * @param cpuSeconds CPU time this thread spent in it
-   * @param handOuts copies handed out in it
+   * @param handOuts chunks handed out in it
    * @param committed units committed in it
    * @param replans plans made in it
    */

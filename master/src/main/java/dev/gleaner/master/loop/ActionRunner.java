@@ -63,30 +63,30 @@ final class ActionRunner {
   private void persist(Action.Durable a) {
     if (a instanceof Action.Assign x) {
       long leaseMs = leaseMillis(x);
-      b.store.submit(ChunkTable.assigned(x.job(), x.copyId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
+      b.store.submit(ChunkTable.assigned(x.job(), x.chunkId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
           b.clock.epochMillis())).whenComplete((ok, err) -> {
             if (err != null) {
               // not sent, nor anything about it in this pass: its units are queued again
-              unrecorded.add(new ChunkKey(x.job(), x.copyId()));
+              unrecorded.add(new ChunkKey(x.job(), x.chunkId()));
               Throwable cause = err.getCause() != null ? err.getCause() : err;
-              b.storeProblems.error("assign", "job " + x.job() + ": cannot record chunk " + x.copyId()
+              b.storeProblems.error("assign", "job " + x.job() + ": cannot record chunk " + x.chunkId()
                   + " for worker " + x.worker() + "; it is not sent: " + cause.getMessage(), cause);
               b.metrics.storeFailures.increment();
-              thread.then(() -> b.controller.assignFailed(x.worker(), x.job(), x.copyId(), b.clock.now()));
+              thread.then(() -> b.controller.assignFailed(x.worker(), x.job(), x.chunkId(), b.clock.now()));
             }
           });
     } else if (a instanceof Action.Truncate x) {
-      b.store.submit(ChunkTable.truncated(x.job(), x.copyId(), x.end()));
+      b.store.submit(ChunkTable.truncated(x.job(), x.chunkId(), x.end()));
       if (x.split()) {
         b.metrics.splits.increment();
       }
-      log.info("job {}: chunk {} of worker {} now ends at unit {}: {}", x.job(), x.copyId(), x.worker(), x.end(),
+      log.info("job {}: chunk {} of worker {} now ends at unit {}: {}", x.job(), x.chunkId(), x.worker(), x.end(),
           x.why());
     } else if (a instanceof Action.Cancel x) {
-      b.store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), ChunkState.CANCELLED));
-      log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.copyId(), x.worker(), x.why());
+      b.store.submit(ChunkTable.chunkEnded(x.job(), x.chunkId(), ChunkState.CANCELLED));
+      log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.chunkId(), x.worker(), x.why());
     } else if (a instanceof Action.Withdrawn x) {
-      b.store.submit(ChunkTable.chunkEnded(x.job(), x.copyId(), ChunkState.WITHDRAWN));
+      b.store.submit(ChunkTable.chunkEnded(x.job(), x.chunkId(), ChunkState.WITHDRAWN));
     } else if (a instanceof Action.Planned p) {
       MasterJob job = b.jobs.get(p.job());
       // a re-plan that picks another strategy is stored, so the job's row keeps the one in use
@@ -162,23 +162,23 @@ final class ActionRunner {
       if (m instanceof Action.Assign x) {
         MasterJob job = b.jobs.get(x.job());
         if (job != null) {
-          link.assign(job.assignTemplate, x.copyId(), x.start(), x.end(), x.checkpoints(), x.inputBytes(),
+          link.assign(job.assignTemplate, x.chunkId(), x.start(), x.end(), x.checkpoints(), x.inputBytes(),
               (int) leaseMillis(x));
           b.metrics.chunksAssigned.increment();
         }
       } else if (m instanceof Action.Stream x) {
         MasterJob job = b.jobs.get(x.job());
         if (job != null && job.input != null) {
-          link.stream(x.job(), x.copyId(), job.input, x.start(), x.end(), x.rank(),
+          link.stream(x.job(), x.chunkId(), job.input, x.start(), x.end(), x.rank(),
               (bytes, seconds) -> b.metrics.bytesStreamed.increment(bytes));
         }
       } else if (m instanceof Action.Truncate x) {
-        link.truncate(x.job(), x.copyId(), x.end());
+        link.truncate(x.job(), x.chunkId(), x.end());
       } else if (m instanceof Action.Cancel x) {
-        link.cancel(x.job(), x.copyId());
+        link.cancel(x.job(), x.chunkId());
       } else if (m instanceof Action.Withdrawn x) {
         // a worker that vacated stays connected: the input of the chunks taken back stops going to it
-        link.stopStream(x.job(), x.copyId());
+        link.stopStream(x.job(), x.chunkId());
       } else if (m instanceof Action.Drop x) {
         link.refuse(Error.Code.LEASE_EXPIRED, "worker " + x.worker() + " lost its work: " + x.why());
       }
@@ -188,15 +188,15 @@ final class ActionRunner {
   /** The chunk a message is about; null for none (a dropped session). */
   private static ChunkKey key(Action.Message m) {
     if (m instanceof Action.Assign x) {
-      return new ChunkKey(x.job(), x.copyId());
+      return new ChunkKey(x.job(), x.chunkId());
     } else if (m instanceof Action.Stream x) {
-      return new ChunkKey(x.job(), x.copyId());
+      return new ChunkKey(x.job(), x.chunkId());
     } else if (m instanceof Action.Truncate x) {
-      return new ChunkKey(x.job(), x.copyId());
+      return new ChunkKey(x.job(), x.chunkId());
     } else if (m instanceof Action.Cancel x) {
-      return new ChunkKey(x.job(), x.copyId());
+      return new ChunkKey(x.job(), x.chunkId());
     } else if (m instanceof Action.Withdrawn x) {
-      return new ChunkKey(x.job(), x.copyId());
+      return new ChunkKey(x.job(), x.chunkId());
     }
     return null;
   }

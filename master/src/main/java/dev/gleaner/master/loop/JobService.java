@@ -269,14 +269,14 @@ public final class JobService {
   public record Submitted(String id, boolean existing) {}
 
   /** The job as the controller runs it. */
-  private JobDef definition(MasterJob job, RangeSet remaining, long firstCopyId) {
+  private JobDef definition(MasterJob job, RangeSet remaining, long firstChunkId) {
     JobSpec spec = job.spec;
     LongUnaryOperator align = job.input == null ? LongUnaryOperator.identity() : pos -> job.workload.align(pos, job.input);
     double deadline = spec.getDeadlineMillis() > 0 ? loop.clock().fromMillis(spec.getDeadlineMillis()) : Double.POSITIVE_INFINITY;
     String strategy = spec.getStrategy().isBlank() ? Strategies.DEFAULT : spec.getStrategy();
     return new JobDef(job.id, job.workload.name(), job.start, job.end, remaining, strategy, spec.getChunkUnits(),
         spec.getCheckpoints(), Math.max(1, spec.getMinWorkers()), deadline, spec.getReplication(),
-        job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstCopyId, spec.getVerify());
+        job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstChunkId, spec.getVerify());
   }
 
   private FileInputSource openInput(Workload workload, JobSpec spec) {

@@ -69,7 +69,7 @@ final class PieceIntake {
       case DISCARD -> {
         b.metrics.piecesDiscarded.increment();
         log.info("job {}: piece [{}, {}) of chunk {} from worker {} does not count (its chunk was cancelled,"
-            + " the job ended, or another copy saved part of it first)", p.getJobId(), p.getStart(), p.getEnd(),
+            + " the job ended, or another chunk saved part of it first)", p.getJobId(), p.getStart(), p.getEnd(),
             p.getChunkId(), id);
         link.ack(p.getJobId(), p.getChunkId(), p.getEnd(), false);
       }

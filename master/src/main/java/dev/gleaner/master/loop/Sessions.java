@@ -103,7 +103,7 @@ final class Sessions {
       endSession(link, "interrupted", "vacated: " + a.getReason());
       b.metrics.workersVacated.increment();
       log.info("worker {} vacates: {}{}{}", id, a.getReason(), backAt(a.getBackAtMillis()),
-          before == null || before.copies().isEmpty() ? "" : "; its chunks " + before.copies() + " go to others");
+          before == null || before.chunks().isEmpty() ? "" : "; its chunks " + before.chunks() + " go to others");
       return;
     }
     if (b.away.remove(id) == null) {
@@ -163,7 +163,7 @@ final class Sessions {
     if (interrupted) {
       b.metrics.workerFailures.increment();
       log.warn("worker {} is down: {}{}", link.workerId(), why,
-          before == null || before.copies().isEmpty() ? "" : "; it held " + before.copies());
+          before == null || before.chunks().isEmpty() ? "" : "; it held " + before.chunks());
     } else {
       log.info("worker {} left: {}", link.workerId(), why);
     }

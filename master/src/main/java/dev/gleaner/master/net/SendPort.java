@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master's one port for chunk input: streams a copy's bytes to its worker as Data frames, at
+ * The master's one port for chunk input: streams a chunk's bytes to its worker as Data frames, at
  * most {@code concurrent} streams writing at a time (1 is the one-port model of the papers), served
  * by increasing rank (the worker's place in the plan's service order), then in the order asked.
  * One worker's streams go out in the order they were asked for, each after the one before it,
@@ -53,7 +53,7 @@ final class SendPort {
   private final PriorityQueue<Stream> waiting = new PriorityQueue<>((a, b) ->
       a.rank != b.rank ? Integer.compare(a.rank, b.rank) : Long.compare(a.seq, b.seq));
   private final Set<Stream> active = new HashSet<>();
-  private final Map<String, Stream> byCopy = new HashMap<>();
+  private final Map<String, Stream> byChunk = new HashMap<>();
   /** Each connection's unfinished streams, in the order they were asked for. */
   private final Map<Channel, Deque<Stream>> byChannel = new HashMap<>();
   private long seq;
@@ -62,15 +62,15 @@ final class SendPort {
     this.concurrent = concurrent;
   }
 
-  /** Queues the input bytes {@code [from, to)} of a copy for its worker's channel. */
-  void enqueue(Channel channel, String job, long copyId, FileInputSource input, long from, long to, int rank,
+  /** Queues the input bytes {@code [from, to)} of a chunk for its worker's channel. */
+  void enqueue(Channel channel, String job, long chunkId, FileInputSource input, long from, long to, int rank,
       Listener listener) {
     Stream s;
     boolean firstOnChannel;
     synchronized (this) {
-      s = new Stream(channel, job, copyId, input, from, to, rank, seq++, listener);
+      s = new Stream(channel, job, chunkId, input, from, to, rank, seq++, listener);
       waiting.add(s);
-      byCopy.put(key(job, copyId), s);
+      byChunk.put(key(job, chunkId), s);
       Deque<Stream> mine = byChannel.get(channel);
       firstOnChannel = mine == null;
       if (firstOnChannel) {
@@ -86,15 +86,15 @@ final class SendPort {
     startMore();
   }
 
-  private static String key(String job, long copyId) {
-    return job + "#" + copyId;
+  private static String key(String job, long chunkId) {
+    return job + "#" + chunkId;
   }
 
-  /** The copy now ends at {@code end}: bytes from there on are not sent. */
-  void truncate(String job, long copyId, long end) {
+  /** The chunk now ends at {@code end}: bytes from there on are not sent. */
+  void truncate(String job, long chunkId, long end) {
     Stream s;
     synchronized (this) {
-      s = byCopy.get(key(job, copyId));
+      s = byChunk.get(key(job, chunkId));
     }
     if (s != null) {
       s.channel.eventLoop().execute(() -> {
@@ -104,11 +104,11 @@ final class SendPort {
     }
   }
 
-  /** Drops the copy's stream. */
-  void cancel(String job, long copyId) {
+  /** Drops the chunk's stream. */
+  void cancel(String job, long chunkId) {
     Stream s;
     synchronized (this) {
-      s = byCopy.get(key(job, copyId));
+      s = byChunk.get(key(job, chunkId));
     }
     if (s != null) {
       s.channel.eventLoop().execute(() -> s.finish("cancelled"));
@@ -186,7 +186,7 @@ final class SendPort {
     synchronized (this) {
       active.remove(s);
       waiting.remove(s);
-      byCopy.remove(key(s.job, s.copyId), s);
+      byChunk.remove(key(s.job, s.chunkId), s);
       Deque<Stream> mine = byChannel.get(s.channel);
       if (mine != null) {
         mine.remove(s);
@@ -204,7 +204,7 @@ final class SendPort {
   private final class Stream {
     final Channel channel;
     final String job;
-    final long copyId;
+    final long chunkId;
     final FileInputSource input;
     final long from;
     final int rank;
@@ -218,11 +218,11 @@ final class SendPort {
     /** Guarded by the port. */
     boolean parked;
 
-    Stream(Channel channel, String job, long copyId, FileInputSource input, long from, long to, int rank, long seq,
+    Stream(Channel channel, String job, long chunkId, FileInputSource input, long from, long to, int rank, long seq,
         Listener listener) {
       this.channel = channel;
       this.job = job;
-      this.copyId = copyId;
+      this.chunkId = chunkId;
       this.input = input;
       this.from = from;
       this.at = from;
@@ -257,12 +257,12 @@ final class SendPort {
         while (channel.isWritable() && at < to) {
           int n = (int) Math.min(most, to - at);
           boolean last = at + n == to;
-          channel.write(DataFrames.header(channel.alloc(), job, copyId, last, n));
+          channel.write(DataFrames.header(channel.alloc(), job, chunkId, last, n));
           ChannelFuture f = channel.write(tls ? read(input, at, n, channel) : new FileSlice(input, at, n));
           // a slice that cannot be sent breaks the stream: the connection closes, and the chunk goes elsewhere
           f.addListener(x -> {
             if (!x.isSuccess() && channel.isActive()) {
-              log.error("a slice of chunk {} of job {} could not be sent to {}; closing the connection: {}", copyId,
+              log.error("a slice of chunk {} of job {} could not be sent to {}; closing the connection: {}", chunkId,
                   job, channel.remoteAddress(), String.valueOf(x.cause()), x.cause());
               channel.close();
             }
@@ -283,7 +283,7 @@ final class SendPort {
           park(this);
         }
       } catch (RuntimeException | java.io.IOException e) {
-        log.error("streaming chunk {} of job {} stopped: {}", copyId, job, e.getMessage(), e);
+        log.error("streaming chunk {} of job {} stopped: {}", chunkId, job, e.getMessage(), e);
         channel.close();
         finish(e.getMessage());
       }
@@ -312,7 +312,7 @@ final class SendPort {
       if (!done) {
         done = true;
         if (why != null) {
-          log.debug("stream of chunk {} of job {} ended early: {}", copyId, job, why);
+          log.debug("stream of chunk {} of job {} ended early: {}", chunkId, job, why);
         }
         finished(this);
       }

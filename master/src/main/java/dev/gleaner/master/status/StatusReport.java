@@ -120,7 +120,7 @@ final class StatusReport {
       WorkerStatus.Builder b = WorkerStatus.newBuilder().setWorkerId(w.id())
           .setState(shownState(w.id(), w.state(), links, away))
           .setUnitsDone(w.unitsDone()).setInterruptions((int) books.seenInterruptions(w))
-          .setCurrentChunk(w.copies().isEmpty() ? "" : w.copies().get(0)).setSessions(w.sessions())
+          .setCurrentChunk(w.chunks().isEmpty() ? "" : w.chunks().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
           .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds())
           .setUnitsComputed(link == null ? 0 : link.unitsComputed());

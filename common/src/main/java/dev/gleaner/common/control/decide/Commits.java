@@ -3,8 +3,8 @@ package dev.gleaner.common.control.decide;
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.control.Verdict;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.plan.ChunkPlan;
@@ -13,9 +13,9 @@ import java.util.List;
 /**
  * Pieces that come in: a piece counts once. The first commit of a range wins, a range already
  * saved is a duplicate, and a piece that overlaps saved units only in part is discarded (its
- * unsaved units go back to the queues); a copy whose rest is all saved by others is cancelled.
+ * unsaved units go back to the queues); a chunk whose rest is all saved by others is cancelled.
  * New units are pending until the body says they are durable; a body that could not make them so,
- * or could not record a copy, gives them back to the queues.
+ * or could not record a chunk, gives them back to the queues.
  */
 public final class Commits {
   private final ControlState s;
@@ -33,13 +33,13 @@ public final class Commits {
   }
 
   /**
-   * Part of the worker's next piece of the copy has arrived, or waits at the master for memory to
-   * be joined in: the worker is reporting, so the copy's lease runs from now. (A large result on a
+   * Part of the worker's next piece of the chunk has arrived, or waits at the master for memory to
+   * be joined in: the worker is reporting, so the chunk's lease runs from now. (A large result on a
    * slow link, or one waiting its turn, is not a worker that stopped.)
    */
-  public void reporting(String worker, String job, long copyId, double now) {
+  public void reporting(String worker, String job, long chunkId, double now) {
     JobLedger j = s.jobs.get(job);
-    Copy c = j == null ? null : j.copies.get(copyId);
+    Chunk c = j == null ? null : j.chunks.get(chunkId);
     if (c != null && c.worker.id.equals(worker) && !Double.isNaN(c.progressAt)) {
       c.progressAt = Math.max(c.progressAt, now);
       s.touch(c.worker);
@@ -47,20 +47,20 @@ public final class Commits {
   }
 
   /**
-   * A piece arrived, with whether its worker marked it final (the last of its copy: where the copy
+   * A piece arrived, with whether its worker marked it final (the last of its chunk: where the chunk
    * ends, or where a truncation made it stop). On {@link Verdict#COMMIT} the body makes it durable,
    * acknowledges it, then reports it {@link #committed}; on {@link Verdict#DUPLICATE} and
    * {@link Verdict#DISCARD} it acknowledges it and counts nothing; on {@link Verdict#REFUSE} it
    * refuses the worker's session.
    */
-  public Verdict piece(String worker, String job, long copyId, long start, long end, boolean last, double now) {
+  public Verdict piece(String worker, String job, long chunkId, long start, long end, boolean last, double now) {
     JobLedger j = s.jobs.get(job);
     if (j == null) {
       return Verdict.REFUSE;
     }
-    Copy c = j.copies.get(copyId);
+    Chunk c = j.chunks.get(chunkId);
     if (c == null) {
-      if (!worker.equals(j.ended.get(copyId))) {
+      if (!worker.equals(j.ended.get(chunkId))) {
         return Verdict.REFUSE;
       }
       // a duplicate is acknowledged as saved: only units already durable are (pending ones may still fail)
@@ -92,10 +92,10 @@ public final class Commits {
       j.pending.add(start, end);
       v = Verdict.COMMIT;
     }
-    // a copy collected at a cancel ends with its final piece: one sent before the truncation arrived
+    // a chunk collected at a cancel ends with its final piece: one sent before the truncation arrived
     // may already reach past its new end
     if (c.cursor >= c.end && (!c.collected || last)) {
-      s.removeCopy(c, now);
+      s.removeChunk(c, now);
     }
     if (v == Verdict.DISCARD && j.phase != JobPhase.ENDING) {
       rerouting.rerouteOrphans(j, worker, List.of(new ChunkPlan(start, end, new long[0])), null, now);
@@ -109,7 +109,7 @@ public final class Commits {
    *
    * @param computeSeconds the seconds the worker spent computing it (0 if unknown)
    */
-  public void committed(String worker, String job, long copyId, long start, long end, double computeSeconds,
+  public void committed(String worker, String job, long chunkId, long start, long end, double computeSeconds,
       double now) {
     JobLedger j = s.jobs.get(job);
     if (j == null) {
@@ -156,7 +156,7 @@ public final class Commits {
    * and not counted, its units go back to the queues, and the job goes on (saying why) instead of
    * failing: a store that can write again takes the next pieces.
    */
-  public void commitFailed(String worker, String job, long copyId, long start, long end, String why, double now) {
+  public void commitFailed(String worker, String job, long chunkId, long start, long end, String why, double now) {
     JobLedger j = s.jobs.get(job);
     if (j == null) {
       return;
@@ -171,16 +171,16 @@ public final class Commits {
   }
 
   /**
-   * The body could not record a copy before sending it: it is not sent, and its units go back to
+   * The body could not record a chunk before sending it: it is not sent, and its units go back to
    * the queues.
    */
-  public void assignFailed(String worker, String job, long copyId, double now) {
+  public void assignFailed(String worker, String job, long chunkId, double now) {
     JobLedger j = s.jobs.get(job);
-    Copy c = j == null ? null : j.copies.get(copyId);
+    Chunk c = j == null ? null : j.chunks.get(chunkId);
     if (c == null || !c.worker.id.equals(worker)) {
       return;
     }
-    s.removeCopy(c, now);
+    s.removeChunk(c, now);
     s.storeHoldUntil = now + Math.max(1, s.config.replanInterval());
     if (c.check != null) {
       j.checks.addFirst(c.check);
@@ -192,12 +192,12 @@ public final class Commits {
     }
   }
 
-  /** Cancels every live copy whose units still to come are all saved by another copy. */
+  /** Cancels every live chunk whose units still to come are all saved by another chunk. */
   private void cancelCovered(JobLedger j, double now) {
-    for (Copy c : List.copyOf(j.copies.values())) {
+    for (Chunk c : List.copyOf(j.chunks.values())) {
       if (c.check == null && c.cursor < c.end && j.saved(c.cursor, c.end)) {
-        s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, "another copy saved its units first"));
-        s.removeCopy(c, now);
+        s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, "another chunk saved its units first"));
+        s.removeChunk(c, now);
       }
     }
   }

@@ -3,8 +3,8 @@ package dev.gleaner.common.control.decide;
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.estimate.Estimate;
 import dev.gleaner.common.plan.Timeline;
@@ -14,9 +14,9 @@ import java.util.Locale;
 
 /**
  * How a job ends: DONE when every unit is committed and every check settled; FAILED; and, at its
- * deadline or when it is cancelled, ENDING first: each copy being computed is stopped where its
+ * deadline or when it is cancelled, ENDING first: each chunk being computed is stopped where its
  * worker has reported up to and its worker reports what it computed since as a last piece, the
- * other copies are cancelled, and once those last pieces are in (or their grace has passed) and
+ * other chunks are cancelled, and once those last pieces are in (or their grace has passed) and
  * nothing is pending any more, DONE_PARTIAL or CANCELLED with the units not done listed.
  */
 public final class Endings {
@@ -28,12 +28,12 @@ public final class Endings {
 
   /**
    * Ends a running job, keeping what is saved. With a grace, what its workers computed since their
-   * last piece is kept too: each copy being computed is truncated where its worker has reported up
+   * last piece is kept too: each chunk being computed is truncated where its worker has reported up
    * to, so the worker stops at the end of its current step and reports what it has as a final
-   * piece (as it does when its owner comes back), and the job ends once every such copy has sent
-   * it, or its worker is lost, or the grace has passed, whichever comes first. Copies not started,
-   * checks and copies of absent workers are cancelled at once; nothing new is handed out. Without
-   * a grace, every copy is cancelled at once; a second cancel without a grace ends the wait.
+   * piece (as it does when its owner comes back), and the job ends once every such chunk has sent
+   * it, or its worker is lost, or the grace has passed, whichever comes first. Chunks not started,
+   * checks and chunks of absent workers are cancelled at once; nothing new is handed out. Without
+   * a grace, every chunk is cancelled at once; a second cancel without a grace ends the wait.
    *
    * @return false if the job is unknown or has ended
    */
@@ -50,7 +50,7 @@ public final class Endings {
         // the job's deadline still holds: what comes after it is not waited for
         j.collectUntil = Math.min(now + graceSeconds, j.def.deadline());
         j.message = String.format(Locale.ROOT, "being cancelled (%s): waiting up to %.0f s for the last pieces of %d"
-            + " chunk(s)", reason, j.collectUntil - now, j.copies.size());
+            + " chunk(s)", reason, j.collectUntil - now, j.chunks.size());
       } else {
         cancelAll(j, why, now);
       }
@@ -71,7 +71,7 @@ public final class Endings {
   }
 
   /**
-   * The job's deadline: as at a cancel with a grace, each copy being computed is truncated where its
+   * The job's deadline: as at a cancel with a grace, each chunk being computed is truncated where its
    * worker has reported up to, so that the worker stops at its current step and reports what it
    * computed (a long piece is not lost for being under way at the deadline); the rest is cancelled,
    * and the job ends once those last pieces are in or {@link ControlConfig#DEADLINE_GRACE} (at least
@@ -97,7 +97,7 @@ public final class Endings {
   }
 
   /**
-   * An ending job: once the last pieces of a cancel are in (or their grace has passed), the copies
+   * An ending job: once the last pieces of a cancel are in (or their grace has passed), the chunks
    * left are cancelled, and once nothing is pending it ends.
    */
   void settle(JobLedger j, double now) {
@@ -105,7 +105,7 @@ public final class Endings {
       return;
     }
     if (j.collecting()) {
-      if (!j.copies.isEmpty() && now < j.collectUntil) {
+      if (!j.chunks.isEmpty() && now < j.collectUntil) {
         return;
       }
       j.collectUntil = Double.NaN;
@@ -117,7 +117,7 @@ public final class Endings {
     }
   }
 
-  /** The job ends now: its copies are cancelled and nothing of it is handed out any more. */
+  /** The job ends now: its chunks are cancelled and nothing of it is handed out any more. */
   void finish(JobLedger j, JobPhase phase, String message, double now) {
     cancelAll(j, phase == JobPhase.DONE ? "the job is done" : "the job failed", now);
     j.phase = phase;
@@ -126,9 +126,9 @@ public final class Endings {
     s.emit(new Action.Finished(j.def.id(), phase, new RangeSet(), message));
   }
 
-  /** Truncates the copies being computed where their workers have reported up to; cancels the rest. */
+  /** Truncates the chunks being computed where their workers have reported up to; cancels the rest. */
   private void collect(JobLedger j, String why, double now) {
-    for (Copy c : List.copyOf(j.copies.values())) {
+    for (Chunk c : List.copyOf(j.chunks.values())) {
       boolean computing = c.check == null && !c.reserved() && !c.worker.state.down()
           && !Double.isNaN(c.startedAt) && c.cursor < c.end;
       if (computing) {
@@ -139,7 +139,7 @@ public final class Endings {
             why + "; its worker reports what it computed up to its current step"));
       } else {
         s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, why));
-        s.removeCopy(c, now);
+        s.removeChunk(c, now);
       }
     }
     dropPlans(j);
@@ -159,9 +159,9 @@ public final class Endings {
   }
 
   private void cancelAll(JobLedger j, String why, double now) {
-    for (Copy c : List.copyOf(j.copies.values())) {
+    for (Chunk c : List.copyOf(j.chunks.values())) {
       s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, why));
-      s.removeCopy(c, now);
+      s.removeChunk(c, now);
     }
     dropPlans(j);
   }

@@ -2,8 +2,8 @@ package dev.gleaner.common.control.decide;
 
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.control.state.WorkQueue;
@@ -15,10 +15,10 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The hand-out: which copy a worker with a free slot gets from its own queue, else the pool
+ * The hand-out: which chunk a worker with a free slot gets from its own queue, else the pool
  * (capped: guided self-scheduling), else a check to compute again, each piece cut to what fits
  * before the job's deadline or the worker's declared end and to what its hazard allows; and how a
- * copy is made (recorded, its Assign and its input's Stream decided). {@link Stealing} takes from
+ * chunk is made (recorded, its Assign and its input's Stream decided). {@link Stealing} takes from
  * others when this finds nothing; {@link Serving} decides who looks when.
  */
 final class Handout {
@@ -28,7 +28,7 @@ final class Handout {
     this.s = s;
   }
 
-  /** Gives the worker one copy from its queue or the pool of a running job it takes; false if none. */
+  /** Gives the worker one chunk from its queue or the pool of a running job it takes; false if none. */
   boolean planned(Member m, double now) {
     for (JobLedger j : s.live()) {
       if (!j.active() || !j.takes(m)) {
@@ -71,7 +71,7 @@ final class Handout {
 
   /** Below its window, or below the most it may hold while what it holds is done within the lead time. */
   boolean wantsMore(Member m, double now) {
-    int held = m.copies.size();
+    int held = m.chunks.size();
     ControlConfig config = s.config;
     return held < config.window()
         || held < config.maxWindow() && config.lead() > 0 && busySeconds(m, now) < config.lead() && knownSpeed(m);
@@ -79,8 +79,8 @@ final class Handout {
 
   private boolean knownSpeed(Member m) {
     JobLedger last = null;
-    for (Copy c : m.copies) {
-      // a worker's copies are mostly of one job: one look-up per run of them
+    for (Chunk c : m.chunks) {
+      // a worker's chunks are mostly of one job: one look-up per run of them
       if (c.job != last) {
         last = c.job;
         if (!(s.speed(m, last) > 0)) {
@@ -202,14 +202,14 @@ final class Handout {
     return Math.max(1, j.units() / (16L * Math.max(1, workers)));
   }
 
-  /** Seconds from now until the holder finishes this copy (its copies ahead of it first). */
-  double finishSeconds(Copy c, double now) {
+  /** Seconds from now until the holder finishes this chunk (its chunks ahead of it first). */
+  double finishSeconds(Chunk c, double now) {
     double speed = s.speed(c.worker, c.job);
     if (!(speed > 0)) {
       return 0;
     }
     double t = 0;
-    for (Copy k : c.worker.copies) {
+    for (Chunk k : c.worker.chunks) {
       t += k.secondsLeft(now, speed);
       if (k == c) {
         break;
@@ -223,7 +223,7 @@ final class Handout {
     double t = 0;
     JobLedger last = null;
     double speed = Double.NaN;
-    for (Copy k : m.copies) {
+    for (Chunk k : m.chunks) {
       if (k.job != last) {
         last = k.job;
         speed = s.speed(m, last);
@@ -241,7 +241,7 @@ final class Handout {
    * worst moment loses at most one interval of its work, whatever the plan laid out (a plan's share
    * past paper 000's validity bound, the tail after its checkpoints, a pool chunk, another's queue).
    * Before the first saved piece measures eps, the store's last durable write stands for it, and
-   * before that {@link ControlConfig#EPS_PRIOR}: the first copies, the largest of a plan, are
+   * before that {@link ControlConfig#EPS_PRIOR}: the first chunks, the largest of a plan, are
    * bounded too. For a worker whose owner policy saves its piece as it vacates, the hazard is that
    * of crashes only ({@link dev.gleaner.common.estimate.Estimator#crashRate}). Unchanged while the
    * worker has no hazard or its speed is not known yet.
@@ -260,24 +260,24 @@ final class Handout {
         ? Checkpointing.bounded(c, seconds * speed, j.def.align(), Checkpointing.MAX_CHUNKS) : c;
   }
 
-  /** Hands the worker a new copy of the planned chunk (cut by its hazard): its Assign, and its input's Stream. */
-  Copy assign(JobLedger j, Member m, ChunkPlan planned, double now, boolean replica) {
+  /** Hands the worker the planned chunk, cut by its hazard: its Assign, and its input's Stream. */
+  Chunk assign(JobLedger j, Member m, ChunkPlan planned, double now, boolean replica) {
     ChunkPlan c = hazardBounded(j, m, planned, now);
-    Copy copy = new Copy(j.nextCopyId++, j, m, c.start(), c.end(), c.checkpoints());
-    copy.replica = replica;
-    j.copies.put(copy.id, copy);
-    m.copies.add(copy);
-    if (m.copies.size() == 1) {
-      copy.started(now);
+    Chunk chunk = new Chunk(j.nextChunkId++, j, m, c.start(), c.end(), c.checkpoints());
+    chunk.replica = replica;
+    j.chunks.put(chunk.id, chunk);
+    m.chunks.add(chunk);
+    if (m.chunks.size() == 1) {
+      chunk.started(now);
     }
     s.touch(m);
     long bytes = j.def.hasInput() ? (long) Math.ceil(c.units() * j.def.bytesPerUnit()) : 0;
-    s.emit(new Action.Assign(m.id, j.def.id(), copy.id, c.start(), c.end(), c.checkpoints(), bytes,
-        s.lease(m, copy)));
+    s.emit(new Action.Assign(m.id, j.def.id(), chunk.id, c.start(), c.end(), c.checkpoints(), bytes,
+        s.lease(m, chunk)));
     if (bytes > 0) {
-      s.emit(new Action.Stream(m.id, j.def.id(), copy.id, c.start(), c.end(),
+      s.emit(new Action.Stream(m.id, j.def.id(), chunk.id, c.start(), c.end(),
           j.rank.getOrDefault(m.id, Integer.MAX_VALUE)));
     }
-    return copy;
+    return chunk;
   }
 }

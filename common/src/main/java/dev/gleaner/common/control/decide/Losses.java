@@ -2,8 +2,8 @@ package dev.gleaner.common.control.decide;
 
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.WorkerState;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.control.state.WorkQueue;
@@ -15,7 +15,7 @@ import java.util.Locale;
  * Workers that stop taking work: one draining (its queue goes to others, it finishes what it
  * holds), one lost, gone away or refused (what it held and had queued that nobody else has
  * follows the recovery lists, then its jobs are re-planned), and one whose lease ran out
- * (heartbeats prove a process, not progress: a worker computing a copy without a piece for longer
+ * (heartbeats prove a process, not progress: a worker computing a chunk without a piece for longer
  * than its lease loses its session and its work, as if it had been interrupted).
  */
 public final class Losses {
@@ -107,16 +107,16 @@ public final class Losses {
   }
 
   /**
-   * A worker computing a copy without a piece for longer than its lease loses its session and its
+   * A worker computing a chunk without a piece for longer than its lease loses its session and its
    * work, as if it had been interrupted; the piece it hung on counts as a failure of that piece.
    */
   void expireLeases(double now) {
     // losing a worker changes a member's state, never the map
     for (Member m : s.members.values()) {
-      if (m.state.down() || m.copies.isEmpty()) {
+      if (m.state.down() || m.chunks.isEmpty()) {
         continue;
       }
-      Copy c = m.copies.get(0);
+      Chunk c = m.chunks.get(0);
       double silent = now - c.progressAt;
       // no lease is shorter than the floor: most workers are not looked up at all
       if (!(silent > s.config.leaseFloor()) || !c.job.phase.open()) {

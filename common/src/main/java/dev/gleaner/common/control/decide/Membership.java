@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Workers that join: a new worker, one coming back, or one whose new session replaces one that
  * still looked alive. A worker's session brings what it says of itself (its workloads, its
- * calibrated speeds, its history, when it will surely be gone) and the copies it kept computing
+ * calibrated speeds, its history, when it will surely be gone) and the chunks it kept computing
  * while it was away from this master; its jobs are re-planned, unless the master refused its last
  * session and no piece of it has counted since.
  */
@@ -28,15 +28,15 @@ public final class Membership {
   }
 
   /**
-   * A worker's session started, the worker holding {@code claims}: copies it kept computing while
-   * it was away from this master (a restart, a cut). A claim of a copy the controller still keeps
+   * A worker's session started, the worker holding {@code claims}: chunks it kept computing while
+   * it was away from this master (a restart, a cut). A claim of a chunk the controller still keeps
    * for this worker is taken up where its acknowledged pieces end (its later pieces follow); any
-   * other claim is cancelled, and the worker's reserved copies it did not claim go to others.
+   * other claim is cancelled, and the worker's reserved chunks it did not claim go to others.
    */
   public void joined(WorkerInfo info, List<Held> claims, double now) {
     Member m = s.members.get(info.id());
     if (m != null && !m.state.down()) {
-      // a new session while the old one looked alive: what it claims of its copies stays with it
+      // a new session while the old one looked alive: what it claims of its chunks stays with it
       restarts.keepClaimed(m, claims, now);
       losses.lost(info.id(), "replaced by a new session", false, false, false, true, now);
     }

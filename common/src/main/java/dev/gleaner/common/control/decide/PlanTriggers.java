@@ -11,7 +11,7 @@ import dev.gleaner.common.control.state.Member;
  * again after joins, returns, drains, losses and estimates that drifted past {@code drift}, at most
  * once per {@code replanInterval}, and while workers keep joining in a burst at most once per
  * {@link ControlConfig#BURST_REPLANS} intervals. The workers that join meanwhile get work from the
- * pool, other queues and the tails of running copies.
+ * pool, other queues and the tails of running chunks.
  */
 final class PlanTriggers {
   private final ControlState s;

@@ -1,8 +1,8 @@
 package dev.gleaner.common.control.decide;
 
 import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.Homes;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where work nobody has any more goes: a worker's copies and queue taken back, and the parts of
+ * Where work nobody has any more goes: a worker's chunks and queue taken back, and the parts of
  * them that nobody else covers sent along the recovery lists (Klonowska's static lists, fixed at
  * the first plan: paper 004). Each part goes to the back of the queue of the first up worker on
  * its home's list; with none, to the front of the shared pool.
@@ -28,27 +28,27 @@ final class Rerouting {
   }
 
   /**
-   * Takes the worker's copies and queue of a job back: the unsaved rest of each copy, then its
+   * Takes the worker's chunks and queue of a job back: the unsaved rest of each chunk, then its
    * queue, as chunks keeping their checkpoints. With {@code cancelWhy}, the worker is told to stop
-   * each copy (a worker that is gone is not: its copies are withdrawn). Checks go back to the
+   * each chunk (a worker that is gone is not: its chunks are withdrawn). Checks go back to the
    * job's checks.
    */
   List<ChunkPlan> takeBack(Member m, JobLedger j, String cancelWhy, double now) {
     List<ChunkPlan> parts = new ArrayList<>();
-    for (Copy c : List.copyOf(m.copies)) {
+    for (Chunk c : List.copyOf(m.chunks)) {
       if (c.job != j || c.reserved()) {
         continue;
       }
       s.emit(cancelWhy != null ? new Action.Cancel(m.id, j.def.id(), c.id, cancelWhy)
           : new Action.Withdrawn(m.id, j.def.id(), c.id));
-      s.removeCopy(c, now);
+      s.removeChunk(c, now);
       if (c.check != null) {
         j.checks.addFirst(c.check);
         s.workChanged = true;
         continue;
       }
       if (c.cursor < c.end) {
-        // (a copy collected at a cancel ends where its worker had reported up to: nothing of it is left)
+        // (a chunk collected at a cancel ends where its worker had reported up to: nothing of it is left)
         parts.add(JobLedger.part(c.cursor, c.end, c.checkpoints));
       }
     }

@@ -4,8 +4,8 @@ import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.Held;
 import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.JobMemory;
 import dev.gleaner.common.control.state.Member;
@@ -17,17 +17,17 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Jobs taken up, and the copies a restart kept: a job a restarted master takes up again comes with
- * the copies its store says were handed out and not finished, and with its memories (the same
- * recovery lists, the same homes, the checks it had picked). Each such copy's unsaved units stay
+ * Jobs taken up, and the chunks a restart kept: a job a restarted master takes up again comes with
+ * the chunks its store says were handed out and not finished, and with its memories (the same
+ * recovery lists, the same homes, the checks it had picked). Each such chunk's unsaved units stay
  * reserved for its worker for a grace: a worker that kept computing through the restart claims the
- * copy when it connects and goes on with it; the units of a worker that does not come back in time,
- * or of one that comes back without it, go to others as if it had been lost then. Of two copies
+ * chunk when it connects and goes on with it; the units of a worker that does not come back in time,
+ * or of one that comes back without it, go to others as if it had been lost then. Of two chunks
  * over the same units, the later (the master's newer decision) is kept.
  */
 public final class Restarts {
-  /** Copies in the order they were handed out (a worker computes them in that order). */
-  private static final Comparator<Copy> BY_ID = Comparator.comparingLong((Copy c) -> c.id);
+  /** Chunks in the order they were handed out (a worker computes them in that order). */
+  private static final Comparator<Chunk> BY_ID = Comparator.comparingLong((Chunk c) -> c.id);
 
   private final ControlState s;
   private final Rerouting rerouting;
@@ -40,10 +40,10 @@ public final class Restarts {
   }
 
   /**
-   * A job to run, with the copies its store says were handed out (ids below the job's first copy
+   * A job to run, with the chunks its store says were handed out (ids below the job's first chunk
    * id, each with {@code acked} the end of its committed pieces) and its memories (null: none).
    *
-   * @throws IllegalArgumentException if the job is known already, a copy is not one of its own, or
+   * @throws IllegalArgumentException if the job is known already, a chunk is not one of its own, or
    *     a memory does not parse
    */
   public void add(JobDef def, List<Held> handedOut, double graceSeconds, String planMemory, String checksMemory,
@@ -52,11 +52,11 @@ public final class Restarts {
       throw new IllegalArgumentException("job " + def.id() + " is already known");
     }
     List<Held> newestFirst = new ArrayList<>(handedOut);
-    newestFirst.sort((a, b) -> Long.compare(b.copyId(), a.copyId()));
+    newestFirst.sort((a, b) -> Long.compare(b.chunkId(), a.chunkId()));
     for (Held h : newestFirst) {
-      if (!h.job().equals(def.id()) || h.copyId() >= def.firstCopyId()) {
-        throw new IllegalArgumentException("copy " + h + " is not a copy of job " + def.id() + " below id "
-            + def.firstCopyId());
+      if (!h.job().equals(def.id()) || h.chunkId() >= def.firstChunkId()) {
+        throw new IllegalArgumentException("chunk " + h + " is not a chunk of job " + def.id() + " below id "
+            + def.firstChunkId());
       }
     }
     JobLedger j = s.ledger(def);
@@ -75,14 +75,14 @@ public final class Restarts {
       if (!m.state.down()) {
         continue;
       }
-      Copy c = new Copy(h.copyId(), j, m, h.start(), h.end(), h.checkpoints());
+      Chunk c = new Chunk(h.chunkId(), j, m, h.start(), h.end(), h.checkpoints());
       c.cursor = h.acked();
       c.startedAt = now;
       c.progressAt = now;
       c.reservedUntil = now + graceSeconds;
-      j.copies.put(c.id, c);
-      m.copies.add(c);
-      m.copies.sort(BY_ID);
+      j.chunks.put(c.id, c);
+      m.chunks.add(c);
+      m.chunks.sort(BY_ID);
       s.touch(m);
       j.unplanned.remove(c.cursor, c.end);
       taken.add(c.cursor, c.end);
@@ -92,13 +92,13 @@ public final class Restarts {
   }
 
   /**
-   * A worker opened a new session while its old one looked alive: what it claims of the copies it
+   * A worker opened a new session while its old one looked alive: what it claims of the chunks it
    * holds stays with it, reserved until it takes them up (the old session is lost next).
    */
   void keepClaimed(Member m, List<Held> claims, double now) {
     for (Held h : claims) {
       JobLedger j = s.jobs.get(h.job());
-      Copy c = j == null ? null : j.copies.get(h.copyId());
+      Chunk c = j == null ? null : j.chunks.get(h.chunkId());
       if (c != null && c.worker == m && !c.reserved()) {
         c.reservedUntil = now;
         s.reserved++;
@@ -107,19 +107,19 @@ public final class Restarts {
     }
   }
 
-  /** The worker's claims taken up or cancelled; its reserved copies it did not claim go to others. */
+  /** The worker's claims taken up or cancelled; its reserved chunks it did not claim go to others. */
   void takeUp(Member m, List<Held> claims, double now) {
-    Set<Copy> claimed = new HashSet<>();
+    Set<Chunk> claimed = new HashSet<>();
     for (Held h : claims) {
       JobLedger j = s.jobs.get(h.job());
-      Copy c = j == null ? null : j.copies.get(h.copyId());
+      Chunk c = j == null ? null : j.chunks.get(h.chunkId());
       boolean live = j != null && j.phase.open();
       if (live && c != null && c.worker == m && c.reserved() && c.start == h.start() && h.acked() <= c.end) {
         c.reservedUntil = Double.NaN;
         s.reserved--;
         claimed.add(c);
         if (h.acked() > c.cursor) {
-          // acknowledged as saved elsewhere (a duplicate) after the store's last piece of this copy
+          // acknowledged as saved elsewhere (a duplicate) after the store's last piece of this chunk
           long from = c.cursor;
           c.cursor = h.acked();
           rerouting.rerouteOrphans(j, m.id, List.of(JobLedger.part(from, c.cursor, c.checkpoints)), null, now);
@@ -138,32 +138,32 @@ public final class Restarts {
         c.progressAt = now;
         if (c.cursor >= c.end) {
           // nothing of it is left to report: its pieces on the way are duplicates
-          s.removeCopy(c, now);
+          s.removeChunk(c, now);
           claimed.remove(c);
         }
       } else {
-        if (j != null && c == null && h.copyId() < j.nextCopyId) {
+        if (j != null && c == null && h.chunkId() < j.nextChunkId) {
           // its pieces still on the way are acknowledged and not counted, not refused
-          j.ended.putIfAbsent(h.copyId(), m.id);
+          j.ended.putIfAbsent(h.chunkId(), m.id);
         }
-        s.emit(new Action.Cancel(m.id, h.job(), h.copyId(), j == null ? "the master knows no job " + h.job()
-            : !live ? "job " + h.job() + " has ended" : "the master no longer keeps this copy for worker " + m.id));
+        s.emit(new Action.Cancel(m.id, h.job(), h.chunkId(), j == null ? "the master knows no job " + h.job()
+            : !live ? "job " + h.job() + " has ended" : "the master no longer keeps this chunk for worker " + m.id));
       }
     }
-    for (Copy c : List.copyOf(m.copies)) {
+    for (Chunk c : List.copyOf(m.chunks)) {
       if (c.reserved() && !claimed.contains(c)) {
         release(c, "worker " + m.id + " came back without it", now);
       }
     }
-    m.copies.sort(BY_ID);
-    if (!m.copies.isEmpty()) {
-      m.copies.get(0).started(now);
+    m.chunks.sort(BY_ID);
+    if (!m.chunks.isEmpty()) {
+      m.chunks.get(0).started(now);
     }
     s.touch(m);
   }
 
   /**
-   * Reserved copies whose workers did not come back within the grace go to others; so do those of a
+   * Reserved chunks whose workers did not come back within the grace go to others; so do those of a
    * job with nothing else left for an idle worker, once {@link ControlConfig#IDLE_RESERVED_SECONDS}
    * have passed.
    */
@@ -174,12 +174,12 @@ public final class Restarts {
     for (JobLedger j : s.live()) {
       boolean idle = false;
       boolean idleKnown = false;
-      for (Copy c : List.copyOf(j.copies.values())) {
+      for (Chunk c : List.copyOf(j.chunks.values())) {
         if (!c.reserved() || !c.worker.state.down()) {
           continue;
         }
         if (c.reservedUntil <= now) {
-          release(c, "worker " + c.worker.id + " did not come back for its copy " + c.id, now);
+          release(c, "worker " + c.worker.id + " did not come back for its chunk " + c.id, now);
         } else if (now - c.progressAt >= ControlConfig.IDLE_RESERVED_SECONDS) {
           if (!idleKnown) {
             idle = j.active() && j.unstarted() == 0 && s.waiting.anyBelowWindow(j::takes);
@@ -193,10 +193,10 @@ public final class Restarts {
     }
   }
 
-  /** A reserved copy's units go to the others: its worker did not claim it in time. */
-  private void release(Copy c, String why, double now) {
+  /** A reserved chunk's units go to the others: its worker did not claim it in time. */
+  private void release(Chunk c, String why, double now) {
     JobLedger j = c.job;
-    s.removeCopy(c, now);
+    s.removeChunk(c, now);
     s.emit(new Action.Withdrawn(c.worker.id, j.def.id(), c.id));
     if (j.phase.open()) {
       rerouting.rerouteOrphans(j, c.worker.id,

@@ -8,7 +8,7 @@ import dev.gleaner.common.control.state.WaitLines.Line;
 
 /**
  * Who is served at a pump, and in which order: those with nothing in hand first, then those below
- * their window, then those the lead lets hold more; one copy per visit, each worker served going
+ * their window, then those the lead lets hold more; one chunk per visit, each worker served going
  * to the back of its line, so that a plan spreads over every worker before anyone tops up (4,000
  * workers and 100,000 chunks: 25 each, not 32 each for 3,125 of them and nothing for the rest). A
  * visit asks the {@link Handout} (its queue, the pool, checks) and then, for a worker with nothing
@@ -21,14 +21,14 @@ import dev.gleaner.common.control.state.WaitLines.Line;
  * order until a visit finds nothing and nothing is left that anyone of that line could take (the
  * line is dry), or until {@link #FAILURES} visits found nothing (what is left does not fit them: a
  * deadline, a declared end; the next pump goes on with the others). The two lines of workers with
- * copies in hand are served at most {@link #BUDGET} copies per pump, the rest at the next event:
- * those workers are not idle. A pump therefore costs the copies it hands out plus a bounded number
+ * chunks in hand are served at most {@link #BUDGET} chunks per pump, the rest at the next event:
+ * those workers are not idle. A pump therefore costs the chunks it hands out plus a bounded number
  * of looks, however many workers wait.
  */
 final class Serving {
   /** Visits per line and pump that may find nothing before the line waits for the next pump. */
   static final int FAILURES = 64;
-  /** Copies per pump handed to workers that already hold some. */
+  /** Chunks per pump handed to workers that already hold some. */
   static final int BUDGET = 4096;
 
   private final ControlState s;
@@ -59,7 +59,7 @@ final class Serving {
     if (lines.look(Line.IDLE)) {
       lines.look(Line.IDLE, serve(Line.IDLE, now));
     }
-    // a visit may wake others (a holder whose copy moved): each is visited too, within a bound
+    // a visit may wake others (a holder whose chunk moved): each is visited too, within a bound
     for (int visits = 0; lines.anyWoken() && visits < s.members.size() + BUDGET; visits++) {
       Member m = lines.pollWoken();
       place(m, visit(m, now), now);
@@ -77,7 +77,7 @@ final class Serving {
   }
 
   /**
-   * Serves a line in order, one copy per visit; returns whether to serve it again at the next pump
+   * Serves a line in order, one chunk per visit; returns whether to serve it again at the next pump
    * (its budget ran out, or too many visits found nothing while something was left).
    */
   private boolean serve(Line line, double now) {
@@ -106,13 +106,13 @@ final class Serving {
     return lines.size(line) > 0;
   }
 
-  /** One look: one copy for the worker if it wants one and one is there for it. */
+  /** One look: one chunk for the worker if it wants one and one is there for it. */
   private boolean visit(Member m, double now) {
     return m.up() && handout.wantsMore(m, now) && take(m, now);
   }
 
   /**
-   * Gives the worker one copy if there is one for it: its queue or the pool, a check, and for a
+   * Gives the worker one chunk if there is one for it: its queue or the pool, a check, and for a
    * worker with nothing in hand what it may take from others; false if none.
    */
   private boolean take(Member m, double now) {
@@ -120,18 +120,18 @@ final class Serving {
       return true;
     }
     // nothing planned for it and nothing in its hands: no idle worker while work remains
-    return m.copies.isEmpty() && stealing.take(m, now);
+    return m.chunks.isEmpty() && stealing.take(m, now);
   }
 
   /** Puts the worker at the back of the line it belongs to now, if it still wants work. */
   private void place(Member m, boolean gotOne, double now) {
-    lines.place(m, m.up() && handout.wantsMore(m, now), m.copies.size(), s.config.window(), gotOne);
+    lines.place(m, m.up() && handout.wantsMore(m, now), m.chunks.size(), s.config.window(), gotOne);
   }
 
   /**
    * Whether nothing is left that a worker of this line could take besides its own queue (work
-   * queued for a worker wakes it): for workers with copies in hand, the pool and checks; for
-   * idle ones, also other workers' queues, a running copy worth splitting and a copy not started
+   * queued for a worker wakes it): for workers with chunks in hand, the pool and checks; for
+   * idle ones, also other workers' queues, a running chunk worth splitting and a chunk not started
    * by a holder of more than the window.
    */
   private boolean dry(Line line, double now) {

@@ -1,8 +1,8 @@
 package dev.gleaner.common.control.decide;
 
 import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.control.state.WorkQueue;
@@ -12,9 +12,9 @@ import dev.gleaner.common.plan.ChunkPlan;
 /**
  * What a worker with nothing in hand takes from others, so that no worker idles while work
  * remains: the back of the queue that would take longest to run; failing that, the tail of the
- * running copy that would finish last (paper 000's B1: the holder is told to stop where the tail
+ * running chunk that would finish last (paper 000's B1: the holder is told to stop where the tail
  * starts), or a replica of it from the holder's next piece when the holder is likely to be
- * interrupted first; failing that, a copy not started by the worker holding most beyond its window.
+ * interrupted first; failing that, a chunk not started by the worker holding most beyond its window.
  * Each is a look-up in the job's {@link dev.gleaner.common.control.state.Queues},
  * {@link dev.gleaner.common.control.state.Finishes} and {@link dev.gleaner.common.control.state.Surplus}.
  */
@@ -47,19 +47,19 @@ final class Stealing {
     return false;
   }
 
-  /** Whether an idle worker could split a copy of the job now. */
+  /** Whether an idle worker could split a chunk of the job now. */
   boolean hasSplit(JobLedger j, double now) {
     return splitCandidate(j, now) != null;
   }
 
-  /** Whether an idle worker could take a copy not started from a worker holding more than the window. */
+  /** Whether an idle worker could take a chunk not started from a worker holding more than the window. */
   boolean hasSurplus(JobLedger j) {
     s.refile();
     return j.surplus.most(null) != null;
   }
 
-  /** The running copy of the job that would finish last, if later than {@code splitSeconds} from now; else null. */
-  Copy splitCandidate(JobLedger j, double now) {
+  /** The running chunk of the job that would finish last, if later than {@code splitSeconds} from now; else null. */
+  Chunk splitCandidate(JobLedger j, double now) {
     s.refile();
     return j.finishes.latest(now, s.config.splitSeconds());
   }
@@ -113,13 +113,13 @@ final class Stealing {
   }
 
   /**
-   * Splits off the tail of the running copy that would finish last and gives it to this idle
+   * Splits off the tail of the running chunk that would finish last and gives it to this idle
    * worker (B1); replicates it instead when the holder is likely to be lost before finishing.
    */
   private boolean split(JobLedger j, Member m, double now) {
-    Copy c = splitCandidate(j, now);
+    Chunk c = splitCandidate(j, now);
     if (c == null || c.worker == m) {
-      // (a worker with nothing in hand holds no copy: the second cannot happen)
+      // (a worker with nothing in hand holds no chunk: the second cannot happen)
       return false;
     }
     double latest = handout.finishSeconds(c, now);
@@ -151,7 +151,7 @@ final class Stealing {
     double lostFirst = holder == null ? 0 : j.def.risk().interrupted(holder, latest);
     if (!waiting && lostFirst >= s.config.replicateAbove()) {
       // the same units from where the holder's next piece starts, cut at the same checkpoints: the
-      // two copies report identical pieces, and the first commit of each wins
+      // two chunks report identical pieces, and the first commit of each wins
       c.replica = true;
       s.touch(c.worker);
       j.replicated = true;
@@ -161,7 +161,7 @@ final class Stealing {
     long oldEnd = c.end;
     if (x == c.cursor && waiting) {
       s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));
-      s.removeCopy(c, now);
+      s.removeChunk(c, now);
     } else {
       c.end = x;
       s.touch(c.worker);
@@ -172,18 +172,18 @@ final class Stealing {
   }
 
   /**
-   * Takes the copy the worker holding most beyond the window would start last: a worker that came
+   * Takes the chunk the worker holding most beyond the window would start last: a worker that came
    * after the pool ran dry gets work that would otherwise wait behind another worker's window. The
    * holder is told to drop it (it has not started it; if it has, what it reports is discarded).
    */
   private boolean unload(JobLedger j, Member m, double now) {
     s.refile();
-    Copy c = j.surplus.most(m);
+    Chunk c = j.surplus.most(m);
     if (c == null) {
       return false;
     }
     s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));
-    s.removeCopy(c, now);
+    s.removeChunk(c, now);
     handout.assign(j, m, JobLedger.part(c.cursor, c.end, c.checkpoints), now, false);
     return true;
   }

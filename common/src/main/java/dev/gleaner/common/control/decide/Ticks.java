@@ -5,7 +5,7 @@ import dev.gleaner.common.control.state.ControlState;
 import dev.gleaner.common.control.state.JobLedger;
 
 /**
- * What time passing decides: memories to store, reserved copies whose grace is over, leases run
+ * What time passing decides: memories to store, reserved chunks whose grace is over, leases run
  * out, checks nobody may take, set-aside workers taken back when nobody else is left, deadlines,
  * the last pieces of an ending job waited for long enough, and plans whose figures drifted.
  */

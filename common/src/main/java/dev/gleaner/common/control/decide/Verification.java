@@ -3,8 +3,8 @@ package dev.gleaner.common.control.decide;
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.control.Verdict;
+import dev.gleaner.common.control.state.Chunk;
 import dev.gleaner.common.control.state.ControlState;
-import dev.gleaner.common.control.state.Copy;
 import dev.gleaner.common.control.state.JobLedger;
 import java.util.Set;
 
@@ -33,10 +33,10 @@ public final class Verification {
     }
   }
 
-  /** A piece of a check copy: only its whole range compares; anything else sends the check back to the queue. */
-  Verdict piece(JobLedger j, Copy c, long start, long end, double now) {
+  /** A piece of a check chunk: only its whole range compares; anything else sends the check back to the queue. */
+  Verdict piece(JobLedger j, Chunk c, long start, long end, double now) {
     JobLedger.Check k = c.check;
-    s.removeCopy(c, now);
+    s.removeChunk(c, now);
     if (start != k.start() || end != k.end() || !j.phase.open()) {
       if (j.phase.open()) {
         j.checks.addFirst(k);
@@ -55,9 +55,9 @@ public final class Verification {
    * @param agreesWithDissent for a tie-break: whether it equals the dissenting check's result (the
    *     body has then replaced the committed result with it)
    */
-  public void checked(String worker, String job, long copyId, boolean agrees, boolean agreesWithDissent, double now) {
+  public void checked(String worker, String job, long chunkId, boolean agrees, boolean agreesWithDissent, double now) {
     JobLedger j = s.jobs.get(job);
-    JobLedger.Check k = j == null ? null : j.checking.remove(copyId);
+    JobLedger.Check k = j == null ? null : j.checking.remove(chunkId);
     if (k == null || j.phase.ended()) {
       return;
     }
@@ -86,10 +86,10 @@ public final class Verification {
     endings.endIfDone(j, now);
   }
 
-  /** A check copy ends unsettled: its check goes back to the queue, never to {@code worker} again. */
-  void requeue(JobLedger j, Copy c, String worker, double now) {
+  /** A check chunk ends unsettled: its check goes back to the queue, never to {@code worker} again. */
+  void requeue(JobLedger j, Chunk c, String worker, double now) {
     JobLedger.Check k = c.check;
-    s.removeCopy(c, now);
+    s.removeChunk(c, now);
     j.checks.addFirst(k.excluding(worker));
     s.workChanged = true;
   }
@@ -102,7 +102,7 @@ public final class Verification {
   void settleStuck(double now) {
     for (JobLedger j : s.live()) {
       if (!j.active() || j.checks.isEmpty() || !j.checking.isEmpty() || j.committed.size() < j.units()
-          || j.copies.values().stream().anyMatch(c -> c.check != null)) {
+          || j.chunks.values().stream().anyMatch(c -> c.check != null)) {
         j.checksStuckSince = Double.NaN;
         continue;
       }

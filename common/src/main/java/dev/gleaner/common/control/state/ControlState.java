@@ -15,7 +15,7 @@ import java.util.Map;
  * Everything the controller knows, in one object its decisions share and nothing else holds: the
  * workers, the jobs with their ledgers and indexes, the estimator's figures, the waiting workers'
  * lines, and the actions decided since the body last took them. It offers the few changes every
- * decision makes the same way (a copy ends, a worker's copies changed, an action is decided), and
+ * decision makes the same way (a chunk ends, a worker's chunks changed, an action is decided), and
  * decides nothing itself. Like the controller, it belongs to one thread.
  */
 public final class ControlState {
@@ -28,7 +28,7 @@ public final class ControlState {
   public final WaitLines waiting = new WaitLines();
   /** Work appeared (or time moved) since the last pump: the waiting workers look again. */
   public boolean workChanged = true;
-  /** Copies reserved for workers that have not come back yet (see {@link Copy#reservedUntil}). */
+  /** Chunks reserved for workers that have not come back yet (see {@link Chunk#reservedUntil}). */
   public int reserved;
   /** After the store failed, nothing is handed out before this time (no busy loop on a full disk). */
   public double storeHoldUntil = Double.NEGATIVE_INFINITY;
@@ -42,7 +42,7 @@ public final class ControlState {
   private final List<JobLedger> arrived = new ArrayList<>();
   private boolean liveStale;
   private final List<Action> out = new ArrayList<>();
-  /** Workers whose copies (or speed) changed since the indexes of copies were last brought up to date. */
+  /** Workers whose chunks (or speed) changed since the indexes of chunks were last brought up to date. */
   private final List<Member> touched = new ArrayList<>();
   /** Up workers by workload they accept (see {@link #accepting}). */
   private final Map<String, Integer> upByWorkload = new HashMap<>();
@@ -111,9 +111,9 @@ public final class ControlState {
     return live;
   }
 
-  /** The copy is over (complete, lost, cancelled): its worker's next copy starts. */
-  public void removeCopy(Copy c, double now) {
-    if (c.job.copies.remove(c.id) == null) {
+  /** The chunk is over (complete, lost, cancelled): its worker's next chunk starts. */
+  public void removeChunk(Chunk c, double now) {
+    if (c.job.chunks.remove(c.id) == null) {
       return;
     }
     if (c.reserved()) {
@@ -122,15 +122,15 @@ public final class ControlState {
     }
     c.job.ended.put(c.id, c.worker.id);
     Member m = c.worker;
-    m.copies.remove(c);
-    if (!m.copies.isEmpty()) {
-      m.copies.get(0).started(now);
+    m.chunks.remove(c);
+    if (!m.chunks.isEmpty()) {
+      m.chunks.get(0).started(now);
     }
     touch(m);
     waiting.wake(m);
   }
 
-  /** The worker's copies, or its speed, changed: its place in the indexes of copies is out of date. */
+  /** The worker's chunks, or its speed, changed: its place in the indexes of chunks is out of date. */
   public void touch(Member m) {
     // a flag, not a set: several touches per event, on the hand-out's hot path
     if (!m.touched) {
@@ -139,7 +139,7 @@ public final class ControlState {
     }
   }
 
-  /** Files every touched worker again in each running job's indexes of copies (see {@link Finishes}, {@link Surplus}). */
+  /** Files every touched worker again in each running job's indexes of chunks (see {@link Finishes}, {@link Surplus}). */
   public void refile() {
     if (touched.isEmpty()) {
       return;
@@ -188,8 +188,8 @@ public final class ControlState {
     return e.known() ? e.value() : Double.NaN;
   }
 
-  /** Seconds the copy's next piece may take: {@code leaseFactor} times its expected time, at least the floor. */
-  public double lease(Member m, Copy c) {
+  /** Seconds the chunk's next piece may take: {@code leaseFactor} times its expected time, at least the floor. */
+  public double lease(Member m, Chunk c) {
     double speed = speed(m, c.job);
     // a first piece of a job with input may wait for the one port behind every other worker's input
     if (!(speed > 0) || c.job.def.hasInput() && c.cursor == c.start) {

@@ -18,9 +18,9 @@ import java.util.Map;
 
 /**
  * One job's ledger and queues. Every unit of the job is in exactly one of: committed, pending
- * (received, being made durable), held (in {@code [cursor, end)} of a live copy), queued (in a
+ * (received, being made durable), held (in {@code [cursor, end)} of a live chunk), queued (in a
  * worker's planned queue or the pool), or not done (only once the job ended at its deadline).
- * Replicas put the same units in several copies or queues on purpose; a unit's state is then the
+ * Replicas put the same units in several chunks or queues on purpose; a unit's state is then the
  * first of the list above that applies.
  */
 public final class JobLedger {
@@ -31,21 +31,21 @@ public final class JobLedger {
   public final RangeSet pending = new RangeSet();
   /** Work no plan has placed yet (all of it until the first plan). */
   public final RangeSet unplanned;
-  public final Map<Long, Copy> copies = new LinkedHashMap<>();
-  /** Copies that ended, by id, with their worker: a late piece of one is discarded, not refused. */
+  public final Map<Long, Chunk> chunks = new LinkedHashMap<>();
+  /** Chunks that ended, by id, with their worker: a late piece of one is discarded, not refused. */
   public final Map<Long, String> ended = new HashMap<>();
   /** Each worker's planned pieces, sorted by backlog. */
   public final Queues queues;
   /** Pieces for whoever is free. */
   public final WorkQueue pool = new WorkQueue(null, null);
-  /** Its running copies by when their holders would finish them (see {@link ControlState#refile}). */
+  /** Its running chunks by when their holders would finish them (see {@link ControlState#refile}). */
   public final Finishes finishes = new Finishes(this);
-  /** Its holders of more copies than the window (see {@link ControlState#refile}). */
+  /** Its holders of more chunks than the window (see {@link ControlState#refile}). */
   public final Surplus surplus = new Surplus(this);
   public final Homes homes = new Homes();
   public final Map<String, Long> unitsByWorker = new LinkedHashMap<>();
   public final List<Action.Rerouted> reroutes = new ArrayList<>();
-  public long nextCopyId;
+  public long nextChunkId;
 
   /**
    * A committed piece to compute again on another worker and compare (see {@link JobDef#verify()}).
@@ -70,7 +70,7 @@ public final class JobLedger {
     }
   }
 
-  /** Checks waiting for a worker, and those being computed or compared, by copy id. */
+  /** Checks waiting for a worker, and those being computed or compared, by chunk id. */
   public final Deque<Check> checks = new ArrayDeque<>();
   public final Map<Long, Check> checking = new HashMap<>();
   /** Units picked for checking so far, units whose check agreed (in the end), and what disagreed. */
@@ -79,7 +79,7 @@ public final class JobLedger {
   /** Since when no connected worker may take the remaining checks (NaN: they can be taken). */
   public double checksStuckSince = Double.NaN;
   public final List<String> mismatches = new ArrayList<>();
-  /** Some copies hold the same units on purpose. */
+  /** Some chunks hold the same units on purpose. */
   public boolean replicated;
   /** The speeds of the workers up for it, summed at {@link #speedSumAt} (refreshed each second). */
   public double speedSum;
@@ -112,12 +112,12 @@ public final class JobLedger {
   /** Why it was cancelled; null unless it was. */
   public String cancelled;
   /**
-   * A cancelled job waiting for the last pieces of the copies being computed (each was truncated
+   * A cancelled job waiting for the last pieces of the chunks being computed (each was truncated
    * where it had reported up to): until when it waits for them; NaN when it waits for none.
    */
   public double collectUntil = Double.NaN;
 
-  /** Whether it is a cancelled job still waiting for the last pieces of its copies. */
+  /** Whether it is a cancelled job still waiting for the last pieces of its chunks. */
   public boolean collecting() {
     return !Double.isNaN(collectUntil);
   }
@@ -136,7 +136,7 @@ public final class JobLedger {
     this.committed = RangeSet.of(def.start(), def.end());
     committed.removeAll(def.remaining());
     this.unplanned = def.remaining().copy();
-    this.nextCopyId = def.firstCopyId();
+    this.nextChunkId = def.firstChunkId();
     // a restarted job does not check every new piece to catch up on pieces picked before the restart
     this.checkedSelected = (long) (def.verify() * committed.size());
   }
@@ -211,14 +211,14 @@ public final class JobLedger {
   }
 
   /**
-   * Units somebody has: saved, held by a live copy, in the pool or not planned yet, or queued for a
+   * Units somebody has: saved, held by a live chunk, in the pool or not planned yet, or queued for a
    * worker other than {@code exceptQueue}. A new set.
    */
   public RangeSet covered(String exceptQueue) {
     RangeSet s = committed.copy();
     s.addAll(pending);
     s.addAll(unplanned);
-    for (Copy c : copies.values()) {
+    for (Chunk c : chunks.values()) {
       if (c.check == null) {
         s.add(c.cursor, c.end);
       }
@@ -232,10 +232,10 @@ public final class JobLedger {
     return s;
   }
 
-  /** Units held by live copies (their parts not yet received). */
+  /** Units held by live chunks (their parts not yet received). */
   public RangeSet held() {
     RangeSet s = new RangeSet();
-    for (Copy c : copies.values()) {
+    for (Chunk c : chunks.values()) {
       if (c.check == null) {
         s.add(c.cursor, c.end);
       }
@@ -248,7 +248,7 @@ public final class JobLedger {
     if (!checks.isEmpty() || !checking.isEmpty()) {
       return false;
     }
-    for (Copy c : copies.values()) {
+    for (Chunk c : chunks.values()) {
       if (c.check != null) {
         return false;
       }

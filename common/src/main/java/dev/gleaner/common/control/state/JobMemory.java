@@ -53,9 +53,9 @@ public final class JobMemory {
     StringBuilder b = new StringBuilder();
     b.append("selected ").append(j.checkedSelected).append('\n');
     b.append("verified ").append(j.verified).append('\n');
-    // checks under way (out on a worker, or being compared) go back to the queue: their copies end
+    // checks under way (out on a worker, or being compared) go back to the queue: their chunks end
     // with the master
-    for (Copy c : j.copies.values()) {
+    for (Chunk c : j.chunks.values()) {
       if (c.check != null) {
         check(b, c.check);
       }

@@ -17,19 +17,19 @@ public final class Member {
   public boolean savesOnVacate;
   public WorkerState state = WorkerState.READY;
   public double upSince;
-  /** Copies it holds, in the order it computes them. */
-  public final List<Copy> copies = new ArrayList<>();
+  /** Chunks it holds, in the order it computes them. */
+  public final List<Chunk> chunks = new ArrayList<>();
   public long unitsDone;
   /** Sessions so far (1 for the first). */
   public int sessions;
-  /** Known only from a restarted master's store, as the holder of reserved copies; not seen yet. */
+  /** Known only from a restarted master's store, as the holder of reserved chunks; not seen yet. */
   public boolean unseen;
   /**
    * Its last session was ended by the master for a refused request: its joins re-plan nothing (it
    * is served from the pool and others' queues) until a piece of it counts.
    */
   public boolean refused;
-  /** Whether its place in the indexes of copies waits to be brought up to date (see {@link ControlState#touch}). */
+  /** Whether its place in the indexes of chunks waits to be brought up to date (see {@link ControlState#touch}). */
   boolean touched;
   /** The line of {@link WaitLines} it waits in, or null. */
   WaitLines.Line line;
@@ -39,7 +39,7 @@ public final class Member {
     update(info, now);
   }
 
-  /** A worker the store says holds copies, before it connects to this master. */
+  /** A worker the store says holds chunks, before it connects to this master. */
   public static Member unseen(String id, String workload, double now) {
     Member m = new Member(new WorkerInfo(id, Set.of(workload), 1, Map.of(), Double.POSITIVE_INFINITY, 0, 0), now);
     m.state = WorkerState.GONE;

@@ -15,7 +15,7 @@ public final class WaitLines {
   public enum Line {
     /** Nothing in hand. */
     IDLE,
-    /** Fewer copies than the window. */
+    /** Fewer chunks than the window. */
     BELOW,
     /** At the window, and the lead lets it hold more. */
     EXTRA
@@ -86,8 +86,8 @@ public final class WaitLines {
   }
 
   /**
-   * Puts the worker at the back of the line it belongs to with {@code held} copies in hand (out of
-   * every line when it wants nothing); a worker that was just given a copy makes its line looked at
+   * Puts the worker at the back of the line it belongs to with {@code held} chunks in hand (out of
+   * every line when it wants nothing); a worker that was just given a chunk makes its line looked at
    * again at the next pump.
    */
   public void place(Member m, boolean wants, int held, int window, boolean gotOne) {
@@ -101,7 +101,7 @@ public final class WaitLines {
     m.line = line;
   }
 
-  /** Whether some worker waiting with fewer copies than the window satisfies {@code takes}. */
+  /** Whether some worker waiting with fewer chunks than the window satisfies {@code takes}. */
   public boolean anyBelowWindow(java.util.function.Predicate<Member> takes) {
     return idle.stream().anyMatch(takes) || below.stream().anyMatch(takes);
   }

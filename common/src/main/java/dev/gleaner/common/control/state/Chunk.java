@@ -4,10 +4,10 @@ import java.util.Arrays;
 
 /**
  * A chunk as it is handed out: one assignment of a range to a worker, with its checkpoints (the
- * wire's {@code Assign} and the store's chunk row carry it by its id). Several copies of the same
+ * wire's {@code Assign} and the store's chunk row carry it by its id). Several chunks of the same
  * units exist only when they are replicated; the first commit of a range wins.
  */
-public final class Copy {
+public final class Chunk {
   public final long id;
   public final JobLedger job;
   public final Member worker;
@@ -19,17 +19,17 @@ public final class Copy {
   public final long[] checkpoints;
   /** End of the last piece received: the next piece starts here. */
   public long cursor;
-  /** When the worker started computing it (NaN while it waits behind another copy). */
+  /** When the worker started computing it (NaN while it waits behind another chunk). */
   public double startedAt = Double.NaN;
   /** When the last piece arrived, or when it started. */
   public double progressAt = Double.NaN;
-  /** Whether another copy holds some of the same units on purpose. */
+  /** Whether another chunk holds some of the same units on purpose. */
   public boolean replica;
-  /** For a copy that computes committed units again to compare them: its check; null otherwise. */
+  /** For a chunk that computes committed units again to compare them: its check; null otherwise. */
   public JobLedger.Check check;
   /**
-   * For a copy a restarted master reloaded while its worker is away: until when its units stay
-   * reserved for that worker to claim; NaN for a copy whose worker is here.
+   * For a chunk a restarted master reloaded while its worker is away: until when its units stay
+   * reserved for that worker to claim; NaN for a chunk whose worker is here.
    */
   public double reservedUntil = Double.NaN;
   /**
@@ -38,7 +38,7 @@ public final class Copy {
    */
   public boolean collected;
 
-  public Copy(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
+  public Chunk(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
     this.id = id;
     this.job = job;
     this.worker = worker;
@@ -61,9 +61,9 @@ public final class Copy {
     }
   }
 
-  /** Whether it is its holder's first copy and has started: the only one that progresses with time. */
+  /** Whether it is its holder's first chunk and has started: the only one that progresses with time. */
   public boolean computing() {
-    return !Double.isNaN(startedAt) && !worker.copies.isEmpty() && worker.copies.get(0) == this;
+    return !Double.isNaN(startedAt) && !worker.chunks.isEmpty() && worker.chunks.get(0) == this;
   }
 
   /** Whether an idle worker may take its tail, or a replica of it. */
@@ -95,7 +95,7 @@ public final class Copy {
     return Math.min(end, cursor + speed * Math.max(0, now - progressAt));
   }
 
-  /** Seconds its worker still needs for it at {@code speed} units/s: only a copy computing moves on with the clock. */
+  /** Seconds its worker still needs for it at {@code speed} units/s: only a chunk computing moves on with the clock. */
   public double secondsLeft(double now, double speed) {
     double at = computing() ? position(now, speed) : cursor;
     return (end - at) / speed;
