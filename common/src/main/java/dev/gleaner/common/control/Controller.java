@@ -218,13 +218,24 @@ public final class Controller {
     return v;
   }
 
+  /** A piece the controller said to commit is durable; its round trip was not measured. */
+  public void committed(String worker, String job, long chunkId, long start, long end, double computeSeconds,
+      double now) {
+    committed(worker, job, chunkId, start, end, computeSeconds, 0, now);
+  }
+
   /**
    * A piece the controller said to commit is durable.
    *
    * @param computeSeconds the seconds the worker spent computing it (0 if unknown)
+   * @param roundTripSeconds the seconds from its arrival to its durable record, a checkpoint's cost
+   *     (eps; 0 if not measured)
    */
   public void committed(String worker, String job, long chunkId, long start, long end, double computeSeconds,
-      double now) {
+      double roundTripSeconds, double now) {
+    if (roundTripSeconds > 0) {
+      state.estimator.overhead(roundTripSeconds);
+    }
     decide.commits.committed(worker, job, chunkId, start, end, computeSeconds, now);
     pump(now);
   }

@@ -181,8 +181,7 @@ final class SimPieces {
       }
       commits.add(from, to);
       figures.longestPieceSeconds = Math.max(figures.longestPieceSeconds, seconds);
-      controller.overhead(setup.commitDelay());
-      controller.committed(h.host.id(), c.job, c.id, from, to, seconds, now);
+      controller.committed(h.host.id(), c.job, c.id, from, to, seconds, setup.commitDelay(), now);
     } else if (v == Verdict.CHECK || v == Verdict.TIE_BREAK) {
       // simulated workers are honest: every check agrees
       controller.checked(h.host.id(), c.job, c.id, true, false, now);

@@ -135,9 +135,8 @@ final class PieceIntake {
             job.piecesCommitted++;
           }
           b.metrics.pieceCommit.record(nanos, TimeUnit.NANOSECONDS);
-          b.controller.overhead(nanos / 1e9);
           b.controller.committed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(),
-              p.getComputeNanos() / 1e9, b.clock.now());
+              p.getComputeNanos() / 1e9, nanos / 1e9, b.clock.now());
           b.metrics.unitsCommitted.increment(p.getEnd() - p.getStart());
           if (p.getFinal()) {
             b.metrics.chunksCompleted.increment();
