@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.deploy.command.MasterCommand;
 import dev.gleaner.deploy.command.StatusCommand;
 import dev.gleaner.deploy.command.tool.DemoCommand;
+import dev.gleaner.deploy.testing.LocalCluster;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,6 +8,7 @@ import dev.gleaner.common.workload.ChunkComputation;
 import dev.gleaner.common.workload.PrimeSieve;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.worker.WorkerDaemon;

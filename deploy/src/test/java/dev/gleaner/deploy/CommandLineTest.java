@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.deploy.testing.LocalCluster;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import dev.gleaner.protocol.JobStatus;

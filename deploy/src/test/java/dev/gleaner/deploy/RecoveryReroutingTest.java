@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.RecoveryList;

@@ -10,6 +10,7 @@ import dev.gleaner.common.sim.ClosedLoop;
 import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.WorkerStatus;

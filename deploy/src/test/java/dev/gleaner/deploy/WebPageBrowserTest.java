@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;

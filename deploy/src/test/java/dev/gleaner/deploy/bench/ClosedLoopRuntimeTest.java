@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.sim.FailureSchedule;
-import dev.gleaner.deploy.LocalCluster;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.WorkerShare;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.gleaner.deploy.LocalCluster;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import java.net.ServerSocket;

@@ -1,15 +1,14 @@
 package dev.gleaner.deploy.launch;
 
-import dev.gleaner.deploy.CommandLineTest;
-import dev.gleaner.deploy.LocalCluster;
-import dev.gleaner.deploy.Gleaner;
-
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.CommandLineTest;
+import dev.gleaner.deploy.Gleaner;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;

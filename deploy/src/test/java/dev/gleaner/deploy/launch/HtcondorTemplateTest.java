@@ -1,14 +1,13 @@
 package dev.gleaner.deploy.launch;
 
-import dev.gleaner.deploy.CommandLineTest;
-import dev.gleaner.deploy.LocalCluster;
-
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.deploy.CommandLineTest;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import java.nio.file.Files;

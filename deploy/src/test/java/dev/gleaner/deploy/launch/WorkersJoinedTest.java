@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gleaner.deploy.LocalCluster;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;
 import java.nio.file.Path;

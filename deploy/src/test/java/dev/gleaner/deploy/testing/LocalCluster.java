@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.testing;
 
 import static org.awaitility.Awaitility.await;
 
@@ -26,10 +26,10 @@ import java.util.Set;
 
 /** A master and in-process worker daemons on loopback, all stopped by {@link #close}. */
 public final class LocalCluster implements AutoCloseable {
-  static final byte[] SECRET = "cluster-test-secret-0123456789".getBytes(StandardCharsets.UTF_8);
+  public static final byte[] SECRET = "cluster-test-secret-0123456789".getBytes(StandardCharsets.UTF_8);
 
   public final MasterServer master;
-  final Path dir;
+  private final Path dir;
   private final List<WorkerDaemon> workers = new ArrayList<>();
 
   public LocalCluster(Path dir) throws InterruptedException {
@@ -37,7 +37,7 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /** A cluster whose master's configuration is adjusted (larger frames, ...). */
-  LocalCluster(Path dir, java.util.function.UnaryOperator<MasterConfig> tweak) throws InterruptedException {
+  public LocalCluster(Path dir, java.util.function.UnaryOperator<MasterConfig> tweak) throws InterruptedException {
     this.dir = dir;
     master = new MasterServer(tweak.apply(MasterConfig.defaults(new InetSocketAddress("127.0.0.1", 0),
         dir.resolve("data"), SECRET, Workloads.of(ExecWorkload.definitionOnly()))

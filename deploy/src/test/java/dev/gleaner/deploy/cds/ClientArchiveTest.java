@@ -1,10 +1,12 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.cds;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.deploy.Gleaner;
 import dev.gleaner.deploy.command.StatusCommand;
+import dev.gleaner.deploy.testing.LocalCluster;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

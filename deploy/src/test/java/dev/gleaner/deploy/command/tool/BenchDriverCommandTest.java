@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.deploy.Gleaner;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.testing.LocalCluster;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

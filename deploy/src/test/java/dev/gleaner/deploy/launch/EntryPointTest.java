@@ -1,8 +1,9 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.gleaner.deploy.launch.EntryPoint;
+import dev.gleaner.deploy.CommandLineTest;
+import dev.gleaner.deploy.Gleaner;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

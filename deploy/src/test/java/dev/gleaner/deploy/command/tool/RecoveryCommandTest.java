@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command.tool;
 
 import static dev.gleaner.deploy.CommandLineTest.gleaner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.deploy.CommandLineTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

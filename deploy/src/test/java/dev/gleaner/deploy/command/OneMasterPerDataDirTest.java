@@ -1,8 +1,10 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.deploy.Gleaner;
+import dev.gleaner.deploy.testing.LocalCluster;
 import dev.gleaner.protocol.JobSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.gleaner.deploy;
+package dev.gleaner.deploy.command;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.client.MasterClient;
-import dev.gleaner.deploy.command.Plugins;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
