@@ -4,6 +4,7 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.format.Deadlines;
+import dev.gleaner.deploy.launch.PortFile;
 import dev.gleaner.master.FaultFile;
 import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.master.MasterConfig;
@@ -11,8 +12,9 @@ import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.SecretFile;
 import dev.gleaner.protocol.tls.ClusterFiles;
 import dev.gleaner.protocol.tls.ServerTls;
-import java.nio.file.Files;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -31,6 +33,11 @@ public final class MasterCommand implements Callable<Integer> {
 
   @Option(names = "--bind", defaultValue = "0.0.0.0", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
   String bind;
+
+  @Option(names = "--port-file", paramLabel = "FILE",
+      description = "Once listening, write the port to FILE, as its only line: how a script that starts the master on"
+          + " --port 0 learns its port. Written whole (to a file beside it, then renamed), replacing what was there.")
+  Path portFile;
 
   @Option(names = "--data", defaultValue = "gleaner-data", paramLabel = "DIR",
       description = "Directory of the SQLite store (default: ${DEFAULT-VALUE}, in the current directory).")
@@ -147,6 +154,11 @@ public final class MasterCommand implements Callable<Integer> {
     if (logFile != null) {
       LogFile.install(logFile);
     }
+    Path portFolder = portFile == null ? null : portFile.toAbsolutePath().getParent();
+    if (portFile != null && (portFolder == null || !Files.isDirectory(portFolder))) {
+      throw new IllegalArgumentException("--port-file " + portFile + ": " + (portFolder == null ? "not a file's name"
+          : "there is no folder " + portFolder + " to write it in"));
+    }
     if (maxResultMib < maxFrameMib) {
       // a piece's result of one frame is taken whole: a lower limit could not be held to
       throw new IllegalArgumentException("--max-result-mib " + maxResultMib + " is below --max-frame-mib " + maxFrameMib
@@ -190,6 +202,9 @@ public final class MasterCommand implements Callable<Integer> {
     }
     MasterServer server = new MasterServer(config).start();
     FaultFile faults = clock == null ? null : FaultFile.watch(faultFile, server, clock);
+    if (portFile != null) {
+      writePortFile(server, faults);
+    }
     System.err.println("gleaner master listening on port " + server.port() + " (workloads: "
         + String.join(", ", workloads.names()) + "; " + (serverTls == null ? "clear text" : "TLS")
         + (auth.clusterKey() != null ? ", tokens" : "") + (auth.sharedSecret() != null ? ", shared secret" : "") + ")");
@@ -209,6 +224,20 @@ public final class MasterCommand implements Callable<Integer> {
     }, "gleaner-master-shutdown"));
     stop.await();
     return 0;
+  }
+
+  /** Writes the port file; a master that cannot stops, and says why in one line. */
+  private void writePortFile(MasterServer server, FaultFile faults) {
+    try {
+      PortFile.write(portFile, server.port());
+    } catch (IOException e) {
+      if (faults != null) {
+        faults.close();
+      }
+      server.close();
+      throw new IllegalArgumentException("--port-file " + portFile + ": cannot write the port there ("
+          + PortFile.reason(e) + "); the master stopped", e);
+    }
   }
 
   /** The longest a stop may take: every step of the close is bounded well within it. */
