@@ -2,7 +2,7 @@ package dev.gleaner.deploy.chaos;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
-import dev.gleaner.deploy.launch.EntryPoint;
+import dev.gleaner.deploy.launch.MasterProcess;
 import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.deploy.launch.WorkersJoined;
@@ -12,23 +12,19 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The processes of one chaos run on loopback: a master JVM (its own data directory, a shared secret,
- * {@code --serve} on the run's input folder) and worker JVMs, each behind its own {@link ChaosProxy}.
+ * The processes of one chaos run on loopback: a master JVM ({@link MasterProcess}: its own data directory, a
+ * shared secret, {@code --serve} on the run's input folder) and worker JVMs, each behind its own {@link ChaosProxy}.
  * Every process is known by its {@link Process} (and so its pid); {@link #close} ends each of them
  * with SIGKILL by pid, and nothing else.
  */
 final class ChaosCluster implements AutoCloseable {
-  private static final Pattern LISTENING = Pattern.compile("gleaner master listening on port (\\d+)");
   static final double HEARTBEAT_INTERVAL = 0.5;
   static final double HEARTBEAT_TIMEOUT = 3;
 
@@ -47,7 +43,7 @@ final class ChaosCluster implements AutoCloseable {
   private final Map<String, ChaosProxy> proxies = new LinkedHashMap<>();
   private final ReportedPieces reported = new ReportedPieces();
   private volatile int masterPort;
-  private Process master;
+  private MasterProcess master;
 
   /** A cluster in {@code dir} whose workers compute at most {@code maxSpeed} units/s each; nothing starts yet. */
   ChaosCluster(Path dir, Path serve, double maxSpeed) throws IOException {
@@ -95,36 +91,12 @@ final class ChaosCluster implements AutoCloseable {
 
   /** Starts the master JVM on the data directory and waits (60 s at most) until it listens. */
   void startMaster() throws IOException {
-    long offset = Files.exists(masterLog) ? Files.size(masterLog) : 0;
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp",
-        System.getProperty("java.class.path"), EntryPoint.NAME, "master", "--port", "0", "--bind", "127.0.0.1",
-        "--data", data.toString(), "--secret-file", secretFile.toString(), "--serve", serve.toString(),
+    master = MasterProcess.start(dir, List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of("--data", data.toString(),
+        "--secret-file", secretFile.toString(), "--serve", serve.toString(),
         "--heartbeat-interval", Double.toString(HEARTBEAT_INTERVAL),
-        "--heartbeat-timeout", Double.toString(HEARTBEAT_TIMEOUT), "--fault-file", faultFile.toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(masterLog.toFile())).start();
-    master = p;
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < until) {
-      Matcher m = LISTENING.matcher(logSince(offset));
-      if (m.find()) {
-        masterPort = Integer.parseInt(m.group(1));
-        return;
-      }
-      if (!p.isAlive()) {
-        throw new IllegalStateException("the master exited with status " + p.exitValue() + " before listening:\n"
-            + WorkerProcesses.tail(masterLog, 20));
-      }
-      pause(50);
-    }
-    throw new IllegalStateException("the master did not listen within 60 s:\n" + WorkerProcesses.tail(masterLog, 20));
-  }
-
-  private String logSince(long offset) throws IOException {
-    byte[] all = Files.readAllBytes(masterLog);
-    return new String(all, (int) Math.min(offset, all.length), (int) Math.max(0, all.length - offset),
-        StandardCharsets.UTF_8);
+        "--heartbeat-timeout", Double.toString(HEARTBEAT_TIMEOUT), "--fault-file", faultFile.toString()),
+        Duration.ofSeconds(60));
+    masterPort = master.port();
   }
 
   /** Starts worker {@code id} (again), behind its proxy. */
@@ -134,7 +106,7 @@ final class ChaosCluster implements AutoCloseable {
   }
 
   Process master() {
-    return master;
+    return master.process();
   }
 
   Process worker(String id) {
@@ -193,7 +165,7 @@ final class ChaosCluster implements AutoCloseable {
 
   /** The master and the workers as a wait for the workers looks at them. */
   WorkersJoined.Launched launched() {
-    return workers.withMaster(master, masterLog);
+    return workers.withMaster(master.process(), masterLog);
   }
 
   /** The last lines of the master's and every worker's log, for a failure report. */
@@ -216,7 +188,9 @@ final class ChaosCluster implements AutoCloseable {
     for (String id : proxies.keySet()) {
       Signals.end(workers.process(id));
     }
-    Signals.end(master);
+    if (master != null) {
+      master.close();
+    }
     for (ChaosProxy p : proxies.values()) {
       p.close();
     }

@@ -12,7 +12,7 @@ import java.nio.file.StandardCopyOption;
  * The file a master writes its port to once it listens ({@code gleaner master --port-file FILE}): the
  * port as its only line. It is written to a file of its own in the same folder and renamed over
  * FILE, so a reader finds no file, an older one whole, or this one whole, never a part of one; what
- * started the master reads its port here, not from its log.
+ * started the master reads its port here ({@link MasterProcess}), not from its log.
  */
 public final class PortFile {
   private PortFile() {}

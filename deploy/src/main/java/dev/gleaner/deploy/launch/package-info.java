@@ -1,7 +1,9 @@
 /**
  * Where workers run, and how they are started, looked at and ended: worker JVMs on this machine ({@link
  * dev.gleaner.deploy.launch.WorkerProcesses}, and what the commands that run a whole cluster here share, among it the
- * tools' one wait for workers to join, {@link dev.gleaner.deploy.launch.WorkersJoined}), worker
+ * tools' one wait for workers to join, {@link dev.gleaner.deploy.launch.WorkersJoined}, and the tools' one way to
+ * start a master JVM, {@link dev.gleaner.deploy.launch.MasterProcess}, which learns its port from the master's port
+ * file, {@link dev.gleaner.deploy.launch.PortFile}), worker
  * daemons on other computers over the system's ssh ({@link dev.gleaner.deploy.launch.RemoteWorkers}), Slurm's
  * commands and the batch script of a Slurm worker job, the autoscaler's decision (a pure function), and signals sent
  * to one process by its pid. {@link dev.gleaner.deploy.launch.EntryPoint} names the {@code gleaner} command for what

@@ -4,7 +4,6 @@ import dev.gleaner.deploy.audit.KnownPrimeCounts;
 import dev.gleaner.deploy.chaos.HostilePeer.Attack;
 import dev.gleaner.deploy.chaos.HostilePeer.Outcome;
 import dev.gleaner.deploy.launch.LocalRuns;
-import dev.gleaner.deploy.launch.Signals;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.deploy.launch.WorkersJoined;
 import java.io.PrintWriter;
@@ -146,7 +145,7 @@ public final class HostileBench {
         return doc;
       } finally {
         memory.close();
-        Signals.end(c.master());
+        c.endMaster();
       }
     }
   }

@@ -4,8 +4,7 @@ import dev.gleaner.deploy.chaos.HostilePeer;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.EntryPoint;
-import dev.gleaner.deploy.launch.Signals;
-import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.MasterProcess;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.TokenFile;
@@ -17,11 +16,9 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The cluster of one run of the hostile bench, as the bench knows it: its credentials (a shared
@@ -29,14 +26,12 @@ import java.util.regex.Pattern;
  * start its master JVM and reach it, and what a hostile peer may know of it.
  */
 final class HostileCluster {
-  private static final Pattern LISTENING = Pattern.compile("gleaner master listening on port (\\d+)");
-
   private List<String> masterArgs;
   private Path ca;
   private Path tokens;
   private byte[] secret;
   private PeerCredential client;
-  private Process master;
+  private MasterProcess master;
   private int port;
 
   private HostileCluster() {}
@@ -73,32 +68,21 @@ final class HostileCluster {
 
   /** Starts {@code gleaner master} in a JVM of 256 MiB heap on 127.0.0.1 and waits (60 s at most) until it listens. */
   void startMaster(Path run) throws IOException {
-    Path log = run.resolve("master.log");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-        EntryPoint.NAME, "master", "--port", "0", "--bind", "127.0.0.1", "--data", run.resolve("data").toString()));
-    cmd.addAll(masterArgs);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    master = p;
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < until) {
-      Matcher m = LISTENING.matcher(Files.readString(log));
-      if (m.find()) {
-        port = Integer.parseInt(m.group(1));
-        return;
-      }
-      if (!p.isAlive()) {
-        throw new IllegalStateException("the master exited with status " + p.exitValue() + ":\n"
-            + WorkerProcesses.tail(log, 20));
-      }
-      pause(50);
-    }
-    Signals.end(p);
-    throw new IllegalStateException("the master did not listen within 60 s:\n" + WorkerProcesses.tail(log, 20));
+    List<String> options = new ArrayList<>(List.of("--data", run.resolve("data").toString()));
+    options.addAll(masterArgs);
+    master = MasterProcess.start(run, List.of("-Xmx256m"), options, Duration.ofSeconds(60));
+    port = master.port();
   }
 
   Process master() {
-    return master;
+    return master.process();
+  }
+
+  /** SIGKILL to the master by its pid, if one was started and is alive. */
+  void endMaster() {
+    if (master != null) {
+      master.close();
+    }
   }
 
   int port() {
