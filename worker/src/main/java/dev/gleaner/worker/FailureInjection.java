@@ -45,8 +45,10 @@ final class FailureInjection {
           group.schedule(this::recover, delay(startNanos, o[1]), TimeUnit.NANOSECONDS);
         }
       }
+      long startedAt = System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
       log.info("failure injection: {}, seed {}, clock started at {} ms", config.interrupt(), config.interruptSeed(),
-          System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+          startedAt);
+      config.events().failureClockStarted(startedAt);
     }
     if (config.crashFile() != null) {
       Path file = config.crashFile();
@@ -73,6 +75,7 @@ final class FailureInjection {
       return;
     }
     log.warn("failure injection: this worker goes down now");
+    config.events().wentDown(System.currentTimeMillis());
     runner.cancelAll();
     outbox.clear();
     MasterLink l = dialer.link();

@@ -102,6 +102,7 @@ final class OwnerMoves implements OwnerWatch.Moves {
     Duration took = Duration.ofNanos(System.nanoTime() - t0);
     lastVacate = took;
     counters.vacates.increment();
+    config.events().vacated(System.currentTimeMillis(), took, late);
     log.info("vacated in {} ms (grace {} ms): {}{}{}", took.toMillis(), config.owner().vacateGrace().toMillis(), reason,
         late ? "; the running chunk did not reach a checkpoint within the grace and was stopped (its unsaved units"
             + " go to others)" : "", told ? "" : "; the master hears it when this worker connects");

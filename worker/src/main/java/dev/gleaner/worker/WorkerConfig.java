@@ -38,13 +38,19 @@ import java.time.Instant;
  * @param crashFile failure injection driven from outside: while this file exists the worker is
  *     down as after a crash (what it had not reported is lost), and it comes back when the file
  *     goes ({@code gleaner replay --run --interruptions crash}); null for none
+ * @param events what it tells of its failure injection and its vacates, beside its log
+ *     ({@link WorkerEvents#NONE} for nobody)
  */
 public record WorkerConfig(String host, int port, PeerCredential credential, String workerId, int cores, Workloads workloads,
     double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout,
     Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond,
-    double maxSpeed, ClientTls tls, dev.gleaner.worker.owner.OwnerConfig owner, java.nio.file.Path crashFile) {
+    double maxSpeed, ClientTls tls, dev.gleaner.worker.owner.OwnerConfig owner, java.nio.file.Path crashFile,
+    WorkerEvents events) {
 
   public WorkerConfig {
+    if (events == null) {
+      events = WorkerEvents.NONE;
+    }
     if (cores < 1) {
       throw new IllegalArgumentException("cores must be at least 1, got " + cores);
     }
@@ -75,59 +81,75 @@ public record WorkerConfig(String host, int port, PeerCredential credential, Str
   public static WorkerConfig defaults(String host, int port, PeerCredential credential, String workerId, Workloads workloads) {
     return new WorkerConfig(host, port, credential, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
         Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20),
-        null, null, 0, 0, 0, null, null, null);
+        null, null, 0, 0, 0, null, null, null, WorkerEvents.NONE);
   }
 
   public WorkerConfig withCores(int n) {
     return new WorkerConfig(host, port, credential, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
+        tls, owner, crashFile, events);
   }
 
   public WorkerConfig withSlowdown(double k) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, k, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
+        tls, owner, crashFile, events);
   }
 
   public WorkerConfig withBackoff(Duration initial, Duration cap) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, initial, cap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
+        tls, owner, crashFile, events);
   }
 
   public WorkerConfig withAvailableUntil(Instant at) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
+        maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner,
+        crashFile, events);
   }
 
   public WorkerConfig withCrashFile(java.nio.file.Path file) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner,
-        file);
+        file, events);
   }
 
   public WorkerConfig withInterruptions(FailureSchedule schedule, long seed) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls, owner, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls,
+        owner, crashFile, events);
   }
 
   public WorkerConfig withReceiveRate(long bytesPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls, owner, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls,
+        owner, crashFile, events);
   }
 
   public WorkerConfig withMaxSpeed(double unitsPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, unitsPerSecond, tls, owner, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond,
+        unitsPerSecond, tls, owner, crashFile, events);
+  }
+
+  /** Tells {@code e} of its failure injection and its vacates, beside its log. */
+  public WorkerConfig withEvents(WorkerEvents e) {
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
+        tls, owner, crashFile, e);
   }
 
   /** Follows its owner's policy; null for a computer that is always lent. */
   public WorkerConfig withOwner(dev.gleaner.worker.owner.OwnerConfig o) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, o, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
+        tls, o, crashFile, events);
   }
 
   /** Speaks TLS to the master, trusting the cluster CA; null for clear text. */
   public WorkerConfig withTls(ClientTls t) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
-        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, t, owner, crashFile);
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
+        t, owner, crashFile, events);
   }
 }

@@ -3,6 +3,7 @@ package dev.gleaner.deploy.command;
 import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.deploy.format.Deadlines;
 import dev.gleaner.deploy.format.Durations;
+import dev.gleaner.deploy.launch.WorkerEventsFile;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.worker.WorkerConfig;
@@ -143,6 +144,12 @@ public final class WorkerCommand implements Callable<Integer> {
       description = "Mean seconds down after a drawn interruption (default: ${DEFAULT-VALUE}).")
   double downtime;
 
+  @Option(names = "--events-file", paramLabel = "FILE",
+      description = "Append to FILE, one JSON object a line, what the tools that start workers measure against:"
+          + " when the clock of --interrupt started, each down of --interrupt or --crash-file, each vacate for the"
+          + " owner and how long it took (`gleaner bench` and `gleaner replay --run` read it, not the log).")
+  Path eventsFile;
+
   @Option(names = "--log-file", paramLabel = "FILE",
       description = "Also log to FILE, rolled daily and at 50 MB into FILE.DATE.N.gz (14 days, 1 GB at most kept).")
   Path logFile;
@@ -206,6 +213,9 @@ public final class WorkerCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--crash-file and --interrupt or --interrupt-trace exclude each other");
       }
       config = config.withCrashFile(crashFile);
+    }
+    if (eventsFile != null) {
+      config = config.withEvents(WorkerEventsFile.appendingTo(eventsFile));
     }
     if (metricsPort == null && metricsFromAnywhere) {
       throw new IllegalArgumentException("--metrics-from-anywhere needs --metrics-port");

@@ -52,7 +52,7 @@ public final class PortFile {
     throw new IOException(file + " holds '" + text.strip() + "', not a port number");
   }
 
-  /** Why {@code e} kept a port file from being written, in a few words for a one-line error. */
+  /** Why {@code e} kept a file (this one, a worker's events file) from being written, in a few words for one line. */
   public static String reason(IOException e) {
     if (e instanceof AccessDeniedException) {
       return "permission denied";

@@ -18,7 +18,10 @@ public final class WorkerProcesses implements AutoCloseable, WorkersJoined.Launc
     this.logDir = logDir;
   }
 
-  /** Starts {@code gleaner worker} in a new JVM with this JVM's class path; output goes to ID.log. */
+  /**
+   * Starts {@code gleaner worker} in a new JVM with this JVM's class path; output goes to ID.log, its
+   * events ({@code --events-file}, see {@link WorkerEventsFile}) to ID.events.
+   */
   public synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap)
       throws IOException {
     return start(id, port, secretFile, cores, slowdown, maxHeap, List.of());
@@ -30,7 +33,8 @@ public final class WorkerProcesses implements AutoCloseable, WorkersJoined.Launc
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-cp",
         System.getProperty("java.class.path"), EntryPoint.NAME, "worker", "--master", "127.0.0.1:" + port,
-        "--secret-file", secretFile.toString(), "--id", id, "--cores", Integer.toString(cores)));
+        "--secret-file", secretFile.toString(), "--id", id, "--cores", Integer.toString(cores), "--events-file",
+        events(id).toString()));
     if (slowdown > 1) {
       cmd.addAll(List.of("--slowdown", Double.toString(slowdown)));
     }
@@ -59,6 +63,11 @@ public final class WorkerProcesses implements AutoCloseable, WorkersJoined.Launc
 
   public Path log(String id) {
     return logDir.resolve(id + ".log");
+  }
+
+  /** Its events file: when its failure clock started, its injected downs, its vacates ({@link WorkerEventsFile}). */
+  public Path events(String id) {
+    return logDir.resolve(id + ".events");
   }
 
   /** Throws, with the last lines of its log, if any worker process has exited. */

@@ -9,7 +9,9 @@
  * to one process by its pid. {@link dev.gleaner.deploy.launch.EntryPoint} names the {@code gleaner} command for what
  * starts it again.
  *
- * <p>It imports the formats (the hosts file) and the protocol (credentials, the master's status); never a command, the
- * client, nor the entry point itself, which stands above every package and is named, not imported.
+ * <p>It imports the formats (the hosts file), the protocol (credentials, the master's status) and what a worker tells
+ * of itself ({@link dev.gleaner.worker.WorkerEvents}, written and read back as a worker JVM's events file, {@link
+ * dev.gleaner.deploy.launch.WorkerEventsFile}); never a command, the client, nor the entry point itself, which stands
+ * above every package and is named, not imported.
  */
 package dev.gleaner.deploy.launch;
