@@ -14,6 +14,7 @@ import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.LocalRuns;
+import dev.gleaner.deploy.launch.WorkerEventsFile;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.master.MasterConfig;
@@ -36,8 +37,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The closed loop on real processes: one worker JVM per computer of a platform file, made as slow,
@@ -49,7 +48,6 @@ import java.util.regex.Pattern;
  * when each worker's failure clock started) at the file's speeds, as a prediction.
  */
 public final class ClosedLoopBench {
-  private static final Pattern CLOCK = Pattern.compile("clock started at (\\d+) ms");
   private static final String PATTERN = "GATTACA";
 
   /** What one run gave. */
@@ -198,11 +196,10 @@ public final class ClosedLoopBench {
       throws Exception {
     List<ClosedLoop.Host> hosts = new ArrayList<>();
     for (Worker w : platform.workers()) {
-      double offset = 0;
-      Matcher m = CLOCK.matcher(Files.readString(workers.log(w.id())));
-      if (m.find()) {
-        offset = (t0 - Long.parseLong(m.group(1))) / 1000.0;
-      }
+      // the worker's outages count from when its failure clock started (none without a risk), from its events file
+      List<WorkerEventsFile.Event> clock = WorkerEventsFile.read(workers.events(w.id()),
+          WorkerEventsFile.FAILURE_CLOCK);
+      double offset = clock.isEmpty() ? 0 : (t0 - clock.get(0).atMillis()) / 1000.0;
       double joinAt = 0;
       List<double[]> outages = new ArrayList<>();
       if (w.risk() > 0) {

@@ -5,6 +5,7 @@ import dev.gleaner.common.trace.OwnerSchedule;
 import dev.gleaner.deploy.audit.ReferenceSieve;
 import dev.gleaner.deploy.audit.StoreAudit;
 import dev.gleaner.deploy.format.Durations;
+import dev.gleaner.deploy.launch.WorkerEventsFile;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.protocol.Forecast;
 import dev.gleaner.protocol.JobStatus;
@@ -12,7 +13,6 @@ import dev.gleaner.protocol.UnitRange;
 import dev.gleaner.protocol.WorkerStatus;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,24 +20,19 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * What a replay found, checked and printed: the store's pieces and the not-done ranges tiling the
- * range, the count against the reference sieve, what the workers' logs say of vacates or crashes
- * since the trace started, and the saved units beside the omniscient bound.
+ * range, the count against the reference sieve, the vacates or crashes the workers' events files
+ * hold since the trace started, and the saved units beside the omniscient bound.
  */
 final class ReplayReport {
-  private static final Pattern VACATED = Pattern.compile("vacated in (\\d+) ms");
-  private static final Pattern CRASHED = Pattern.compile("failure injection: \\S+ exists$");
-
   private final ReplayRun.Settings s;
   private final Path dataDir;
   private final WorkerProcesses workers;
   private final PrintWriter out;
-  /** Each worker's log length, in lines, when the trace starts: what the report reads starts there. */
-  private final Map<String, Integer> logMarks = new LinkedHashMap<>();
+  /** Each worker's events when the trace starts, counted: what the report reads starts there. */
+  private final Map<String, Integer> eventMarks = new LinkedHashMap<>();
 
   /** The report of a run of {@code s} whose master stores in {@code dataDir}, printed to {@code out}. */
   ReplayReport(ReplayRun.Settings s, Path dataDir, WorkerProcesses workers, PrintWriter out) {
@@ -47,16 +42,16 @@ final class ReplayReport {
     this.out = out;
   }
 
-  /** The trace starts now: what the workers logged before (the warm-up) is not read. */
-  void markLogs() throws IOException {
+  /** The trace starts now: what the workers told before (the warm-up) is not read. */
+  void markEvents() throws IOException {
     for (String node : s.trace().nodes().keySet()) {
-      logMarks.put(node, lines(workers.log(node)));
+      eventMarks.put(node, WorkerEventsFile.read(workers.events(node)).size());
     }
   }
 
   /**
    * Checks the job against the store and prints what was saved beside the omniscient bound: the
-   * tiling, the count, the vacates or crashes the workers' logs show since the trace started, eps,
+   * tiling, the count, the vacates or crashes the workers' events show since the trace started, eps,
    * each worker's share and the forecast from a quarter of the run ({@code quarter}, or null).
    */
   ReplayRun.Outcome of(JobStatus job, double epsReal, List<WorkerStatus> ws, Forecast quarter) throws Exception {
@@ -109,8 +104,9 @@ final class ReplayReport {
     Map<String, Integer> perWorker = new LinkedHashMap<>();
     int crashes = 0;
     for (String node : s.trace().nodes().keySet()) {
-      List<String> lines = linesSince(workers.log(node), logMarks.getOrDefault(node, 0));
-      List<Long> mine = s.crashes() ? crashes(lines) : vacates(lines);
+      List<WorkerEventsFile.Event> events = WorkerEventsFile.read(workers.events(node));
+      List<Long> mine = tookMillis(events.subList(Math.min(eventMarks.getOrDefault(node, 0), events.size()),
+          events.size()), s.crashes() ? WorkerEventsFile.DOWN : WorkerEventsFile.VACATED);
       perWorker.put(node, mine.size());
       vacates.addAll(mine);
       crashes += mine.size();
@@ -209,39 +205,8 @@ final class ReplayReport {
     return sorted.get(0) + "-" + sorted.get(sorted.size() - 1) + " (median " + sorted.get(sorted.size() / 2) + ")";
   }
 
-  /** The crashes these log lines show (one entry each). */
-  private static List<Long> crashes(List<String> lines) {
-    List<Long> seen = new ArrayList<>();
-    for (String line : lines) {
-      if (CRASHED.matcher(line).find()) {
-        seen.add(0L);
-      }
-    }
-    return seen;
-  }
-
-  /** How long each vacate these log lines show took, ms. */
-  private static List<Long> vacates(List<String> lines) {
-    List<Long> took = new ArrayList<>();
-    for (String line : lines) {
-      Matcher m = VACATED.matcher(line);
-      if (m.find()) {
-        took.add(Long.parseLong(m.group(1)));
-      }
-    }
-    return took;
-  }
-
-  private static int lines(Path log) throws IOException {
-    return Files.exists(log) ? Files.readAllLines(log).size() : 0;
-  }
-
-  /** A log's lines from line {@code mark} (0-based) on. */
-  private static List<String> linesSince(Path log, int mark) throws IOException {
-    if (!Files.exists(log)) {
-      return List.of();
-    }
-    List<String> all = Files.readAllLines(log);
-    return all.subList(Math.min(mark, all.size()), all.size());
+  /** For each event of {@code kind} among {@code events}, how long it took, ms (0 but for a vacate). */
+  private static List<Long> tookMillis(List<WorkerEventsFile.Event> events, String kind) {
+    return events.stream().filter(e -> e.kind().equals(kind)).map(WorkerEventsFile.Event::tookMillis).toList();
   }
 }

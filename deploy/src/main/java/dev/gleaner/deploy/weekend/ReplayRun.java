@@ -146,7 +146,7 @@ public final class ReplayRun {
           processes.launched());
       WarmUp.run(client, s, awayAtStart, processes, out);
       ReplayReport report = new ReplayReport(s, dir.resolve("data"), processes.workers(), out);
-      report.markLogs();
+      report.markEvents();
       long realMillis = Math.round(s.horizon() / k * 1000);
       long startMillis = System.currentTimeMillis();
       JobSpec spec = JobSpec.newBuilder().setName("replay-primes").setWorkload("primes")
