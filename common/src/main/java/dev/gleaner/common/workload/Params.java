@@ -46,10 +46,13 @@ public final class Params {
     };
   }
 
+  /** A whole number written as a decimal and a power of ten (3e10, 1.5E9): compiled once, read at every submit. */
+  private static final java.util.regex.Pattern SCIENTIFIC = java.util.regex.Pattern.compile("(?i)[0-9.]+e[0-9]+");
+
   private long parseLong(String key, String v) {
     String s = v.trim().replace("_", "");
     try {
-      if (s.matches("(?i)[0-9.]+e[0-9]+")) {
+      if (SCIENTIFIC.matcher(s).matches()) {
         java.math.BigDecimal d = new java.math.BigDecimal(s);
         return d.longValueExact();
       }
