@@ -89,7 +89,8 @@ final class ClientHandler extends ConnectionHandler {
 
   private void submit(ChannelHandlerContext ctx, Envelope msg) {
     try {
-      services.jobs().submit(msg.getSubmit().getSpec(), caller).whenComplete((submitted, err) -> {
+      // each reply is made on this connection's event loop, where it is written, not on the control thread
+      services.jobs().submit(msg.getSubmit().getSpec(), caller).whenCompleteAsync((submitted, err) -> {
         Throwable cause = unwrap(err);
         if (cause instanceof IllegalArgumentException bad) {
           log.info("job from {} refused: {}", ctx.channel().remoteAddress(), bad.getMessage());
@@ -102,7 +103,7 @@ final class ClientHandler extends ConnectionHandler {
           ctx.writeAndFlush(Envelope.newBuilder().setSubmitReply(SubmitReply.newBuilder().setJobId(submitted.id())
               .setExisting(submitted.existing())).build());
         }
-      });
+      }, ctx.executor());
     } catch (IllegalArgumentException e) {
       log.info("job from {} refused: {}", ctx.channel().remoteAddress(), e.getMessage());
       ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, e.getMessage()));
@@ -115,7 +116,7 @@ final class ClientHandler extends ConnectionHandler {
     services.status().status(msg.getStatusRequest().getJobId(), services.registry(),
           msg.getStatusRequest().getWaitMs(), msg.getStatusRequest().getJobOnly(),
           msg.getStatusRequest().getAllWorkers())
-        .whenComplete((reply, err) -> {
+        .whenCompleteAsync((reply, err) -> {
           if (timed) {
             services.metrics().statusReply.record(System.nanoTime() - arrived, TimeUnit.NANOSECONDS);
           }
@@ -136,7 +137,7 @@ final class ClientHandler extends ConnectionHandler {
           } else {
             ctx.writeAndFlush(frame);
           }
-        });
+        }, ctx.executor());
   }
 
   /** Answers a cancel or a forget: a JobReply, or an Error that says why not. */

@@ -30,14 +30,15 @@ import java.util.concurrent.TimeUnit;
 final class StatusReport {
   private StatusReport() {}
 
+  /** The reply, as of {@code asOfMillis}. */
   static StatusReply build(Books b, Map<String, Forecast> forecasts, MeterRegistry registry, String jobId,
-      boolean allWorkers) {
-    return build(b, forecasts, registry, jobId, false, allWorkers);
+      boolean allWorkers, long asOfMillis) {
+    return build(b, forecasts, registry, jobId, false, allWorkers).setAsOfMillis(asOfMillis).build();
   }
 
   /** A reply with one job's line only (no workers, meters or recovery lists); no job if it is unknown. */
-  static StatusReply jobOnly(Books b, Map<String, Forecast> forecasts, String jobId) {
-    StatusReply.Builder reply = StatusReply.newBuilder();
+  static StatusReply jobOnly(Books b, Map<String, Forecast> forecasts, String jobId, long asOfMillis) {
+    StatusReply.Builder reply = StatusReply.newBuilder().setAsOfMillis(asOfMillis);
     MasterJob j = b.jobs().get(jobId);
     if (j != null) {
       reply.addJobs(job(b, forecasts, j, true, false));
@@ -52,7 +53,7 @@ final class StatusReport {
    */
   static WebStatus web(Books b, Map<String, Forecast> forecasts, MeterRegistry registry,
       java.util.List<ComputedHistory.Point> history) {
-    StatusReply reply = build(b, forecasts, registry, "", true, true);
+    StatusReply reply = build(b, forecasts, registry, "", true, true).build();
     Controller controller = b.controller();
     MasterClock clock = b.clock();
     Map<String, WebStatus.Plan> plans = new java.util.LinkedHashMap<>();
@@ -67,8 +68,8 @@ final class StatusReport {
     return new WebStatus(reply, plans, clock.epochMillis(), rates);
   }
 
-  private static StatusReply build(Books books, Map<String, Forecast> forecasts, MeterRegistry registry, String jobId,
-      boolean recoveryOfRunning, boolean allWorkers) {
+  private static StatusReply.Builder build(Books books, Map<String, Forecast> forecasts, MeterRegistry registry,
+      String jobId, boolean recoveryOfRunning, boolean allWorkers) {
     Controller controller = books.controller();
     Map<String, MasterJob> jobs = books.jobs();
     Map<String, WorkerLink> links = books.links();
@@ -152,7 +153,7 @@ final class StatusReport {
       }
     }
     reply.putAllWorkersByState(byState);
-    return reply.build();
+    return reply;
   }
 
   /** A worker's state as a status shows it: GONE without a session, AWAY while its owner has it, READY when up. */

@@ -86,7 +86,7 @@ public final class StatusService implements LoopListener, AutoCloseable {
       if (!out.isDone()) {
         try {
           out.complete(jobOnly && !jobId.isEmpty()
-              ? StatusReport.jobOnly(b, forecasts, jobId).toBuilder().setAsOfMillis(clock.epochMillis()).build()
+              ? StatusReport.jobOnly(b, forecasts, jobId, clock.epochMillis())
               : build(b, jobId, registry, allWorkers));
         } catch (RuntimeException e) {
           out.completeExceptionally(e);
@@ -165,8 +165,7 @@ public final class StatusService implements LoopListener, AutoCloseable {
   /** Builds a status reply on the control thread and keeps it for requests the loop is too busy to answer. */
   private StatusReply build(Books b, String jobId, MeterRegistry registry, boolean allWorkers) {
     long t0 = System.nanoTime();
-    StatusReply r = StatusReport.build(b, forecasts, registry, jobId, allWorkers).toBuilder()
-        .setAsOfMillis(clock.epochMillis()).build();
+    StatusReply r = StatusReport.build(b, forecasts, registry, jobId, allWorkers, clock.epochMillis());
     if (!allWorkers) {
       snapshots.built(jobId, r, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
