@@ -1,5 +1,6 @@
 package dev.gleaner.deploy.command;
 
+import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
@@ -58,10 +59,21 @@ final class LogFile {
     if (!appender.isStarted()) {
       throw new IllegalArgumentException("--log-file " + file + ": cannot write it");
     }
+    // written by a thread of its own, as the stderr log is (see logback.xml): nothing dropped, and
+    // what is queued is written when it is taken away or at exit
+    AsyncAppender async = new AsyncAppender();
+    async.setContext(context);
+    async.setName("ASYNC-FILE");
+    async.setQueueSize(8192);
+    async.setDiscardingThreshold(0);
+    async.setNeverBlock(false);
+    async.addAppender(appender);
+    async.start();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-    root.addAppender(appender);
+    root.addAppender(async);
     return () -> {
-      root.detachAppender(appender);
+      root.detachAppender(async);
+      async.stop();
       appender.stop();
     };
   }
