@@ -3,6 +3,7 @@ package dev.gleaner.master;
 import static dev.gleaner.master.testing.MasterFixture.SECRET;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.master.testing.MasterFixture;
@@ -65,6 +66,34 @@ class FullStoreTest {
         var status = m.awaitEnd(id);
         assertEquals("DONE", status.getState(), status.getMessage());
         assertTrue(status.getResult().startsWith("20000 matching lines"), status.getResult().lines().findFirst().orElse(""));
+        // a chunk whose record could not be written was never sent: every chunk the worker got is in the store
+        java.util.Set<Long> recorded = new java.util.HashSet<>(m.server.store().call(tx -> tx.query(
+            "SELECT chunk_id FROM chunks WHERE job_id=?", r -> r.getLong(1), id)));
+        List<Long> sent = List.copyOf(w.assigned).stream().map(dev.gleaner.protocol.Assign::getChunkId).toList();
+        assertTrue(!sent.isEmpty() && recorded.containsAll(sent), "sent " + sent + ", recorded " + recorded);
+      }
+    }
+  }
+
+  @Test
+  void aChunkWhoseRecordFailsIsNotSentAndItsUnitsAreQueuedAgain() throws Exception {
+    try (MasterFixture m = MasterFixture.start(dir.resolve("data"))) {
+      // the store refuses every new chunk row, as it would a write that needs a page on a full disk
+      m.server.store().call(tx -> tx.update("CREATE TEMP TRIGGER no_chunks BEFORE INSERT ON main.chunks"
+          + " BEGIN SELECT RAISE(ABORT, 'no room for a chunk'); END"));
+      String id = m.submit(MasterFixture.primes(0, 300_000, "self", 50_000, 2));
+      try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> m.server.status(id).getMetricsOrDefault(
+            "gleaner.store.failures", 0) >= 2);
+        var stuck = m.job(id);
+        assertEquals("RUNNING", stuck.getState(), stuck.getMessage());
+        assertEquals("the store could not record a chunk; its units are queued again", stuck.getMessage());
+        assertTrue(w.assigned.isEmpty(), "sent without a record: " + w.assigned);
+        m.server.store().call(tx -> tx.update("DROP TRIGGER temp.no_chunks"));
+        var status = m.awaitEnd(id);
+        assertEquals("DONE", status.getState(), status.getMessage());
+        assertEquals("25997 primes", status.getResult());
+        assertFalse(w.assigned.isEmpty());
       }
     }
   }

@@ -54,7 +54,10 @@ final class ActionRunner {
     }
   }
 
-  /** A pass is about to commit: the records that failed in the last one concern its messages only, all sent. */
+  /**
+   * A pass is about to commit: the records that failed in the last commit concern only messages
+   * that went out (or not) right after it, since every record decided before a commit ends with it.
+   */
   void beforeCommit() {
     unrecorded.clear();
   }
@@ -65,13 +68,16 @@ final class ActionRunner {
       b.store.submit(ChunkTable.assigned(x.job(), x.chunkId(), x.worker(), x.start(), x.end(), x.checkpoints(), leaseMs,
           b.clock.epochMillis())).whenComplete((ok, err) -> {
             if (err != null) {
-              // not sent, nor anything about it in this pass: its units are queued again
-              unrecorded.add(new ChunkKey(x.job(), x.chunkId()));
-              Throwable cause = err.getCause() != null ? err.getCause() : err;
-              b.storeProblems.error("assign", "job " + x.job() + ": cannot record chunk " + x.chunkId()
-                  + " for worker " + x.worker() + "; it is not sent: " + cause.getMessage(), cause);
-              b.metrics.storeFailures.increment();
-              thread.then(() -> b.controller.assignFailed(x.worker(), x.job(), x.chunkId(), b.clock.now()));
+              // on the control thread (at once in a commit): not sent, nor anything about it; its units
+              // are queued again
+              thread.then(() -> {
+                unrecorded.add(new ChunkKey(x.job(), x.chunkId()));
+                Throwable cause = err.getCause() != null ? err.getCause() : err;
+                b.storeProblems.error("assign", "job " + x.job() + ": cannot record chunk " + x.chunkId()
+                    + " for worker " + x.worker() + "; it is not sent: " + cause.getMessage(), cause);
+                b.metrics.storeFailures.increment();
+                b.controller.assignFailed(x.worker(), x.job(), x.chunkId(), b.clock.now());
+              });
             }
           });
     } else if (a instanceof Action.Truncate x) {

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * ({@link Store#commitPass}: one fsync however many pieces and chunk records it holds), which
  * completes the writes' futures here, and only then runs what waited for that commit (the
  * messages of the pass: a chunk's Assign after its record). A write's completion that decides
- * more makes writes for the next pass, and its messages wait for that one.
+ * more makes writes that the same commit takes in a further transaction, so its messages go out
+ * with the others, once every write made so far is durable (or has failed, and said so).
  *
  * <p>Tasks that only read (status requests) go before those queued, so a person asking is
  * answered after the task running now, not after thousands of queued events.
@@ -101,18 +102,18 @@ final class ControlThread {
   /** Runs {@code f} on the thread; the future completes with its value, or fails as it did or when the thread is closed. */
   <T> CompletableFuture<T> call(Supplier<T> f) {
     CompletableFuture<T> out = new CompletableFuture<>();
-    if (closed) {
-      out.completeExceptionally(new IllegalStateException("the master is stopping"));
-      return out;
+    try {
+      enqueue(() -> run(() -> {
+        try {
+          out.complete(f.get());
+        } catch (RuntimeException e) {
+          out.completeExceptionally(e);
+          throw e;
+        }
+      }));
+    } catch (RejectedExecutionException e) {
+      out.completeExceptionally(new IllegalStateException("the master is stopping", e));
     }
-    post(() -> {
-      try {
-        out.complete(f.get());
-      } catch (RuntimeException e) {
-        out.completeExceptionally(e);
-        throw e;
-      }
-    });
     return out;
   }
 
@@ -211,8 +212,6 @@ final class ControlThread {
 
   private void commitPass() {
     storeProblems.flush();
-    List<Runnable> sends = afterCommit;
-    afterCommit = new ArrayList<>();
     try {
       beforeCommit.run();
       if (store.hasPending()) {
@@ -221,12 +220,12 @@ final class ControlThread {
         metrics.storeCommit.record(System.nanoTime() - t0, TimeUnit.NANOSECONDS);
       }
     } catch (RuntimeException | Error e) {
+      // the writes that failed said so to each of their futures (a chunk not recorded is not sent)
       storeProblems.error("commit", "control loop: committing the store's pass failed: " + e, e);
-      // what waited for this commit waits for the next one, in order
-      sends.addAll(afterCommit);
-      afterCommit = sends;
-      return;
     }
+    // every write made so far is durable or has failed: what waited for them goes now, in order
+    List<Runnable> sends = afterCommit;
+    afterCommit = new ArrayList<>();
     for (Runnable send : sends) {
       try {
         send.run();

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * What is asked of a job at the loop: take it up (submitted, resumed after a restart, or ended
  * before this master started), cancel it, forget it, read its result, ask a worker to leave. A
  * client may change or read only its own jobs, as the one owner check says
- * ({@link Caller#refusal}). Confined to the control thread.
+ * ({@link Caller#refusal}). Confined to the control thread, but for {@link #result}.
  */
 final class JobCalls {
   // one logger for the whole loop: what an operator reads and filters is the control loop's
@@ -152,7 +152,11 @@ final class JobCalls {
     return j;
   }
 
-  /** The whole rendered result of a readable job: kept, or rendered again from the store off the loop's thread. */
+  /**
+   * The whole rendered result of a readable job: kept, or rendered again from the store off the
+   * loop's thread. Safe from any thread: it reads what the loop set before the job ended, which no
+   * longer changes.
+   */
   CompletableFuture<byte[]> result(MasterJob j) {
     if (j.resultWhole) {
       return CompletableFuture.completedFuture(j.resultHead.getBytes(StandardCharsets.UTF_8));

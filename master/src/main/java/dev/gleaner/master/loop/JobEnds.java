@@ -156,15 +156,25 @@ final class JobEnds {
             + " characters in all: gleaner result " + job.id + ")" : first);
   }
 
+  /** The job failed: stored, then shown and answered (a restart finds it failed, as its client heard). */
   private void recordFailure(MasterJob job, String message) {
     long at = b.clock.epochMillis();
     log.error("job {} failed: {}", job.id, message);
-    b.store.submit(JobTable.updateJob(job.id, JobPhase.FAILED, null, at, null, message));
-    job.ended = JobPhase.FAILED;
-    job.message = message;
-    job.finishedAtMillis = at;
-    release(job);
-    answerWaiting(job);
+    // not running any more while its failure is written: nothing of it is merged or forecast again
+    job.storingEnd = true;
+    b.store.submit(JobTable.updateJob(job.id, JobPhase.FAILED, null, at, null, message))
+        .whenComplete((ok, err) -> thread.then(() -> {
+          if (err != null) {
+            log.error("job {}: cannot store its failure (a restart will take it up again): {}", job.id,
+                err.toString(), err);
+          }
+          job.storingEnd = false;
+          job.ended = JobPhase.FAILED;
+          job.message = message;
+          job.finishedAtMillis = at;
+          release(job);
+          answerWaiting(job);
+        }));
   }
 
   /** The job has ended (its state is set): what waits for its end runs now. */

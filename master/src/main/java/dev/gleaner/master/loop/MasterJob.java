@@ -45,6 +45,8 @@ public final class MasterJob {
   long finishedAtMillis;
   /** Its end, being written with its last pieces (see {@link Ending}); null otherwise. */
   CompletableFuture<Ending> ending;
+  /** Its end (a failure) is being stored; it is told once it is. */
+  boolean storingEnd;
   /** Pieces committed by this master (a bound on the size of an {@link Ending}). */
   int piecesCommitted;
   /** What waits for this job's end (status requests), run on the control thread when it ends. */
@@ -74,9 +76,9 @@ public final class MasterJob {
     return ended;
   }
 
-  /** Whether it still runs: not ended, its end not being written with its last pieces. */
+  /** Whether it still runs: not ended, its end not being written. */
   public boolean running() {
-    return ended == null && ending == null;
+    return ended == null && ending == null && !storingEnd;
   }
 
   public String message() {

@@ -133,6 +133,11 @@ public final class StatusService implements LoopListener, AutoCloseable {
   /** On the control thread at a tick: the kept replies, the forecasts and the hour's chart kept fresh. */
   @Override
   public void tick(Books b, double now) {
+    // a job that ended (or was forgotten) has no forecast any more
+    forecasts.keySet().removeIf(id -> {
+      MasterJob j = b.jobs().get(id);
+      return j == null || !j.running();
+    });
     refresh(b);
     forecaster.tick(b, now, task -> loop.execute(books -> task.run()), this::forecast);
     long at = clock.epochMillis();

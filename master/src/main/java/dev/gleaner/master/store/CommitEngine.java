@@ -153,8 +153,19 @@ final class CommitEngine {
         batch = new ArrayList<>(pass.subList(0, BATCH));
         pass.subList(0, BATCH).clear();
       }
-      runBatch(batch);
-      tx.unbind();
+      try {
+        runBatch(batch);
+      } catch (Error e) {
+        // the operations not tried yet fail with it: none may pass for durable, nor wait for ever
+        List<Pending<?>> left = new ArrayList<>(pass);
+        pass.clear();
+        for (Pending<?> p : left) {
+          p.future().completeExceptionally(new IllegalStateException("the store's pass failed: " + e, e));
+        }
+        throw e;
+      } finally {
+        tx.unbind();
+      }
     }
   }
 
@@ -169,6 +180,15 @@ final class CommitEngine {
         results[i] = batch.get(i).op().run(tx);
       }
       connection.commit();
+    } catch (Error e) {
+      // out of memory while binding a large result, say: nothing of the batch is durable, and each
+      // operation hears so (a piece is queued again, a chunk not sent) before the error goes on up
+      Exception cause = new IllegalStateException("the store's batch failed: " + e, e);
+      rollback(cause);
+      for (Pending<?> p : batch) {
+        p.future().completeExceptionally(cause);
+      }
+      throw e;
     } catch (SQLException | RuntimeException e) {
       rollback(e);
       if (batch.size() > 1) {

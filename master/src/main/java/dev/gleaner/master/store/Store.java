@@ -246,7 +246,8 @@ public final class Store implements AutoCloseable {
   /**
    * Commits the pass: runs its operations in one transaction (several if there are more than
    * {@link CommitEngine#BATCH}), then completes their futures, here, on the owning loop's thread.
-   * Operations the completions submit wait for the next pass.
+   * Operations the completions submit are committed too, in later transactions of the same call:
+   * when it returns, every operation submitted on the loop's thread is durable or has failed.
    */
   public void commitPass() {
     engine.commitPass();
