@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.master.testing.MasterFixture;
 import dev.gleaner.master.testing.ScriptedWorker;
-import dev.gleaner.protocol.JobSpec;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,19 +36,14 @@ class FaultFileTest {
   @Test
   void aRunningMasterTakesClockJumpsAndAFullStoreFromTheFile() throws Exception {
     Path input = dir.resolve("lines.txt");
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 20_000; i++) {
-      text.append("line ").append(i).append(" GATTACA and some more text to make the results big\n");
-    }
-    Files.writeString(input, text, StandardCharsets.UTF_8);
+    MasterFixture.writeGattacaLines(input, 20_000, " and some more text to make the results big");
     Path faults = dir.resolve("faults");
     FaultFile.ShiftedTicker clock = new FaultFile.ShiftedTicker(Ticker.SYSTEM);
     try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir).withTicker(clock));
         FaultFile watch = FaultFile.watch(faults, m.server, clock)) {
       Files.writeString(faults, "clock-offset -3600\n");
       await().atMost(Duration.ofSeconds(10)).until(() -> clock.epochMillis() < System.currentTimeMillis() - 3_500_000);
-      String id = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", input.toString())
-          .putParams("pattern", "GATTACA").putParams("max-lines", "1000000").setChunkUnits(100_000).build());
+      String id = m.submit(MasterFixture.grepGattaca(input, 100_000));
       Files.writeString(faults, "store-full\nclock-offset 7200\n");
       await().atMost(Duration.ofSeconds(10)).until(() -> clock.epochMillis() > System.currentTimeMillis() + 7_000_000);
       try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {

@@ -8,9 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.master.testing.MasterFixture;
 import dev.gleaner.master.testing.ScriptedWorker;
-import dev.gleaner.protocol.JobSpec;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,14 +26,9 @@ class FullStoreTest {
   @Test
   void aFullStoreQueuesPiecesAgainAndTheJobGoesOnOnceItCanWrite() throws Exception {
     Path file = dir.resolve("lines.txt");
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 20_000; i++) {
-      text.append("line ").append(i).append(" GATTACA and some more text to make the results big\n");
-    }
-    Files.writeString(file, text, StandardCharsets.UTF_8);
+    MasterFixture.writeGattacaLines(file, 20_000, " and some more text to make the results big");
     try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
-      String id = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
-          .putParams("pattern", "GATTACA").putParams("max-lines", "1000000").setChunkUnits(100_000).build());
+      String id = m.submit(MasterFixture.grepGattaca(file, 100_000));
       ch.qos.logback.classic.Logger storeLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
           dev.gleaner.master.store.Store.class);
       ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =

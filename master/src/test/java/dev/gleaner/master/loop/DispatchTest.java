@@ -490,18 +490,13 @@ class DispatchTest {
   @Test
   void aLargeResultStaysOutOfStatusRepliesAndStreamsWholeOnRequest() throws Exception {
     Path file = dir.resolve("many.txt");
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 40_000; i++) {
-      text.append("line ").append(i).append(" GATTACA GATTACA GATTACA\n");
-    }
-    Files.writeString(file, text, StandardCharsets.UTF_8);
+    String text = MasterFixture.writeGattacaLines(file, 40_000, " GATTACA GATTACA");
     try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
-      String id = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
-          .putParams("pattern", "GATTACA").putParams("max-lines", "1000000").setChunkUnits(400_000).build());
+      String id = m.submit(MasterFixture.grepGattaca(file, 400_000));
       try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
         assertEquals("DONE", m.awaitEnd(id).getState());
       }
-      String whole = "40000 matching lines\n" + String.join("\n", text.toString().lines().toList());
+      String whole = "40000 matching lines\n" + String.join("\n", text.lines().toList());
       try (RawPeer client = RawPeer.client(m.port, SECRET)) {
         client.send(Envelope.newBuilder().setStatusRequest(dev.gleaner.protocol.StatusRequest.getDefaultInstance()).build());
         var all = client.read().getStatusReply().getJobs(0);

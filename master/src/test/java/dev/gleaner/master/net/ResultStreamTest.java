@@ -8,12 +8,10 @@ import dev.gleaner.master.testing.MasterFixture;
 import dev.gleaner.master.testing.RawPeer;
 import dev.gleaner.master.testing.ScriptedWorker;
 import dev.gleaner.protocol.Envelope;
-import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.ResultPart;
 import dev.gleaner.protocol.ResultRequest;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,18 +27,13 @@ class ResultStreamTest {
   @Test
   void aResultOverTheWriteBufferIsStreamedWholeAsTheConnectionDrains() throws Exception {
     Path file = dir.resolve("many.txt");
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 160_000; i++) {
-      text.append("line ").append(i).append(" GATTACA GATTACA GATTACA\n");
-    }
-    Files.writeString(file, text, StandardCharsets.UTF_8);
+    String text = MasterFixture.writeGattacaLines(file, 160_000, " GATTACA GATTACA");
     try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
-      String id = m.submit(JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString())
-          .putParams("pattern", "GATTACA").putParams("max-lines", "1000000").setChunkUnits(1_000_000).build());
+      String id = m.submit(MasterFixture.grepGattaca(file, 1_000_000));
       try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
         assertEquals("DONE", m.awaitEnd(id).getState());
       }
-      String whole = "160000 matching lines\n" + String.join("\n", text.toString().lines().toList());
+      String whole = "160000 matching lines\n" + String.join("\n", text.lines().toList());
       assertTrue(whole.length() > 2 * 2 * 1024 * 1024, "twice the write buffer's high-water mark");
       try (RawPeer client = RawPeer.client(m.port, SECRET)) {
         // twice: a second stream on the same connection starts from its own first part

@@ -67,6 +67,25 @@ public final class MasterFixture implements AutoCloseable {
     return job(id);
   }
 
+  /**
+   * Writes {@code lines} lines {@code "line I GATTACA" + tail} to {@code file}, each matching
+   * {@link #grepGattaca}; returns the text written.
+   */
+  public static String writeGattacaLines(Path file, int lines, String tail) throws IOException {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < lines; i++) {
+      text.append("line ").append(i).append(" GATTACA").append(tail).append('\n');
+    }
+    java.nio.file.Files.writeString(file, text, StandardCharsets.UTF_8);
+    return text.toString();
+  }
+
+  /** A job that keeps every line of {@code file} (served by the master) holding GATTACA, in chunks of that many bytes. */
+  public static JobSpec grepGattaca(Path file, long chunkUnits) {
+    return JobSpec.newBuilder().setWorkload("grep").putParams("file", file.toString()).putParams("pattern", "GATTACA")
+        .putParams("max-lines", "1000000").setChunkUnits(chunkUnits).build();
+  }
+
   public static JobSpec primes(long from, long to, String strategy, long chunkUnits, int checkpoints) {
     return JobSpec.newBuilder().setWorkload("primes").putParams("from", Long.toString(from))
         .putParams("to", Long.toString(to)).setStrategy(strategy).setChunkUnits(chunkUnits)
