@@ -3,16 +3,11 @@ package dev.gleaner.deploy.bench.swarm;
 import dev.gleaner.deploy.launch.MasterProcess;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The master the swarm runs against: {@code gleaner master} in a JVM of its own ({@link MasterProcess}: this
@@ -23,8 +18,6 @@ import java.util.regex.Pattern;
  */
 final class SwarmMaster implements AutoCloseable {
   /** The control loop's and the heartbeat monitor's lines for a worker declared down. */
-  private static final Pattern DOWN = Pattern.compile("worker (\\S+) is down: |worker (\\S+): no heartbeat for ");
-
   private final MasterProcess master;
 
   private SwarmMaster(MasterProcess master) {
@@ -75,21 +68,6 @@ final class SwarmMaster implements AutoCloseable {
 
   private static long kib(String line) {
     return Long.parseLong(line.replaceAll("[^0-9]", ""));
-  }
-
-  /** The ids of the workers its log declares down. */
-  Set<String> declaredDown() throws IOException {
-    Set<String> ids = new HashSet<>();
-    Matcher m = DOWN.matcher(Files.readString(master.log(), StandardCharsets.UTF_8));
-    while (m.find()) {
-      ids.add(m.group(1) != null ? m.group(1) : m.group(2));
-    }
-    return ids;
-  }
-
-  /** Lines of its log, for counting what it said. */
-  List<String> logLines() throws IOException {
-    return Files.readAllLines(master.log(), StandardCharsets.UTF_8);
   }
 
   /**
