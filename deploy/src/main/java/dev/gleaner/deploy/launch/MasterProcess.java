@@ -39,15 +39,25 @@ public final class MasterProcess implements AutoCloseable {
    */
   public static MasterProcess start(Path dir, List<String> javaOptions, List<String> options, Duration limit)
       throws IOException {
+    return start(dir, List.of(), "127.0.0.1", javaOptions, options, limit);
+  }
+
+  /**
+   * As above, the JVM started by {@code wrapper} (a command that runs the rest, such as {@code ip netns
+   * exec NAME}, and becomes it, so that the pid is still the master's), listening on {@code bind}.
+   */
+  public static MasterProcess start(Path dir, List<String> wrapper, String bind, List<String> javaOptions,
+      List<String> options, Duration limit) throws IOException {
     Path log = dir.resolve("master.log");
     Path portFile = dir.resolve("master.port");
     // the port of a master started here before is not this one's
     Files.deleteIfExists(portFile);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java));
+    List<String> cmd = new ArrayList<>(wrapper);
+    cmd.add(java);
     cmd.addAll(javaOptions);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), EntryPoint.NAME, "master", "--port", "0",
-        "--bind", "127.0.0.1", "--port-file", portFile.toString()));
+        "--bind", bind, "--port-file", portFile.toString()));
     cmd.addAll(options);
     // appended: a master started again in the same folder (the chaos runs) keeps the earlier lives in its log
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
@@ -86,7 +96,7 @@ public final class MasterProcess implements AutoCloseable {
     }
   }
 
-  /** The port it listens on, on 127.0.0.1. */
+  /** The port it listens on, on the address it was told to bind (127.0.0.1 unless told otherwise). */
   public int port() {
     return port;
   }

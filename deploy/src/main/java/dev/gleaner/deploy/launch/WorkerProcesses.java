@@ -30,9 +30,19 @@ public final class WorkerProcesses implements AutoCloseable, WorkersJoined.Launc
   /** As above, with more {@code gleaner worker} options ({@code --interrupt ...}, {@code --recv-rate ...}). */
   public synchronized Process start(String id, int port, Path secretFile, int cores, double slowdown, String maxHeap,
       List<String> options) throws IOException {
+    return start(id, List.of(), "127.0.0.1:" + port, secretFile, cores, slowdown, maxHeap, options);
+  }
+
+  /**
+   * As above, the JVM started by {@code wrapper} (such as {@code ip netns exec NAME}, which becomes
+   * the JVM), joining the master at {@code master} (HOST:PORT).
+   */
+  public synchronized Process start(String id, List<String> wrapper, String master, Path secretFile, int cores,
+      double slowdown, String maxHeap, List<String> options) throws IOException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-cp",
-        System.getProperty("java.class.path"), EntryPoint.NAME, "worker", "--master", "127.0.0.1:" + port,
+    List<String> cmd = new ArrayList<>(wrapper);
+    cmd.addAll(List.of(java, "-Xmx" + maxHeap, "-XX:+UseSerialGC", "-cp",
+        System.getProperty("java.class.path"), EntryPoint.NAME, "worker", "--master", master,
         "--secret-file", secretFile.toString(), "--id", id, "--cores", Integer.toString(cores), "--events-file",
         events(id).toString()));
     if (slowdown > 1) {

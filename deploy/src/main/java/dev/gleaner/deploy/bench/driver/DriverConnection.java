@@ -2,6 +2,7 @@ package dev.gleaner.deploy.bench.driver;
 
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
+import dev.gleaner.protocol.StatusReply;
 import java.io.IOException;
 
 /**
@@ -22,6 +23,9 @@ public interface DriverConnection extends AutoCloseable {
    * so, not the next poll.
    */
   JobStatus awaitStatus(String jobId, long waitMs) throws IOException;
+
+  /** The master's whole status: every job, every worker with its estimates, the meters. */
+  StatusReply everything() throws IOException;
 
   @Override
   void close() throws IOException;

@@ -7,6 +7,8 @@ import dev.gleaner.deploy.bench.ClosedLoopReport;
 import dev.gleaner.deploy.bench.LoopbackBench;
 import dev.gleaner.deploy.bench.hostile.HostileBench;
 import dev.gleaner.deploy.bench.hostile.HostileReport;
+import dev.gleaner.deploy.bench.links.LinksBench;
+import dev.gleaner.deploy.bench.links.LinksOptions;
 import dev.gleaner.deploy.bench.swarm.SwarmBench;
 import dev.gleaner.deploy.bench.swarm.SwarmOptions;
 import dev.gleaner.deploy.client.StatusView;
@@ -27,13 +29,14 @@ import picocli.CommandLine.Option;
  * streaming beside a plain socket copy, the master's peak heap; run it as
  * {@code JAVA_OPTS=-Xmx256m deploy/bin/gleaner bench} to hold the master to 256 MB); {@code --closed-loop}
  * {@link ClosedLoopBench}; {@code --hostile} {@link HostileBench} (about 3.5 minutes); {@code --swarm
- * 1000,10000,4000@1e9} {@link SwarmBench}.
+ * 1000,10000,4000@1e9} {@link SwarmBench}; {@code --links 80mbit,20mbit} {@link LinksBench} (root only: a network
+ * of namespaces).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, subcommands = BenchDriverCommand.class,
     header = "Measure the runtime end to end on loopback.",
     description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a"
         + " plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
-        "--closed-loop and --hostile run other benches instead (see their options)."})
+        "--closed-loop, --hostile, --swarm and --links run other benches instead (see their options)."})
 public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -115,6 +118,9 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Mixin
   SwarmOptions swarm;
 
+  @CommandLine.Mixin
+  LinksOptions links;
+
   @Override
   public Integer call() throws Exception {
     LocalRuns.quietLogs();
@@ -127,6 +133,15 @@ public final class BenchCommand implements Callable<Integer> {
         SwarmBench.print(out, doc);
       }
       return Boolean.TRUE.equals(doc.get("ok")) ? 0 : 1;
+    }
+    if (links.requested()) {
+      Map<String, Object> doc = new LinksBench(links.settings(), System.err).run();
+      if (json) {
+        out.println(StatusView.json(doc));
+      } else {
+        LinksBench.print(out, doc);
+      }
+      return 0;
     }
     if (closedLoop) {
       if (runs < 1 || runs > 10_000 || !(deadline > 0) || !(downtime > 0)) {

@@ -5,6 +5,7 @@ import dev.gleaner.deploy.bench.driver.DriverConnection;
 import dev.gleaner.deploy.bench.driver.InputsDriver;
 import dev.gleaner.deploy.bench.driver.KillDriver;
 import dev.gleaner.deploy.bench.driver.LatencyDriver;
+import dev.gleaner.deploy.bench.driver.LinksDriver;
 import dev.gleaner.deploy.bench.driver.SmallChunksDriver;
 import dev.gleaner.deploy.bench.driver.StreamDriver;
 import dev.gleaner.deploy.client.MasterClient;
@@ -41,6 +42,8 @@ import picocli.CommandLine.Parameters;
         "  inputs        one wc job per file of --dir (which the master serves), all at once: MiB/s, master CPU s",
         "  stream        one wc job over --file in --chunk-mib chunks on --workers workers: MiB/s",
         "  kill          a primes job of about --target-seconds, then again with --kill-pid SIGKILLed at a third",
+        "  links         one wc job over --file with --strategy on --workers workers (gleaner bench --links runs it"
+            + " inside its testbed): seconds, and each link's measured bandwidth",
         "  limits        the physical limits: fsync and SQLite commit latency in --data-dir, iperf3 on loopback"})
 final class BenchDriverCommand implements Callable<Integer> {
   @CommandLine.Spec
@@ -50,7 +53,7 @@ final class BenchDriverCommand implements Callable<Integer> {
   ClientOptions client;
 
   @Parameters(index = "0", paramLabel = "WORKLOAD",
-      description = "small-chunks, latency, inputs, stream, kill or limits.")
+      description = "small-chunks, latency, inputs, stream, kill, links or limits.")
   String workload;
 
   @Option(names = "--workers", defaultValue = "4", description = "Workers the job waits for (default: ${DEFAULT-VALUE}).")
@@ -84,8 +87,12 @@ final class BenchDriverCommand implements Callable<Integer> {
   double targetSeconds;
 
   @Option(names = "--strategy", defaultValue = "",
-      description = "kill: the job's strategy (default: the master's default).")
+      description = "kill, links: the job's strategy (default: the master's default).")
   String strategy;
+
+  @Option(names = "--chunk-units", defaultValue = "0",
+      description = "links: the job's chunk-units (default 0: the strategy's).")
+  long chunkUnits;
 
   @Option(names = "--kill-pid", defaultValue = "0", description = "kill: the worker process to SIGKILL.")
   long killPid;
@@ -109,9 +116,10 @@ final class BenchDriverCommand implements Callable<Integer> {
       case "stream" -> new StreamDriver(connector(), required(file, "--file"), chunkMib << 20, workers, !noWarmUp).run();
       case "kill" -> new KillDriver(connector(), from, units, targetSeconds, workers, strategy,
           required(killPid == 0 ? null : killPid, "--kill-pid")).run();
+      case "links" -> new LinksDriver(connector(), required(file, "--file"), strategy, chunkUnits, workers).run();
       case "limits" -> PhysicalLimits.measure(required(dataDir, "--data-dir"), spec.commandLine().getErr());
       default -> throw new IllegalArgumentException("unknown workload '" + workload
-          + "': small-chunks, latency, inputs, stream, kill or limits");
+          + "': small-chunks, latency, inputs, stream, kill, links or limits");
     };
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
@@ -157,6 +165,11 @@ final class BenchDriverCommand implements Callable<Integer> {
             throw new IOException("the master knows no job '" + jobId + "'");
           }
           return reply.getJobs(0);
+        }
+
+        @Override
+        public dev.gleaner.protocol.StatusReply everything() throws IOException {
+          return c.status(null, true);
         }
 
         @Override

@@ -1,0 +1,273 @@
+package dev.gleaner.deploy.bench.links;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.deploy.launch.EntryPoint;
+import dev.gleaner.deploy.launch.MasterProcess;
+import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.WorkersJoined;
+import dev.gleaner.deploy.testbed.LinkMeter;
+import dev.gleaner.deploy.testbed.Rate;
+import dev.gleaner.deploy.testbed.Testbed;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code gleaner bench --links}: a master and one worker JVM per link, each in a network namespace of
+ * a {@link Testbed} with its link shaped, a {@code wc} job over a file the master serves run with
+ * each strategy in turn by a driver ({@code gleaner bench driver links}) inside the master's
+ * namespace, since nothing outside the testbed can reach it. The figures: each run's seconds and
+ * answer, and each link's bandwidth as the master measured it beside its shaped rate. Everything is
+ * removed at the end, on failure too.
+ */
+public final class LinksBench {
+  /** The longest one run may take. */
+  private static final Duration RUN_LIMIT = Duration.ofMinutes(30);
+  /** How often the wire's counters are read. */
+  private static final Duration METER_PERIOD = Duration.ofMillis(100);
+  /** Bytes in one period below which a link counts as idle (heartbeats, acks). */
+  private static final long IDLE_BYTES = 4096;
+
+  /**
+   * What to build and run.
+   *
+   * @param speeds each worker's compute speed in bytes/s, 0 for as fast as it counts
+   */
+  public record Settings(Rate uplink, List<Rate> downlinks, List<Double> speeds, long fileBytes,
+      List<String> strategies, int repeat, long chunkUnits, int concurrentSends) {
+    public Settings {
+      downlinks = List.copyOf(downlinks);
+      speeds = List.copyOf(speeds);
+      strategies = List.copyOf(strategies);
+      if (downlinks.isEmpty() || downlinks.size() != speeds.size()) {
+        throw new IllegalArgumentException("one speed per link, and at least one link");
+      }
+    }
+  }
+
+  private final Settings settings;
+  private final PrintStream progress;
+
+  public LinksBench(Settings settings, PrintStream progress) {
+    this.settings = settings;
+    this.progress = progress;
+  }
+
+  /** Builds the testbed, runs every strategy {@code repeat} times (interleaved), removes it all; the figures. */
+  public Map<String, Object> run() throws Exception {
+    String missing = Testbed.missing();
+    if (missing != null) {
+      throw new IllegalStateException("gleaner bench --links builds a network of namespaces, which cannot be done"
+          + " here: " + missing);
+    }
+    Path dir = Files.createTempDirectory("gleaner-links-");
+    try {
+      return run(dir);
+    } finally {
+      deleteTree(dir);
+    }
+  }
+
+  private Map<String, Object> run(Path dir) throws Exception {
+    int n = settings.downlinks().size();
+    Path serve = Files.createDirectories(dir.resolve("serve"));
+    Path file = serve.resolve("links.txt");
+    note("writing a %.1f MiB file ...", settings.fileBytes() / (double) (1 << 20));
+    writeFile(file, settings.fileBytes());
+    Path secret = dir.resolve("secret");
+    Files.writeString(secret, "links-bench-" + System.nanoTime() + "-0123456789\n");
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("uplink", settings.uplink().toString());
+    doc.put("uplinkBytesPerSecond", settings.uplink().bytesPerSecond());
+    List<Map<String, Object>> links = new ArrayList<>();
+    List<Map<String, Object>> runs = new ArrayList<>();
+    try (Testbed bed = Testbed.create(n)) {
+      note("testbed %s: master behind %s, workers behind %s", bed, settings.uplink(), settings.downlinks());
+      bed.shapeUplink(settings.uplink());
+      for (int i = 1; i <= n; i++) {
+        bed.shapeDownlink(i, settings.downlinks().get(i - 1));
+        Map<String, Object> l = new LinkedHashMap<>();
+        l.put("id", "w" + i);
+        l.put("rate", settings.downlinks().get(i - 1).toString());
+        l.put("bytesPerSecond", settings.downlinks().get(i - 1).bytesPerSecond());
+        l.put("speed", settings.speeds().get(i - 1));
+        links.add(l);
+      }
+      List<String> wrapper = List.of("ip", "netns", "exec", bed.masterNamespace());
+      try (MasterProcess master = MasterProcess.start(dir, wrapper, bed.masterAddress(),
+          List.of("-Xmx512m", "-XX:+UseSerialGC"), List.of("--data", dir.resolve("data").toString(), "--secret-file",
+              secret.toString(), "--serve", serve.toString(), "--concurrent-sends",
+              Integer.toString(settings.concurrentSends())), Duration.ofSeconds(60));
+          WorkerProcesses workers = new WorkerProcesses(dir)) {
+        String at = bed.masterAddress() + ":" + master.port();
+        for (int i = 1; i <= n; i++) {
+          List<String> options = new ArrayList<>();
+          double speed = settings.speeds().get(i - 1);
+          if (speed > 0) {
+            options.addAll(List.of("--max-speed", Double.toString(speed)));
+          }
+          workers.start("w" + i, List.of("ip", "netns", "exec", bed.workerNamespace(i)), at, secret, 1, 1, "256m",
+              options);
+        }
+        List<Long> pids = new ArrayList<>(List.of(master.pid()));
+        for (int i = 1; i <= n; i++) {
+          pids.add(workers.process("w" + i).pid());
+        }
+        doc.put("pids", pids);
+        WorkersJoined.Launched launched = workers.withMaster(master.process(), master.log());
+        for (int r = 1; r <= settings.repeat(); r++) {
+          for (String strategy : settings.strategies()) {
+            note("run %d of %d: strategy %s ...", r, settings.repeat(), strategy);
+            launched.requireAlive();
+            LinkMeter meter = new LinkMeter(bed, METER_PERIOD);
+            meter.start();
+            Map<String, Object> one;
+            List<LinkMeter.Sample> samples;
+            try {
+              one = drive(bed, dir, at, secret, file, strategy, n, launched);
+            } finally {
+              samples = meter.stop();
+            }
+            one.put("wire", wire(samples));
+            one.put("repetition", r);
+            runs.add(one);
+            note("  %.2f s, %s", (Double) one.get("seconds"), one.get("result"));
+          }
+        }
+        doc.put("masterStopped", master.stop(Duration.ofSeconds(10)) ? "on SIGTERM" : "SIGKILL");
+      }
+      bed.close();
+      doc.put("left", bed.left());
+    }
+    doc.put("links", links);
+    doc.put("runs", runs);
+    return doc;
+  }
+
+  /**
+   * What the wire carried during a run, read off the bridge's counters: per link (the master's
+   * uplink first) the bytes, when it first and last carried data, and its rate while busy; and the
+   * seconds during which two or more worker links were busy at once.
+   */
+  static Map<String, Object> wire(List<LinkMeter.Sample> samples) {
+    Map<String, Object> wire = new LinkedHashMap<>();
+    List<Map<String, Object>> links = new ArrayList<>();
+    for (Map.Entry<Integer, LinkMeter.Usage> e : LinkMeter.usage(samples, IDLE_BYTES).entrySet()) {
+      LinkMeter.Usage u = e.getValue();
+      Map<String, Object> l = new LinkedHashMap<>();
+      l.put("link", e.getKey() == 0 ? "uplink" : "w" + e.getKey());
+      l.put("bytes", u.bytes());
+      l.put("firstSeconds", u.firstSeconds());
+      l.put("lastSeconds", u.lastSeconds());
+      l.put("busySeconds", u.busySeconds());
+      l.put("busyBytesPerSecond", u.busyRate());
+      links.add(l);
+    }
+    wire.put("links", links);
+    wire.put("overlapSeconds", LinkMeter.overlapSeconds(samples, IDLE_BYTES, 2));
+    wire.put("samples", samples.size());
+    return wire;
+  }
+
+  /** One run of the driver inside the master's namespace; its JSON document. */
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> drive(Testbed bed, Path dir, String master, Path secret, Path file, String strategy,
+      int workers, WorkersJoined.Launched launched) throws IOException, InterruptedException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> cmd = List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+        EntryPoint.NAME, "bench", "driver", "links", "--master", master, "--secret-file", secret.toString(), "--file",
+        file.toString(), "--strategy", strategy, "--workers", Integer.toString(workers), "--chunk-units",
+        Long.toString(settings.chunkUnits()), "--json");
+    Path out = dir.resolve("driver.json");
+    Path err = dir.resolve("driver.log");
+    Process p = new ProcessBuilder(Testbed.inside(bed.masterNamespace(), cmd))
+        .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.appendTo(err.toFile())).start();
+    try {
+      if (!p.waitFor(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+        throw new IllegalStateException("the links driver did not end within " + RUN_LIMIT.toMinutes() + " minutes;"
+            + " last lines of its log:\n" + WorkerProcesses.tail(err, 20) + "\n" + launched.logs());
+      }
+    } finally {
+      p.destroyForcibly();
+    }
+    if (p.exitValue() != 0) {
+      throw new IllegalStateException("the links driver failed (exit " + p.exitValue() + "): "
+          + WorkerProcesses.tail(err, 20) + "\n" + launched.logs());
+    }
+    return new ObjectMapper().readValue(out.toFile(), LinkedHashMap.class);
+  }
+
+  /** A text file of {@code bytes} bytes: 100-byte lines (the last one cut short). */
+  public static void writeFile(Path file, long bytes) throws IOException {
+    byte[] line = ("gleaner links bench line ".repeat(4) + "-\n").getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer block = ByteBuffer.allocate(1 << 20);
+    while (block.remaining() >= line.length) {
+      block.put(line);
+    }
+    block.flip();
+    try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      long written = 0;
+      while (written < bytes) {
+        ByteBuffer b = block.duplicate();
+        b.limit((int) Math.min(b.limit(), bytes - written));
+        written += out.write(b);
+      }
+    }
+  }
+
+  private void note(String format, Object... args) {
+    progress.println(String.format(Locale.ROOT, format, args));
+    progress.flush();
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  /** The figures as tables. */
+  @SuppressWarnings("unchecked")
+  public static void print(java.io.PrintWriter out, Map<String, Object> doc) {
+    out.printf(Locale.ROOT, "master uplink: %s%n%n", doc.get("uplink"));
+    out.printf(Locale.ROOT, "%-10s %-12s %8s %8s %12s%n", "strategy", "repetition", "seconds", "MB/s", "result");
+    for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
+      double seconds = ((Number) r.get("seconds")).doubleValue();
+      out.printf(Locale.ROOT, "%-10s %-12s %8.2f %8.2f %12s%n", r.get("strategy"), r.get("repetition"), seconds,
+          ((Number) r.get("bytes")).doubleValue() / 1e6 / seconds, r.get("result"));
+    }
+    out.println();
+    out.printf(Locale.ROOT, "%-6s %-10s %14s %14s %8s%n", "link", "rate", "shaped MB/s", "measured MB/s", "ratio");
+    List<Map<String, Object>> runs = (List<Map<String, Object>>) doc.get("runs");
+    Map<String, Map<String, Object>> last = new LinkedHashMap<>();
+    if (!runs.isEmpty()) {
+      for (Map<String, Object> w : (List<Map<String, Object>>) runs.get(runs.size() - 1).get("workers")) {
+        last.put((String) w.get("id"), w);
+      }
+    }
+    for (Map<String, Object> l : (List<Map<String, Object>>) doc.get("links")) {
+      double shaped = ((Number) l.get("bytesPerSecond")).doubleValue();
+      Map<String, Object> w = last.get(l.get("id"));
+      double measured = w == null ? Double.NaN : ((Number) w.get("bandwidthBytesPerSecond")).doubleValue();
+      out.printf(Locale.ROOT, "%-6s %-10s %14.2f %14.2f %8.3f%n", l.get("id"), l.get("rate"), shaped / 1e6,
+          measured / 1e6, measured / shaped);
+    }
+  }
+}

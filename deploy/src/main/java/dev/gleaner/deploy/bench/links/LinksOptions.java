@@ -1,0 +1,83 @@
+package dev.gleaner.deploy.bench.links;
+
+import dev.gleaner.deploy.testbed.Rate;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The options of {@code gleaner bench --links}, mixed into the bench command. */
+public final class LinksOptions {
+  @Option(names = "--links", paramLabel = "RATE,...", split = ",",
+      description = "Instead: build a network of namespaces here (root only), one worker JVM per RATE behind a link"
+          + " of that rate (tc's forms: 100mbit, 800kbit; or 12.5MB/s; or unlimited), the master behind --uplink,"
+          + " run a wc job over a served file with each of --link-strategies, print the time and each link's"
+          + " measured bandwidth beside its rate, and remove it all. E.g. --links 80mbit,40mbit,20mbit,10mbit")
+  List<String> links;
+
+  @Option(names = "--uplink", paramLabel = "RATE", defaultValue = "unlimited",
+      description = "Links: the master's uplink, everything it sends (default: ${DEFAULT-VALUE}).")
+  String uplink;
+
+  @Option(names = "--link-speeds", paramLabel = "BYTES/s,...", split = ",",
+      description = "Links: each worker's compute speed in bytes (wc's unit) per second, as worker --max-speed; one"
+          + " value for all or one per link (default: as fast as it counts).")
+  List<Double> speeds;
+
+  @Option(names = "--link-strategies", paramLabel = "NAME,...", split = ",", defaultValue = "auto",
+      description = "Links: the job's strategies, each run in turn (default: ${DEFAULT-VALUE}).")
+  List<String> strategies;
+
+  @Option(names = "--link-file-mib", defaultValue = "64",
+      description = "Links: the served file's size in MiB (default: ${DEFAULT-VALUE}).")
+  double fileMib;
+
+  @Option(names = "--link-chunk-units", defaultValue = "0",
+      description = "Links: the job's chunk-units (default 0: the strategy's).")
+  long chunkUnits;
+
+  @Option(names = "--link-repeat", defaultValue = "1",
+      description = "Links: runs of each strategy, interleaved (default: ${DEFAULT-VALUE}).")
+  int repeat;
+
+  @Option(names = "--link-concurrent-sends", defaultValue = "1",
+      description = "Links: the master's --concurrent-sends (default: ${DEFAULT-VALUE}).")
+  int concurrentSends;
+
+  /** Whether {@code --links} was given. */
+  public boolean requested() {
+    return links != null && !links.isEmpty();
+  }
+
+  /** The settings these options name; a bad value is refused in one line. */
+  public LinksBench.Settings settings() {
+    List<Rate> downlinks = new ArrayList<>();
+    for (String l : links) {
+      downlinks.add(Rate.parse(l));
+    }
+    List<Double> perWorker = new ArrayList<>();
+    for (int i = 0; i < downlinks.size(); i++) {
+      if (speeds == null || speeds.isEmpty()) {
+        perWorker.add(0.0);
+      } else if (speeds.size() == 1 || speeds.size() == downlinks.size()) {
+        perWorker.add(speeds.get(speeds.size() == 1 ? 0 : i));
+      } else {
+        throw new IllegalArgumentException("--link-speeds takes one value or one per link (" + downlinks.size()
+            + "), not " + speeds.size());
+      }
+    }
+    for (double s : perWorker) {
+      if (s < 0 || Double.isNaN(s) || Double.isInfinite(s)) {
+        throw new IllegalArgumentException("--link-speeds must be positive bytes/s, got " + s);
+      }
+    }
+    if (!(fileMib > 0) || fileMib > 64 * 1024) {
+      throw new IllegalArgumentException("--link-file-mib must be in (0, 65536], got " + fileMib);
+    }
+    if (repeat < 1 || repeat > 100 || concurrentSends < 1 || chunkUnits < 0) {
+      throw new IllegalArgumentException("--link-repeat must be 1..100, --link-concurrent-sends at least 1,"
+          + " --link-chunk-units not negative");
+    }
+    return new LinksBench.Settings(Rate.parse(uplink), downlinks, perWorker, (long) (fileMib * (1 << 20)),
+        List.copyOf(strategies), repeat, chunkUnits, concurrentSends);
+  }
+}
