@@ -1,0 +1,55 @@
+package dev.gleaner.common.port;
+
+import java.util.Collection;
+
+/**
+ * When the master's port may start one more stream of chunk input, the one rule of the runtime's
+ * port, the simulator's and the planner's timelines.
+ *
+ * <p>Streams are served in rank order (the plan's service order), each on the wire from its first
+ * byte until its last byte has arrived. The next stream starts when nothing is on the wire, or when
+ * every stream on the wire and it have a known link rate and their rates fit together in the
+ * master's egress ({@code budget}), at most {@code maxStreams} at once: streams on the wire then
+ * never compete, each runs at its own link's rate, and the time of each is known in advance. One
+ * stream at a time ({@code maxStreams} 1, or an egress no faster than the links) is the papers'
+ * one-port model; an egress at least the sum of the links lets every stream go at once (bounded
+ * multi-port). A stream whose link is not known yet runs alone, so that its rate measures its link.
+ *
+ * @param maxStreams the most streams on the wire at once (1: one port)
+ * @param budget the egress the streams' link rates must fit in, bytes/s ({@link Double#POSITIVE_INFINITY}: none)
+ */
+public record PortRule(int maxStreams, double budget) {
+  /** One stream at a time: the papers' model. */
+  public static final PortRule ONE_PORT = new PortRule(1, Double.POSITIVE_INFINITY);
+
+  public PortRule {
+    if (maxStreams < 1) {
+      throw new IllegalArgumentException("at least one stream must be allowed on the wire, got " + maxStreams);
+    }
+    if (!(budget > 0)) {
+      throw new IllegalArgumentException("the egress budget must be positive, got " + budget);
+    }
+  }
+
+  /**
+   * Whether a stream over a link of {@code rate} bytes/s (NaN: not known) may start while streams
+   * over links of {@code onWire} rates are on the wire.
+   */
+  public boolean mayStart(Collection<Double> onWire, double rate) {
+    if (onWire.isEmpty()) {
+      return true;
+    }
+    if (onWire.size() >= maxStreams || Double.isNaN(rate)) {
+      return false;
+    }
+    double sum = rate;
+    for (double r : onWire) {
+      if (Double.isNaN(r)) {
+        return false;
+      }
+      sum += r;
+    }
+    // a hair of slack: rates that fit exactly are not refused for a rounding
+    return sum <= budget * (1 + 1e-9);
+  }
+}

@@ -1,0 +1,169 @@
+package dev.gleaner.common.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The estimator against a fluid reference of the wire: streams over links of given rates share an
+ * egress max-min fairly, as TCP flows behind one bottleneck do (what the testbed measured).
+ */
+class EgressEstimatorTest {
+  /** A stream for the reference: it starts at {@code start} and carries {@code bytes} over a link of {@code link}. */
+  record Flow(double start, long bytes, double link) {}
+
+  /**
+   * The wire behind an egress of {@code egress} bytes/s, stepped in windows of {@code step} seconds
+   * and told to {@code e} as the port tells it: bytes sent in each window, the flows with bytes left
+   * all through it and their links' sum; the flows' intervals, in the flows' order.
+   */
+  static double[][] fluid(List<Flow> flows, double egress, double step, EgressEstimator e) {
+    int n = flows.size();
+    double[] left = new double[n];
+    double[][] interval = new double[n][];
+    for (int i = 0; i < n; i++) {
+      left[i] = flows.get(i).bytes();
+    }
+    double t = 0;
+    for (int w = 0; w < 1_000_000; w++) {
+      List<Integer> active = new ArrayList<>();
+      boolean pending = false;
+      for (int i = 0; i < n; i++) {
+        if (left[i] > 0 && flows.get(i).start() <= t + 1e-9) {
+          active.add(i);
+        } else if (left[i] > 0) {
+          pending = true;
+        }
+      }
+      if (active.isEmpty() && !pending) {
+        break;
+      }
+      double[] rate = waterFill(active, flows, egress);
+      double sent = 0;
+      double linkSum = 0;
+      int through = 0;
+      for (int k = 0; k < active.size(); k++) {
+        int i = active.get(k);
+        if (interval[i] == null) {
+          interval[i] = new double[] {t, Double.NaN};
+        }
+        double d = Math.min(left[i], rate[k] * step);
+        if (d < rate[k] * step) {
+          interval[i][1] = t + d / rate[k];
+        } else {
+          through++;
+          linkSum += flows.get(i).link();
+        }
+        left[i] -= d;
+        sent += d;
+        if (left[i] <= 1e-6 && Double.isNaN(interval[i][1])) {
+          interval[i][1] = t + d / rate[k];
+        }
+      }
+      e.window(t, t + step, sent, through, linkSum);
+      t += step;
+    }
+    return interval;
+  }
+
+  /** Max-min fair rates of the active flows under the egress, each capped by its link. */
+  static double[] waterFill(List<Integer> active, List<Flow> flows, double egress) {
+    int m = active.size();
+    double[] rate = new double[m];
+    boolean[] fixed = new boolean[m];
+    double left = egress;
+    for (int round = 0; round < m; round++) {
+      int free = 0;
+      for (boolean f : fixed) {
+        free += f ? 0 : 1;
+      }
+      if (free == 0) {
+        break;
+      }
+      double share = left / free;
+      boolean capped = false;
+      for (int k = 0; k < m; k++) {
+        if (!fixed[k] && flows.get(active.get(k)).link() <= share) {
+          rate[k] = flows.get(active.get(k)).link();
+          fixed[k] = true;
+          left -= rate[k];
+          capped = true;
+        }
+      }
+      if (!capped) {
+        for (int k = 0; k < m; k++) {
+          if (!fixed[k]) {
+            rate[k] = share;
+            fixed[k] = true;
+          }
+        }
+      }
+    }
+    return rate;
+  }
+
+  @Test
+  void transfersOneAtATimeFloorTheEgressAtTheFastestLink() {
+    EgressEstimator e = new EgressEstimator();
+    double t = 0;
+    for (double link : new double[] {1e6, 4e6, 2e6}) {
+      double seconds = 8e6 / link;
+      for (double at = t; at < t + seconds - 1e-9; at += 0.5) {
+        assertFalse(e.window(at, at + 0.5, link * 0.5, 1, link));
+      }
+      assertTrue(e.clean(t, t + seconds));
+      t += seconds;
+    }
+    assertEquals(4e6, e.egress(), 1);
+    assertFalse(e.bound());
+    assertEquals(4e6 * EgressEstimator.PROBE, e.budget(), 1);
+  }
+
+  @Test
+  void linksThatTogetherExceedTheEgressShowItWithinTenPercent() {
+    // the testbed's first experiment: 10 MB/s out, links of 10, 5, 2.5 and 1.25 MB/s, all at once
+    double egress = 10e6;
+    List<Flow> flows = List.of(new Flow(0, 30_000_000, 10e6), new Flow(0, 30_000_000, 5e6),
+        new Flow(0, 20_000_000, 2.5e6), new Flow(0, 12_000_000, 1.25e6));
+    EgressEstimator e = new EgressEstimator();
+    double[][] on = fluid(flows, egress, 0.1, e);
+    assertTrue(e.bound());
+    assertEquals(egress, e.egress(), 0.1 * egress);
+    assertEquals(e.egress(), e.budget());
+    for (double[] i : on) {
+      assertFalse(e.clean(i[0], i[1]), "the flows that shared a bound egress do not measure their links");
+    }
+  }
+
+  @Test
+  void linksThatFitTogetherRaiseTheFloorToTheirSumAndStayClean() {
+    double egress = 20e6;
+    List<Flow> flows = List.of(new Flow(0, 20_000_000, 10e6), new Flow(0, 10_000_000, 5e6),
+        new Flow(0, 5_000_000, 2.5e6));
+    EgressEstimator e = new EgressEstimator();
+    for (double[] i : fluid(flows, egress, 0.1, e)) {
+      assertTrue(e.clean(i[0], i[1]));
+    }
+    assertFalse(e.bound());
+    assertEquals(17.5e6, e.egress(), 0.02 * 17.5e6);
+  }
+
+  @Test
+  void staggeredProbesFindTheEgress() {
+    // one stream alone at the egress, then streams that fit the floor's probe, then more: each try
+    // raises the floor or finds the egress, and the finding is within 10%
+    double egress = 12e6;
+    List<Flow> flows = new ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      flows.add(new Flow(i * 0.5, 6_000_000, 2e6 + 1e6 * (i % 5)));
+    }
+    EgressEstimator e = new EgressEstimator();
+    fluid(flows, egress, 0.1, e);
+    assertTrue(e.bound());
+    assertEquals(egress, e.egress(), 0.1 * egress);
+  }
+}

@@ -1,0 +1,54 @@
+package dev.gleaner.common.port;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PortRuleTest {
+  private static final double NAN = Double.NaN;
+
+  @Test
+  void aStreamStartsAloneWhateverIsKnown() {
+    assertTrue(PortRule.ONE_PORT.mayStart(List.of(), NAN));
+    assertTrue(new PortRule(8, 10).mayStart(List.of(), 50));
+  }
+
+  @Test
+  void onePortStartsNothingBesideAStreamOnTheWire() {
+    assertFalse(PortRule.ONE_PORT.mayStart(List.of(1.0), 1));
+  }
+
+  @Test
+  void streamsGoTogetherWhileTheirLinksFitInTheEgress() {
+    PortRule rule = new PortRule(8, 10);
+    // 5 + 2.5 + 1.25 = 8.75 fit; a 10 does not fit beside anything
+    assertTrue(rule.mayStart(List.of(5.0, 2.5), 1.25));
+    assertTrue(rule.mayStart(List.of(5.0), 5.0));
+    assertFalse(rule.mayStart(List.of(10.0), 1.25));
+    assertFalse(rule.mayStart(List.of(5.0, 2.5), 2.6));
+  }
+
+  @Test
+  void anUnknownLinkRunsAlone() {
+    PortRule rule = new PortRule(8, 100);
+    assertFalse(rule.mayStart(List.of(1.0), NAN));
+    assertFalse(rule.mayStart(List.of(NAN), 1.0));
+  }
+
+  @Test
+  void noMoreThanMaxStreams() {
+    PortRule rule = new PortRule(2, 100);
+    assertTrue(rule.mayStart(List.of(1.0), 1));
+    assertFalse(rule.mayStart(List.of(1.0, 1.0), 1));
+  }
+
+  @Test
+  void nonsenseIsRefused() {
+    assertThrows(IllegalArgumentException.class, () -> new PortRule(0, 1));
+    assertThrows(IllegalArgumentException.class, () -> new PortRule(1, 0));
+    assertThrows(IllegalArgumentException.class, () -> new PortRule(1, NAN));
+  }
+}
