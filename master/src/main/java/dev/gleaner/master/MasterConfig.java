@@ -19,7 +19,8 @@ import java.time.Duration;
  * @param heartbeatInterval how often workers send heartbeats
  * @param heartbeatTimeout silence after which a worker is declared down
  * @param maxFrameBytes hard limit of one frame
- * @param concurrentSends how many chunk inputs stream at once (1: the one-port model)
+ * @param concurrentSends how many chunk inputs stream at once: 0 (the default) as many as their links fit in the
+ *     master's egress, as measured; n at least 1, n at a time (1: the papers' one-port model)
  * @param control the controller's tuning: window, re-plans, splits, leases
  * @param ticker the clock for heartbeats and rates
  * @param workloads the workloads jobs may use
@@ -49,8 +50,9 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
       throw new IllegalArgumentException("heartbeat timeout (" + heartbeatTimeout
           + ") must be longer than the heartbeat interval (" + heartbeatInterval + ")");
     }
-    if (concurrentSends < 1) {
-      throw new IllegalArgumentException("concurrent sends must be at least 1");
+    if (concurrentSends < 0) {
+      throw new IllegalArgumentException("concurrent sends must be 0 (fit the egress) or at least 1, got "
+          + concurrentSends);
     }
     if (!(expectedUpSeconds >= 0)) {
       throw new IllegalArgumentException("the expected time up must not be negative, got " + expectedUpSeconds);
@@ -64,7 +66,7 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
   /** Defaults: heartbeat every 2 s, down after 10 s of silence, 16 MiB frames, one-port sends. */
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
     return new MasterConfig(bind, dataDir, MasterAuth.sharedSecret(secret), Duration.ofSeconds(2), Duration.ofSeconds(10),
-        Framing.DEFAULT_MAX_FRAME_BYTES, 1, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null,
+        Framing.DEFAULT_MAX_FRAME_BYTES, 0, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null,
         DEFAULT_MAX_RESULT_BYTES, 0, false, false, false);
   }
 

@@ -117,23 +117,28 @@ final class ChunkRunner implements AutoCloseable {
     });
   }
 
-  /** Input for a chunk whose first bytes arrived at {@code arrivingSince}; takes over one reference to {@code payload}. */
-  void data(String jobId, long chunkId, ByteBuf payload, long arrivingSince) {
+  /**
+   * Input for a chunk whose first bytes arrived at {@code arrivingSince}; takes over one reference to
+   * {@code payload}. Returns the chunk's input bytes and the nanoseconds from its first byte to its
+   * last when this completes it (once per chunk), else null.
+   */
+  long[] data(String jobId, long chunkId, ByteBuf payload, long arrivingSince) {
     ChunkTask task = tasks.get(ChunkTask.key(jobId, chunkId));
     if (task != null) {
-      task.offer(payload, arrivingSince);
-    } else {
-      payload.release();
-      log.debug("input for chunk {} of job {}, which is not here (cancelled?)", chunkId, jobId);
+      return task.offer(payload, arrivingSince);
     }
+    payload.release();
+    log.debug("input for chunk {} of job {}, which is not here (cancelled?)", chunkId, jobId);
+    return null;
   }
 
-  /** The chunk's tail went to another worker: it stops at {@code end}, or at its next step if already past. */
-  void truncate(String jobId, long chunkId, long end) {
+  /**
+   * The chunk's tail went to another worker: it stops at {@code end}, or at its next step if already
+   * past. Returns the input's arrival, as {@link #data} does, when what arrived now covers the chunk.
+   */
+  long[] truncate(String jobId, long chunkId, long end) {
     ChunkTask task = tasks.get(ChunkTask.key(jobId, chunkId));
-    if (task != null) {
-      task.truncate(end);
-    }
+    return task == null ? null : task.truncate(end);
   }
 
   /** Cancels one chunk, or every chunk of the job when {@code chunkId} is 0. */
@@ -271,7 +276,7 @@ final class ChunkRunner implements AutoCloseable {
         if (stopping()) {
           // vacated while suspended: what this piece has so far is its last
           if (pos > pieceStart) {
-            report(reporter, a, pieceStart, pos, acc, false, nanos, null);
+            report(reporter, a, pieceStart, pos, acc, false, nanos);
           }
           return;
         }
@@ -291,14 +296,14 @@ final class ChunkRunner implements AutoCloseable {
           return;
         }
         if (stopping() && pos < stop) {
-          report(reporter, a, pieceStart, pos, acc, false, nanos, null);
+          report(reporter, a, pieceStart, pos, acc, false, nanos);
           return;
         }
       }
       if (pos <= pieceStart) {
         return;
       }
-      report(reporter, a, pieceStart, pos, acc, pos >= task.end(), nanos, null);
+      report(reporter, a, pieceStart, pos, acc, pos >= task.end(), nanos);
       if (stopping() && pos < task.end()) {
         return;
       }
@@ -392,7 +397,7 @@ final class ChunkRunner implements AutoCloseable {
           // truncated before this piece had a unit
           return;
         }
-        report(reporter, a, pieceStart, pos, result, pos >= task.end(), nanos, task.takeArrival());
+        report(reporter, a, pieceStart, pos, result, pos >= task.end(), nanos);
         if (stopping() && pos < task.end()) {
           return;
         }
@@ -416,12 +421,9 @@ final class ChunkRunner implements AutoCloseable {
   }
 
   private void report(Reporter reporter, Assign a, long from, long to, byte[] result, boolean last,
-      long computeNanos, long[] arrival) {
+      long computeNanos) {
     Piece.Builder p = Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId()).setStart(from).setEnd(to)
         .setResult(ByteString.copyFrom(result)).setFinal(last).setComputeNanos(Math.max(0, computeNanos));
-    if (arrival != null) {
-      p.setInputBytes(arrival[0]).setInputNanos(arrival[1]);
-    }
     if (result.length > maxResultBytes) {
       throw new IllegalStateException("the result of units [" + from + ", " + to + ") is " + result.length
           + " bytes, over the master's limit of " + maxResultBytes + " bytes for one piece (gleaner master"

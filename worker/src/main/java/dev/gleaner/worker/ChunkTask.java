@@ -50,9 +50,13 @@ final class ChunkTask {
     return end;
   }
 
-  /** The chunk's tail went to another worker: it ends at {@code newEnd} (never later than before). */
-  void truncate(long newEnd) {
+  /**
+   * The chunk's tail went to another worker: it ends at {@code newEnd} (never later than before).
+   * Returns the input's arrival ({@link #takeArrival}) when what has arrived now covers the chunk.
+   */
+  long[] truncate(long newEnd) {
     end = Math.max(assign.getStart(), Math.min(end, newEnd));
+    return hasInput() ? takeArrival() : null;
   }
 
   String key() {
@@ -80,8 +84,11 @@ final class ChunkTask {
     return cancelled;
   }
 
-  /** Called on the network thread as input arrives; takes over one reference to {@code slice}. */
-  void offer(ByteBuf slice, long arrivingSince) {
+  /**
+   * Called on the network thread as input arrives; takes over one reference to {@code slice}. Returns
+   * the input's arrival ({@link #takeArrival}) when this slice completes it, else null.
+   */
+  long[] offer(ByteBuf slice, long arrivingSince) {
     long size = slice.readableBytes();
     long now = System.nanoTime();
     if (received.get() == 0) {
@@ -92,11 +99,12 @@ final class ChunkTask {
     slices.add(slice);
     if (closed) {
       releaseQueued();
-      return;
+      return takeArrival();
     }
     if (buffered.addAndGet(size) > HIGH_WATER_BYTES) {
       flow.pause();
     }
+    return takeArrival();
   }
 
   /**
@@ -141,7 +149,7 @@ final class ChunkTask {
    * nanoseconds from the first byte's arrival to the last; null before that, and after the first
    * call that returned them.
    */
-  long[] takeArrival() {
+  synchronized long[] takeArrival() {
     long bytes = received.get();
     if (arrivalReported || bytes < end - assign.getStart() || bytes == 0) {
       return null;

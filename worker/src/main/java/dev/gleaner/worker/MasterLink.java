@@ -5,6 +5,7 @@ import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.DataFrame;
 import dev.gleaner.protocol.Drain;
 import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.InputArrived;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.ProtocolVersion;
@@ -100,7 +101,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     if (msg instanceof DataFrame d) {
       // chunk input, sliced from the frame without a copy; the runner releases it once consumed
       daemon.counters().inputBytes.add(d.payload().readableBytes());
-      runner.data(d.jobId(), d.chunkId(), d.payload().retain(), d.arrivingSince());
+      arrived(ctx, d.jobId(), d.chunkId(), runner.data(d.jobId(), d.chunkId(), d.payload().retain(),
+          d.arrivingSince()));
       d.release();
       return;
     }
@@ -177,8 +179,9 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
       case ASSIGN -> assign(ctx, msg);
       case DATA -> {
         daemon.counters().inputBytes.add(msg.getData().getPayload().size());
-        runner.data(msg.getData().getJobId(), msg.getData().getChunkId(),
-          Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()), System.nanoTime());
+        arrived(ctx, msg.getData().getJobId(), msg.getData().getChunkId(), runner.data(msg.getData().getJobId(),
+            msg.getData().getChunkId(), Unpooled.wrappedBuffer(msg.getData().getPayload().asReadOnlyByteBuffer()),
+            System.nanoTime()));
       }
       case PIECE_ACK -> outbox.acked(msg.getPieceAck().getJobId(), msg.getPieceAck().getChunkId(),
           msg.getPieceAck().getEnd());
@@ -188,7 +191,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
         outbox.forget(msg.getCancel().getJobId(), msg.getCancel().getChunkId());
       }
       case TRUNCATE -> {
-        runner.truncate(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(), msg.getTruncate().getEnd());
+        arrived(ctx, msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(), runner.truncate(
+            msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(), msg.getTruncate().getEnd()));
         outbox.truncated(msg.getTruncate().getJobId(), msg.getTruncate().getChunkId(), msg.getTruncate().getEnd());
       }
       case DRAIN -> daemon.drainAsync("the master asked: " + msg.getDrain().getReason());
@@ -227,6 +231,18 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   private static long pendingBytes(ChannelHandlerContext ctx) {
     io.netty.channel.ChannelOutboundBuffer b = ctx.channel().unsafe().outboundBuffer();
     return b == null ? 0 : b.totalPendingWriteBytes();
+  }
+
+  /**
+   * Tells the master that a chunk's input has all arrived ({@code arrival}: its bytes and the
+   * nanoseconds from its first byte to its last), when it has: its port counts the stream on the
+   * wire until then, and measures the link with it.
+   */
+  private static void arrived(ChannelHandlerContext ctx, String jobId, long chunkId, long[] arrival) {
+    if (arrival != null) {
+      ctx.writeAndFlush(Envelope.newBuilder().setInputArrived(InputArrived.newBuilder().setJobId(jobId)
+          .setChunkId(chunkId).setBytes(arrival[0]).setNanos(arrival[1])).build(), ctx.voidPromise());
+    }
   }
 
   void sendDrain(String reason) {

@@ -45,11 +45,15 @@ public sealed interface Action {
   }
 
   /**
-   * Stream the input of units {@code [start, end)} of a chunk to its worker, through the one port.
-   * The port serves streams by increasing {@code rank} (the worker's place in the plan's service
-   * order), then in the order they were asked for, one at a time.
+   * Stream the input of units {@code [start, end)} of a chunk to its worker, through the port. The
+   * port serves streams by increasing {@code rank} (the worker's place in the plan's service order),
+   * then in the order they were asked for, as many at once as its rule lets
+   * ({@link dev.gleaner.common.port.PortRule}).
+   *
+   * @param linkRate the worker's link as measured now, bytes/s; NaN while it is not known
    */
-  record Stream(String worker, String job, long chunkId, long start, long end, int rank) implements Message {}
+  record Stream(String worker, String job, long chunkId, long start, long end, int rank, double linkRate)
+      implements Message {}
 
   /**
    * The chunk now ends at {@code end}: the worker stops there and reports up to it (a worker already

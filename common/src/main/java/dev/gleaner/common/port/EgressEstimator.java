@@ -11,15 +11,13 @@ import java.util.Deque;
  * <p>A window's rate is a floor of the egress. When two or more streams had bytes waiting all
  * through a window and together went slower than their links allow ({@link #SLOWER} of the sum),
  * something they share held them back: the egress, which is then measured, not only floored. Until
- * then the port may try a little more than the floor ({@link #PROBE}): each try either raises the
- * floor or finds the egress. A transfer that was on the wire during such a window shared the egress
- * and does not measure its own link ({@link #clean}).
+ * then the port may try one stream past the floor ({@link PortRule#probe}): each try either raises
+ * the floor or finds the egress. A transfer that was on the wire during such a window shared the
+ * egress and does not measure its own link ({@link #clean}).
  */
 public final class EgressEstimator {
   /** Streams together below this share of their links' sum show the egress binding. */
   public static final double SLOWER = 0.85;
-  /** How far past the floor the port may go while the egress has not been seen to bind. */
-  public static final double PROBE = 1.25;
   /** Weight kept by the measure of the egress at each new one (a decaying mean). */
   static final double KEEP = 0.75;
   /** Windows where the egress bound, remembered to judge the transfers that crossed them. */
@@ -85,13 +83,14 @@ public final class EgressEstimator {
   }
 
   /**
-   * The budget the port's rule fits streams in: the measured egress; the floor and a try past it
-   * while the egress has not bound; none before anything was sent.
+   * The rule the port follows: streams that fit in the measured egress; while the egress has not
+   * bound, in the floor and one stream past it; before anything was sent, any (they are alone until
+   * their links are known anyway).
    */
-  public double budget() {
+  public PortRule rule(int maxStreams) {
     if (!Double.isNaN(measured)) {
-      return measured;
+      return new PortRule(maxStreams, measured, false);
     }
-    return floor > 0 ? floor * PROBE : Double.POSITIVE_INFINITY;
+    return floor > 0 ? new PortRule(maxStreams, floor, true) : new PortRule(maxStreams, Double.POSITIVE_INFINITY);
   }
 }

@@ -15,12 +15,22 @@ import java.util.Collection;
  * one-port model; an egress at least the sum of the links lets every stream go at once (bounded
  * multi-port). A stream whose link is not known yet runs alone, so that its rate measures its link.
  *
+ * <p>While the egress is known only as a floor (what was sent so far), the sum may pass it by the
+ * largest of the links ({@code probe}): one stream more than the floor allows, whose transfer either
+ * raises the floor or shows the egress binding.
+ *
  * @param maxStreams the most streams on the wire at once (1: one port)
  * @param budget the egress the streams' link rates must fit in, bytes/s ({@link Double#POSITIVE_INFINITY}: none)
+ * @param probe whether the sum may pass the budget by the largest of the links
  */
-public record PortRule(int maxStreams, double budget) {
+public record PortRule(int maxStreams, double budget, boolean probe) {
   /** One stream at a time: the papers' model. */
-  public static final PortRule ONE_PORT = new PortRule(1, Double.POSITIVE_INFINITY);
+  public static final PortRule ONE_PORT = new PortRule(1, Double.POSITIVE_INFINITY, false);
+
+  /** Streams that fit in a known egress. */
+  public PortRule(int maxStreams, double budget) {
+    this(maxStreams, budget, false);
+  }
 
   public PortRule {
     if (maxStreams < 1) {
@@ -43,13 +53,15 @@ public record PortRule(int maxStreams, double budget) {
       return false;
     }
     double sum = rate;
+    double largest = rate;
     for (double r : onWire) {
       if (Double.isNaN(r)) {
         return false;
       }
       sum += r;
+      largest = Math.max(largest, r);
     }
     // a hair of slack: rates that fit exactly are not refused for a rounding
-    return sum <= budget * (1 + 1e-9);
+    return sum <= (budget + (probe ? largest : 0)) * (1 + 1e-9);
   }
 }

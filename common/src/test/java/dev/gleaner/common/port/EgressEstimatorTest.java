@@ -120,7 +120,7 @@ class EgressEstimatorTest {
     }
     assertEquals(4e6, e.egress(), 1);
     assertFalse(e.bound());
-    assertEquals(4e6 * EgressEstimator.PROBE, e.budget(), 1);
+    assertEquals(new PortRule(8, 4e6, true), e.rule(8));
   }
 
   @Test
@@ -133,7 +133,7 @@ class EgressEstimatorTest {
     double[][] on = fluid(flows, egress, 0.1, e);
     assertTrue(e.bound());
     assertEquals(egress, e.egress(), 0.1 * egress);
-    assertEquals(e.egress(), e.budget());
+    assertEquals(new PortRule(8, e.egress(), false), e.rule(8));
     for (double[] i : on) {
       assertFalse(e.clean(i[0], i[1]), "the flows that shared a bound egress do not measure their links");
     }

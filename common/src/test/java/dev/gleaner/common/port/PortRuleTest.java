@@ -32,6 +32,15 @@ class PortRuleTest {
   }
 
   @Test
+  void aProbePassesTheFloorByOneLink() {
+    // the floor is 10: one more stream of 10 may try, a third may not
+    PortRule probe = new PortRule(8, 10, true);
+    assertTrue(probe.mayStart(List.of(10.0), 10));
+    assertFalse(probe.mayStart(List.of(10.0, 10.0), 10));
+    assertFalse(new PortRule(8, 10).mayStart(List.of(10.0), 10));
+  }
+
+  @Test
   void anUnknownLinkRunsAlone() {
     PortRule rule = new PortRule(8, 100);
     assertFalse(rule.mayStart(List.of(1.0), NAN));

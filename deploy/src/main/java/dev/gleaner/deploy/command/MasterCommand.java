@@ -107,9 +107,11 @@ public final class MasterCommand implements Callable<Integer> {
       description = "Largest result of one piece; a result over a frame arrives in several (default: ${DEFAULT-VALUE} MiB).")
   int maxResultMib;
 
-  @Option(names = "--concurrent-sends", defaultValue = "1",
-      description = "Chunk inputs streamed at once (default: ${DEFAULT-VALUE}, the one-port model).")
-  int concurrentSends;
+  @Option(names = "--concurrent-sends", defaultValue = "auto", paramLabel = "auto|N",
+      description = "Chunk inputs streamed at once: auto, as many as their workers' links fit in this master's"
+          + " egress, both measured as it sends (a link not measured yet goes alone); or N at a time (1: the"
+          + " papers' one-port model). Default: ${DEFAULT-VALUE}.")
+  String concurrentSends;
 
   @Option(names = "--window", defaultValue = "2", description = "Chunks a worker holds at once (default: ${DEFAULT-VALUE}).")
   int window;
@@ -186,7 +188,7 @@ public final class MasterCommand implements Callable<Integer> {
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
         .withMaxResultBytes(Math.multiplyExact((long) maxResultMib, 1024L * 1024))
-        .withConcurrentSends(concurrentSends)
+        .withConcurrentSends(concurrentSends(concurrentSends))
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
     config = config.withMetricsFromAnywhere(metricsFromAnywhere).withWebFromAnywhere(webFromAnywhere)
@@ -262,5 +264,21 @@ public final class MasterCommand implements Callable<Integer> {
     t.setDaemon(true);
     t.start();
     return t;
+  }
+
+  /** {@code --concurrent-sends}: auto is 0, else a count of at least 1. */
+  static int concurrentSends(String text) {
+    if (text.equalsIgnoreCase("auto")) {
+      return 0;
+    }
+    try {
+      int n = Integer.parseInt(text.trim());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // refused below, with the forms that are read
+    }
+    throw new IllegalArgumentException("--concurrent-sends must be auto or a count of at least 1, got '" + text + "'");
   }
 }

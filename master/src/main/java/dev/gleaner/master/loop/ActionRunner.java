@@ -182,7 +182,7 @@ final class ActionRunner {
       } else if (m instanceof Action.Stream x) {
         MasterJob job = b.jobs.get(x.job());
         if (job != null && job.input != null) {
-          link.stream(x.job(), x.chunkId(), job.input, x.start(), x.end(), x.rank(),
+          link.stream(x.job(), x.chunkId(), job.input, x.start(), x.end(), x.rank(), x.linkRate(),
               (bytes, seconds) -> b.metrics.bytesStreamed.increment(bytes));
         }
       } else if (m instanceof Action.Truncate x) {

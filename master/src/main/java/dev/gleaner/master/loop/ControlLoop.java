@@ -245,6 +245,14 @@ public final class ControlLoop implements AutoCloseable {
     thread.post(() -> intake.badResult(link, jobId, chunkId, why));
   }
 
+  /**
+   * A chunk's input has all arrived at its worker, {@code bytes} of it in {@code seconds} from the first
+   * byte to the last, over a link the port let the stream have to itself: a measure of that link.
+   */
+  public void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds) {
+    thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds));
+  }
+
   /** The worker cannot compute a chunk. */
   public void chunkFailed(WorkerLink link, ChunkFailed f) {
     thread.post(() -> intake.chunkFailed(link, f));

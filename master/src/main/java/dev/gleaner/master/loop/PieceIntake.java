@@ -101,6 +101,13 @@ final class PieceIntake {
     }
   }
 
+  /** A measure of the worker's link: a chunk's input arrived whole, over a link it had to itself. */
+  void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds) {
+    if (b.links.get(link.workerId()) == link && bytes > 0 && seconds > 0) {
+      b.controller.streamed(link.workerId(), jobId, chunkId, bytes, seconds, b.clock.now());
+    }
+  }
+
   /** The worker cannot compute a chunk: tried elsewhere, and a piece failing everywhere fails the job. */
   void chunkFailed(WorkerLink link, ChunkFailed f) {
     if (b.links.get(link.workerId()) == link) {

@@ -36,10 +36,13 @@ public interface WorkerLink {
   void assign(Assign template, long chunkId, long start, long end, long[] checkpoints, long inputBytes, int leaseMs);
 
   /**
-   * Streams the input bytes {@code [from, to)} of a chunk through the master's one port, served by
-   * increasing {@code rank}, then in the order asked; the transfer is reported to {@code streamed}.
+   * Streams the input bytes {@code [from, to)} of a chunk through the master's port, served by
+   * increasing {@code rank}, then in the order asked, as many at once as the port's rule lets, the
+   * worker's link taken as {@code linkRate} bytes/s (NaN: not known); the transfer is reported to
+   * {@code streamed}.
    */
-  void stream(String job, long chunkId, FileInputSource input, long from, long to, int rank, Streamed streamed);
+  void stream(String job, long chunkId, FileInputSource input, long from, long to, int rank, double linkRate,
+      Streamed streamed);
 
   /** The chunk now ends at {@code end}: the worker stops there, and its input stops streaming there. */
   void truncate(String job, long chunkId, long end);

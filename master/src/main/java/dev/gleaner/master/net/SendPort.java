@@ -1,11 +1,16 @@
 package dev.gleaner.master.net;
 
+import dev.gleaner.common.port.EgressEstimator;
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.master.loop.FileInputSource;
 import dev.gleaner.protocol.DataFrames;
 import dev.gleaner.protocol.Framing;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelProgressiveFuture;
+import io.netty.channel.ChannelProgressiveFutureListener;
+import io.netty.channel.ChannelProgressivePromise;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,28 +20,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The master's one port for chunk input: streams a chunk's bytes to its worker as Data frames, at
- * most {@code concurrent} streams writing at a time (1 is the one-port model of the papers), served
- * by increasing rank (the worker's place in the plan's service order), then in the order asked.
- * One worker's streams go out in the order they were asked for, each after the one before it,
- * because the worker consumes its chunks in that order.
+ * The master's port for chunk input: streams a chunk's bytes to its worker as Data frames, served
+ * by increasing rank (the worker's place in the plan's service order), then in the order asked, as
+ * many at once as the port's rule lets ({@link PortRule}): in the default mode, the streams whose
+ * links fit together in the master's egress, learned as it sends ({@link EgressEstimator}); with a
+ * fixed count, that many. One worker's streams go out in the order they were asked for, each after
+ * the one before it has all been queued, because the worker consumes its chunks in that order.
+ *
+ * <p>A stream is on the wire from its first byte until its worker says the last one arrived
+ * ({@code InputArrived}): bytes queued in the kernel's socket buffer are still on their way, and a
+ * stream started beside them would share the link with them. A stream whose worker stops reading
+ * (busy with its previous chunk: its connection takes nothing for {@link #STALL_MILLIS}) leaves the
+ * wire and gives its place to the next; it asks again, at its rank, when its connection drains. A
+ * stream whose worker never says its input arrived leaves the wire {@link #PATIENCE_MILLIS} after its
+ * last byte was queued.
+ *
+ * <p>Every {@link #WINDOW_MILLIS} the port tells the egress estimator what it sent and which streams
+ * had bytes waiting all through: the egress is floored by what went out, and measured when streams
+ * together went slower than their links allow. A transfer that crossed such a moment does not
+ * measure its link ({@link #arrived} says so).
  *
  * <p>How: a stream runs on its channel's event loop. Each slice goes out as a small header
  * ({@link DataFrames}) followed by a {@link FileSlice}, so the bytes go from the page cache to the
  * socket without passing through the heap (sendfile). Over TLS the bytes must be encrypted by the
  * connection's {@link SslHandler}, which takes buffers only: each slice is read from the file into
- * a pooled direct buffer of {@link #TLS_SLICE_BYTES} at most (small, since a parked TLS stream's
- * queued slices hold memory, where a file region holds none). Slices are written while the channel is writable
- * (Netty's write-buffer watermarks, which count file regions through the channel's
- * {@link FileRegionSizeEstimator}). The port is held while bytes go into a worker's connection, not
- * while the worker computes: when the channel stops being writable (the worker is not reading,
- * busy with its previous chunk or on a thin link), the stream parks and the port serves the next
- * stream; the parked one rejoins the queue, at its rank, when its channel drains. A stream gives
- * the port back as soon as its last slice is queued on the connection.
+ * a pooled direct buffer of {@link #TLS_SLICE_BYTES} at most. Slices are written while the channel is
+ * writable (Netty's write-buffer watermarks, which count file regions through the channel's
+ * {@link FileRegionSizeEstimator}).
  */
 final class SendPort {
   private static final Logger log = LoggerFactory.getLogger(SendPort.class);
@@ -48,27 +64,75 @@ final class SendPort {
 
   /** Slices of a stream over TLS: read into memory, so kept small. */
   static final int TLS_SLICE_BYTES = 256 * 1024;
+  /** A connection that takes no byte for this long is a worker not reading: its stream leaves the wire. */
+  static final long STALL_MILLIS = 1_000;
+  /** How long after its last byte was queued a stream stays on the wire without its worker's word. */
+  static final long PATIENCE_MILLIS = 30_000;
+  /** The egress estimator's windows. */
+  static final long WINDOW_MILLIS = 250;
 
-  private final int concurrent;
-  private final PriorityQueue<Stream> waiting = new PriorityQueue<>((a, b) ->
-      a.rank != b.rank ? Integer.compare(a.rank, b.rank) : Long.compare(a.seq, b.seq));
-  private final Set<Stream> active = new HashSet<>();
+  private enum State { WAITING, SENDING, SENT, STALLED, DONE }
+
+  /** 0: streams fit in the egress; n: at most n streams on the wire, whatever their links. */
+  private final int fixed;
+  private final EgressEstimator egress = new EgressEstimator();
+  /** By rank; between equal ranks (a plan that gives no order), the faster link first, as DISTRIB orders. */
+  private final PriorityQueue<Stream> waiting = new PriorityQueue<>(SendPort::serveBefore);
+  private final Set<Stream> onWire = new HashSet<>();
   private final Map<String, Stream> byChunk = new HashMap<>();
   /** Each connection's unfinished streams, in the order they were asked for. */
   private final Map<Channel, Deque<Stream>> byChannel = new HashMap<>();
+  private final AtomicLong accepted = new AtomicLong();
+  /** Bytes of chunk input each connection took, for the stall check. */
+  private final Map<Channel, long[]> acceptedByChannel = new HashMap<>();
+  private final long t0 = System.nanoTime();
   private long seq;
+  /** The windows' timer, while there are streams; what the last window saw. */
+  private ScheduledFuture<?> windows;
+  private double windowStart;
+  private long windowAccepted;
+  private Set<Stream> windowSending = Set.of();
 
-  SendPort(int concurrent) {
-    this.concurrent = concurrent;
+  /** @param fixed 0 to fit streams in the egress; n at least 1 for n streams at once */
+  SendPort(int fixed) {
+    if (fixed < 0) {
+      throw new IllegalArgumentException("concurrent sends must be 0 (fit the egress) or at least 1, got " + fixed);
+    }
+    this.fixed = fixed;
   }
 
-  /** Queues the input bytes {@code [from, to)} of a chunk for its worker's channel. */
+  /** The egress as measured (or floored, see {@link #egressBound}), bytes/s; NaN before anything was sent. */
+  synchronized double egress() {
+    return egress.egress();
+  }
+
+  /** Whether the egress was seen to bind: {@link #egress} is then a measure, else a floor. */
+  synchronized boolean egressBound() {
+    return egress.bound();
+  }
+
+  /**
+   * The port's order: by rank; then by link, the fastest first (one not measured yet before all, so
+   * that it is measured); then in the order asked.
+   */
+  static int serveBefore(Stream a, Stream b) {
+    if (a.rank != b.rank) {
+      return Integer.compare(a.rank, b.rank);
+    }
+    double ra = Double.isNaN(a.linkRate) ? Double.POSITIVE_INFINITY : a.linkRate;
+    double rb = Double.isNaN(b.linkRate) ? Double.POSITIVE_INFINITY : b.linkRate;
+    if (ra != rb) {
+      return Double.compare(rb, ra);
+    }
+    return Long.compare(a.seq, b.seq);
+  }
+
+  /** Queues the input bytes {@code [from, to)} of a chunk for its worker's channel, its link taken as {@code linkRate}. */
   void enqueue(Channel channel, String job, long chunkId, FileInputSource input, long from, long to, int rank,
-      Listener listener) {
-    Stream s;
+      double linkRate, Listener listener) {
     boolean firstOnChannel;
     synchronized (this) {
-      s = new Stream(channel, job, chunkId, input, from, to, rank, seq++, listener);
+      Stream s = new Stream(channel, job, chunkId, input, from, to, rank, seq++, linkRate, listener);
       waiting.add(s);
       byChunk.put(key(job, chunkId), s);
       Deque<Stream> mine = byChannel.get(channel);
@@ -78,6 +142,13 @@ final class SendPort {
         byChannel.put(channel, mine);
       }
       mine.add(s);
+      if (windows == null) {
+        windowStart = seconds();
+        windowAccepted = accepted.get();
+        windowSending = Set.of();
+        windows = channel.eventLoop().scheduleAtFixedRate(this::window, WINDOW_MILLIS, WINDOW_MILLIS,
+            TimeUnit.MILLISECONDS);
+      }
     }
     if (firstOnChannel) {
       // streams paused on an unwritable channel must still end when that channel closes
@@ -88,6 +159,10 @@ final class SendPort {
 
   private static String key(String job, long chunkId) {
     return job + "#" + chunkId;
+  }
+
+  private double seconds() {
+    return (System.nanoTime() - t0) / 1e9;
   }
 
   /** The chunk now ends at {@code end}: bytes from there on are not sent. */
@@ -115,19 +190,50 @@ final class SendPort {
     }
   }
 
-  /** Called by the connection when its channel becomes writable again: its parked stream rejoins the queue. */
+  /**
+   * The worker on {@code channel} says the chunk's input has all arrived: its stream leaves the wire.
+   * Whether its transfer measured its link: false when the stream shared a bound egress, waited on a
+   * worker that did not read, or is not known here.
+   */
+  boolean arrived(Channel channel, String job, long chunkId) {
+    Stream s;
+    boolean clean;
+    synchronized (this) {
+      s = byChunk.get(key(job, chunkId));
+      if (s == null || s.channel != channel) {
+        return false;
+      }
+      clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, seconds());
+    }
+    s.channel.eventLoop().execute(() -> s.finish(null));
+    return clean;
+  }
+
+  /** Called by the connection when its channel becomes writable again: its stream goes on, or asks again. */
   void writable(Channel channel) {
-    boolean any = false;
+    Stream head = null;
+    boolean ask = false;
     synchronized (this) {
       Deque<Stream> mine = byChannel.get(channel);
-      Stream head = mine == null ? null : mine.peekFirst();
-      if (head != null && head.parked) {
-        head.parked = false;
-        waiting.add(head);
-        any = true;
+      if (mine != null) {
+        for (Stream s : mine) {
+          if (s.state == State.SENDING) {
+            head = s;
+            break;
+          }
+          if (s.state == State.STALLED) {
+            s.state = State.WAITING;
+            waiting.add(s);
+            ask = true;
+            break;
+          }
+        }
       }
     }
-    if (any) {
+    if (head != null) {
+      channel.eventLoop().execute(head::pump);
+    }
+    if (ask) {
       startMore();
     }
   }
@@ -135,6 +241,7 @@ final class SendPort {
   private void closed(Channel channel) {
     List<Stream> streams;
     synchronized (this) {
+      acceptedByChannel.remove(channel);
       Deque<Stream> mine = byChannel.remove(channel);
       streams = mine == null ? List.of() : new ArrayList<>(mine);
     }
@@ -143,22 +250,51 @@ final class SendPort {
     }
   }
 
-  /** Starts the best-ranked waiting streams that are first on their connection, up to the limit. */
+  /** The rule as it stands: fit the egress as now estimated, or the fixed count. */
+  private PortRule rule() {
+    return fixed > 0 ? new PortRule(fixed, Double.POSITIVE_INFINITY) : egress.rule(Integer.MAX_VALUE);
+  }
+
+  /** A stream's link for the rule: with a fixed count, an unknown link does not keep others off the wire. */
+  private double rateForRule(Stream s) {
+    return fixed > 0 && Double.isNaN(s.linkRate) ? 0 : s.linkRate;
+  }
+
+  /**
+   * Starts the best-ranked waiting streams whose turn on their connection has come, while the rule
+   * lets them: in rank order, the first that does not fit keeps the ones after it waiting.
+   */
   private void startMore() {
     List<Stream> start = new ArrayList<>();
     synchronized (this) {
+      PortRule rule = rule();
+      // one rate per link on the wire: a worker's next stream queues behind its earlier ones on the same link
+      Map<Channel, Double> links = new HashMap<>();
+      for (Stream s : onWire) {
+        links.put(s.channel, rateForRule(s));
+      }
       List<Stream> notYet = new ArrayList<>();
-      while (active.size() < concurrent && !waiting.isEmpty()) {
-        Stream s = waiting.poll();
-        if (s.done) {
+      while (!waiting.isEmpty()) {
+        Stream s = waiting.peek();
+        if (s.state != State.WAITING) {
+          waiting.poll();
           continue;
         }
-        Deque<Stream> mine = byChannel.get(s.channel);
-        if (mine == null || mine.peekFirst() != s) {
-          notYet.add(s);
+        if (!turnCame(s)) {
+          notYet.add(waiting.poll());
           continue;
         }
-        active.add(s);
+        if (!links.containsKey(s.channel) && !(unordered(s) ? mayShare(links, s)
+            : rule.mayStart(links.values(), rateForRule(s)))) {
+          break;
+        }
+        waiting.poll();
+        s.state = State.SENDING;
+        if (s.startSeconds < 0) {
+          s.startSeconds = seconds();
+        }
+        onWire.add(s);
+        links.put(s.channel, rateForRule(s));
         start.add(s);
       }
       waiting.addAll(notYet);
@@ -168,35 +304,134 @@ final class SendPort {
     }
   }
 
-  private void park(Stream s) {
-    boolean drained;
+  /**
+   * Whether the stream comes from a plan that gives no order (chunks to whoever is free): its streams
+   * share the egress as TCP shares it, which keeps the fastest links busiest, since their workers come
+   * back for more sooner. Only in the default mode.
+   */
+  private boolean unordered(Stream s) {
+    return fixed == 0 && s.rank == Integer.MAX_VALUE;
+  }
+
+  /** Whether a stream of an unordered plan may share the wire: once its link and those on the wire are known. */
+  private static boolean mayShare(Map<Channel, Double> links, Stream s) {
+    if (links.isEmpty()) {
+      return true;
+    }
+    if (Double.isNaN(s.linkRate)) {
+      return false;
+    }
+    for (double r : links.values()) {
+      if (Double.isNaN(r)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether every stream asked before {@code s} on its connection has all been queued. Under the port's lock. */
+  private boolean turnCame(Stream s) {
+    Deque<Stream> mine = byChannel.get(s.channel);
+    if (mine == null) {
+      return false;
+    }
+    for (Stream before : mine) {
+      if (before == s) {
+        return true;
+      }
+      if (before.state != State.SENT && before.state != State.DONE) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /** One window of the egress estimator; ends the timer once no stream is left. */
+  private void window() {
+    boolean more = false;
     synchronized (this) {
-      active.remove(s);
-      s.parked = true;
-      drained = s.channel.isWritable();
+      double now = seconds();
+      long total = accepted.get();
+      Set<Stream> sending = new HashSet<>();
+      for (Stream s : onWire) {
+        if (s.state == State.SENDING) {
+          sending.add(s);
+        }
+      }
+      int through = 0;
+      double linkSum = 0;
+      for (Stream s : sending) {
+        if (windowSending.contains(s)) {
+          through++;
+          linkSum += s.linkRate;
+        }
+      }
+      PortRule before = egress.rule(Integer.MAX_VALUE);
+      egress.window(windowStart, now, total - windowAccepted, through, linkSum);
+      more = !egress.rule(Integer.MAX_VALUE).equals(before);
+      windowStart = now;
+      windowAccepted = total;
+      windowSending = sending;
+      if (byChunk.isEmpty() && windows != null) {
+        windows.cancel(false);
+        windows = null;
+      }
     }
-    // it may have drained between the last check and parking
-    if (drained) {
-      writable(s.channel);
+    if (more) {
+      startMore();
     }
-    startMore();
+  }
+
+  /** Bytes of chunk input the connection took so far (of any of its streams). Under the port's lock. */
+  private long channelAccepted(Channel channel) {
+    long[] n = acceptedByChannel.get(channel);
+    return n == null ? 0 : n[0];
+  }
+
+  /**
+   * A parked stream whose connection took nothing since the last look leaves the wire; one that took
+   * some (its own bytes or those of the worker's streams queued before it) is looked at again later.
+   */
+  private void checkStall(Stream s, long parking, long acceptedBefore) {
+    boolean stalled = false;
+    long acceptedNow = -1;
+    synchronized (this) {
+      if (s.state != State.SENDING || !s.parked || s.parkings != parking) {
+        return;
+      }
+      if (channelAccepted(s.channel) == acceptedBefore) {
+        s.state = State.STALLED;
+        s.everStalled = true;
+        onWire.remove(s);
+        stalled = true;
+      } else {
+        acceptedNow = channelAccepted(s.channel);
+      }
+    }
+    if (!stalled) {
+      long seen = acceptedNow;
+      s.channel.eventLoop().schedule(() -> checkStall(s, parking, seen), STALL_MILLIS, TimeUnit.MILLISECONDS);
+      return;
+    }
+    if (stalled) {
+      log.debug("stream of chunk {} of job {}: its worker reads nothing; the port serves the next", s.chunkId, s.job);
+      // it may have drained between the last check and now
+      if (s.channel.isWritable()) {
+        writable(s.channel);
+      }
+      startMore();
+    }
   }
 
   private void finished(Stream s) {
     synchronized (this) {
-      active.remove(s);
+      onWire.remove(s);
       waiting.remove(s);
       byChunk.remove(key(s.job, s.chunkId), s);
       Deque<Stream> mine = byChannel.get(s.channel);
       if (mine != null) {
         mine.remove(s);
-        // the next stream of this connection may go now
-        Stream next = mine.peekFirst();
-        if (next != null && !next.done && !next.parked && !active.contains(next) && !waiting.contains(next)) {
-          waiting.add(next);
-        }
       }
-      s.parked = false;
     }
     startMore();
   }
@@ -209,17 +444,23 @@ final class SendPort {
     final long from;
     final int rank;
     final long seq;
+    final double linkRate;
     final Listener listener;
     /** Event-loop confined, like {@link #at}. */
     long to;
     long at;
     long startNanos;
-    volatile boolean done;
     /** Guarded by the port. */
+    State state = State.WAITING;
     boolean parked;
+    /** Times it parked: a look for a stall belongs to one parking. */
+    long parkings;
+    boolean everStalled;
+    double startSeconds = -1;
+    volatile boolean done;
 
     Stream(Channel channel, String job, long chunkId, FileInputSource input, long from, long to, int rank, long seq,
-        Listener listener) {
+        double linkRate, Listener listener) {
       this.channel = channel;
       this.job = job;
       this.chunkId = chunkId;
@@ -229,6 +470,7 @@ final class SendPort {
       this.to = to;
       this.rank = rank;
       this.seq = seq;
+      this.linkRate = linkRate;
       this.listener = listener;
     }
 
@@ -237,16 +479,15 @@ final class SendPort {
       if (done) {
         return;
       }
-      boolean mine;
-      synchronized (SendPort.this) {
-        mine = active.contains(this);
-      }
       if (!channel.isActive()) {
         finish("worker connection closed");
         return;
       }
-      if (!mine) {
-        return;
+      synchronized (SendPort.this) {
+        if (state != State.SENDING) {
+          return;
+        }
+        parked = false;
       }
       if (startNanos == 0) {
         startNanos = System.nanoTime();
@@ -258,34 +499,106 @@ final class SendPort {
           int n = (int) Math.min(most, to - at);
           boolean last = at + n == to;
           channel.write(DataFrames.header(channel.alloc(), job, chunkId, last, n));
-          ChannelFuture f = channel.write(tls ? read(input, at, n, channel) : new FileSlice(input, at, n));
-          // a slice that cannot be sent breaks the stream: the connection closes, and the chunk goes elsewhere
-          f.addListener(x -> {
-            if (!x.isSuccess() && channel.isActive()) {
-              log.error("a slice of chunk {} of job {} could not be sent to {}; closing the connection: {}", chunkId,
-                  job, channel.remoteAddress(), String.valueOf(x.cause()), x.cause());
-              channel.close();
-            }
-          });
+          ChannelProgressivePromise promise = channel.newProgressivePromise();
+          promise.addListener(new Progress(n));
+          channel.write(tls ? read(input, at, n, channel) : new FileSlice(input, at, n), promise);
           at += n;
           if (last) {
-            channel.flush();
-            listener.streamed(at - from, (System.nanoTime() - startNanos) / 1e9);
-            // everything is queued on the connection: the port serves the next stream
-            finish(null);
-            return;
+            break;
           }
         }
         channel.flush();
         if (at >= to) {
-          finish(null);
+          sent();
         } else {
-          park(this);
+          park();
         }
       } catch (RuntimeException | java.io.IOException e) {
         log.error("streaming chunk {} of job {} stopped: {}", chunkId, job, e.getMessage(), e);
         channel.close();
         finish(e.getMessage());
+      }
+    }
+
+    /** Counts the bytes of one slice as the connection takes them (a file region reports as it goes). */
+    private final class Progress implements ChannelProgressiveFutureListener {
+      private final long size;
+      private long counted;
+
+      Progress(long size) {
+        this.size = size;
+      }
+
+      @Override
+      public void operationProgressed(ChannelProgressiveFuture f, long progress, long total) {
+        count(Math.min(progress, size));
+      }
+
+      @Override
+      public void operationComplete(ChannelProgressiveFuture f) {
+        if (f.isSuccess()) {
+          count(size);
+        } else if (channel.isActive()) {
+          // a slice that cannot be sent breaks the stream: the connection closes, and the chunk goes elsewhere
+          log.error("a slice of chunk {} of job {} could not be sent to {}; closing the connection: {}", chunkId,
+              job, channel.remoteAddress(), String.valueOf(f.cause()), f.cause());
+          channel.close();
+        }
+      }
+
+      private void count(long upTo) {
+        long more = upTo - counted;
+        if (more > 0) {
+          counted = upTo;
+          accepted.addAndGet(more);
+          synchronized (SendPort.this) {
+            acceptedByChannel.computeIfAbsent(channel, c -> new long[1])[0] += more;
+          }
+        }
+      }
+    }
+
+    /** All its bytes are queued: it stays on the wire until its worker says they arrived. */
+    private void sent() {
+      synchronized (SendPort.this) {
+        if (state != State.SENDING) {
+          return;
+        }
+        state = State.SENT;
+      }
+      if (at == from) {
+        // nothing was sent (cut to nothing before it started): nothing is on its way
+        finish(null);
+        return;
+      }
+      listener.streamed(at - from, (System.nanoTime() - startNanos) / 1e9);
+      channel.eventLoop().schedule(() -> {
+        boolean late;
+        synchronized (SendPort.this) {
+          late = state == State.SENT;
+        }
+        if (late) {
+          log.warn("worker at {} did not say within {} s that the input of chunk {} of job {} arrived; the port"
+              + " no longer counts it on the wire", channel.remoteAddress(), PATIENCE_MILLIS / 1000, chunkId, job);
+          finish(null);
+        }
+      }, PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
+      // the next stream of this connection may go now
+      startMore();
+    }
+
+    private void park() {
+      long acceptedNow;
+      long parking;
+      synchronized (SendPort.this) {
+        parked = true;
+        parking = ++parkings;
+        acceptedNow = channelAccepted(channel);
+      }
+      channel.eventLoop().schedule(() -> checkStall(this, parking, acceptedNow), STALL_MILLIS, TimeUnit.MILLISECONDS);
+      // it may have drained between the last check and parking
+      if (channel.isWritable()) {
+        channel.eventLoop().execute(this::pump);
       }
     }
 
@@ -309,13 +622,17 @@ final class SendPort {
     }
 
     void finish(String why) {
-      if (!done) {
-        done = true;
-        if (why != null) {
-          log.debug("stream of chunk {} of job {} ended early: {}", chunkId, job, why);
+      synchronized (SendPort.this) {
+        if (done) {
+          return;
         }
-        finished(this);
+        done = true;
+        state = State.DONE;
       }
+      if (why != null) {
+        log.debug("stream of chunk {} of job {} ended early: {}", chunkId, job, why);
+      }
+      finished(this);
     }
   }
 }

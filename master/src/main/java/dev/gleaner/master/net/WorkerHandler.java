@@ -4,6 +4,7 @@ import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.InputArrived;
 import dev.gleaner.protocol.Piece;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -121,9 +122,24 @@ final class WorkerHandler extends ConnectionHandler {
           holdsPlace = false;
           services.budget().give();
         }
+        if (whole.getFinal()) {
+          // the worker has all it needed of the chunk's input, whether or not it said so
+          services.sendPort().cancel(whole.getJobId(), whole.getChunkId());
+        }
         services.loop().piece(session, whole);
       }
-      case CHUNK_FAILED -> services.loop().chunkFailed(session, msg.getChunkFailed());
+      case INPUT_ARRIVED -> {
+        InputArrived a = msg.getInputArrived();
+        // a transfer that shared a bound egress, or waited on its worker, does not measure the link
+        if (services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId())) {
+          services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9);
+        }
+      }
+      case CHUNK_FAILED -> {
+        // the worker dropped the chunk: the rest of its input would go nowhere
+        services.sendPort().cancel(msg.getChunkFailed().getJobId(), msg.getChunkFailed().getChunkId());
+        services.loop().chunkFailed(session, msg.getChunkFailed());
+      }
       case DRAIN -> services.loop().draining(session);
       case AVAILABILITY -> services.loop().availability(session, msg.getAvailability());
       case GOODBYE -> {

@@ -97,8 +97,8 @@ final class WorkerSession implements WorkerLink {
 
   @Override
   public void stream(String job, long chunkId, FileInputSource input, long from, long to, int rank,
-      Streamed streamed) {
-    port.enqueue(channel, job, chunkId, input, from, to, rank, streamed::streamed);
+      double linkRate, Streamed streamed) {
+    port.enqueue(channel, job, chunkId, input, from, to, rank, linkRate, streamed::streamed);
   }
 
   @Override

@@ -84,6 +84,8 @@ final class StatusReport {
       }
       if (m instanceof Counter c) {
         reply.putMetrics(name, c.count());
+      } else if (m instanceof io.micrometer.core.instrument.Gauge g) {
+        reply.putMetrics(name, g.value());
       } else if (m instanceof Timer t) {
         reply.putMetrics(name + ".count", t.count());
         reply.putMetrics(name + ".mean_ms", t.mean(TimeUnit.MILLISECONDS));

@@ -83,6 +83,9 @@ public final class ScriptedWorker implements AutoCloseable {
         e.getData().getPayload().writeTo(data);
       }
       input = data.toByteArray();
+      // as a worker does: the master's port counts the stream on the wire until it hears this
+      peer.send(Envelope.newBuilder().setInputArrived(dev.gleaner.protocol.InputArrived.newBuilder()
+          .setJobId(a.getJobId()).setChunkId(a.getChunkId()).setBytes(input.length).setNanos(1)).build());
     }
     Workload w = workloads.get(a.getWorkload());
     List<Long> bounds = new ArrayList<>(a.getCheckpointsList());

@@ -276,7 +276,7 @@ final class Handout {
         s.lease(m, chunk)));
     if (bytes > 0) {
       s.emit(new Action.Stream(m.id, j.def.id(), chunk.id, c.start(), c.end(),
-          j.rank.getOrDefault(m.id, Integer.MAX_VALUE)));
+          j.rank.getOrDefault(m.id, Integer.MAX_VALUE), s.estimator.bandwidth(m.id).value()));
     }
     return chunk;
   }

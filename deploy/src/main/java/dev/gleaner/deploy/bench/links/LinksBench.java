@@ -46,9 +46,11 @@ public final class LinksBench {
    * What to build and run.
    *
    * @param speeds each worker's compute speed in bytes/s, 0 for as fast as it counts
+   * @param concurrentSends the master's --concurrent-sends: 0 for auto
+   * @param keep the folder to run in and keep; null: a temporary one, removed at the end
    */
   public record Settings(Rate uplink, List<Rate> downlinks, List<Double> speeds, long fileBytes,
-      List<String> strategies, int repeat, long chunkUnits, int concurrentSends) {
+      List<String> strategies, int repeat, long chunkUnits, int concurrentSends, Path keep) {
     public Settings {
       downlinks = List.copyOf(downlinks);
       speeds = List.copyOf(speeds);
@@ -73,6 +75,9 @@ public final class LinksBench {
     if (missing != null) {
       throw new IllegalStateException("gleaner bench --links builds a network of namespaces, which cannot be done"
           + " here: " + missing);
+    }
+    if (settings.keep() != null) {
+      return run(Files.createDirectories(settings.keep()));
     }
     Path dir = Files.createTempDirectory("gleaner-links-");
     try {
@@ -111,7 +116,8 @@ public final class LinksBench {
       try (MasterProcess master = MasterProcess.start(dir, wrapper, bed.masterAddress(),
           List.of("-Xmx512m", "-XX:+UseSerialGC"), List.of("--data", dir.resolve("data").toString(), "--secret-file",
               secret.toString(), "--serve", serve.toString(), "--concurrent-sends",
-              Integer.toString(settings.concurrentSends())), Duration.ofSeconds(60));
+              settings.concurrentSends() == 0 ? "auto" : Integer.toString(settings.concurrentSends())),
+          Duration.ofSeconds(60));
           WorkerProcesses workers = new WorkerProcesses(dir)) {
         String at = bed.masterAddress() + ":" + master.port();
         for (int i = 1; i <= n; i++) {

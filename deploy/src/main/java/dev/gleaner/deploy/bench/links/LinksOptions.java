@@ -39,9 +39,14 @@ public final class LinksOptions {
       description = "Links: runs of each strategy, interleaved (default: ${DEFAULT-VALUE}).")
   int repeat;
 
-  @Option(names = "--link-concurrent-sends", defaultValue = "1",
+  @Option(names = "--link-concurrent-sends", defaultValue = "auto", paramLabel = "auto|N",
       description = "Links: the master's --concurrent-sends (default: ${DEFAULT-VALUE}).")
-  int concurrentSends;
+  String concurrentSends;
+
+  @Option(names = "--link-dir", paramLabel = "DIR",
+      description = "Links: run in this folder and keep it (the master's and workers' logs, the served file);"
+          + " default: a temporary folder, removed at the end.")
+  java.nio.file.Path dir;
 
   /** Whether {@code --links} was given. */
   public boolean requested() {
@@ -73,11 +78,22 @@ public final class LinksOptions {
     if (!(fileMib > 0) || fileMib > 64 * 1024) {
       throw new IllegalArgumentException("--link-file-mib must be in (0, 65536], got " + fileMib);
     }
-    if (repeat < 1 || repeat > 100 || concurrentSends < 1 || chunkUnits < 0) {
-      throw new IllegalArgumentException("--link-repeat must be 1..100, --link-concurrent-sends at least 1,"
-          + " --link-chunk-units not negative");
+    if (repeat < 1 || repeat > 100 || chunkUnits < 0) {
+      throw new IllegalArgumentException("--link-repeat must be 1..100, --link-chunk-units not negative");
+    }
+    int sends = 0;
+    if (!concurrentSends.equalsIgnoreCase("auto")) {
+      try {
+        sends = Integer.parseInt(concurrentSends.trim());
+      } catch (NumberFormatException e) {
+        sends = -1;
+      }
+      if (sends < 1) {
+        throw new IllegalArgumentException("--link-concurrent-sends must be auto or a count of at least 1, got '"
+            + concurrentSends + "'");
+      }
     }
     return new LinksBench.Settings(Rate.parse(uplink), downlinks, perWorker, (long) (fileMib * (1 << 20)),
-        List.copyOf(strategies), repeat, chunkUnits, concurrentSends);
+        List.copyOf(strategies), repeat, chunkUnits, sends, dir);
   }
 }
