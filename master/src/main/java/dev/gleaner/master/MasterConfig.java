@@ -19,8 +19,9 @@ import java.time.Duration;
  * @param heartbeatInterval how often workers send heartbeats
  * @param heartbeatTimeout silence after which a worker is declared down
  * @param maxFrameBytes hard limit of one frame
- * @param concurrentSends how many chunk inputs stream at once: 0 (the default) as many as their links fit in the
- *     master's egress, as measured; n at least 1, n at a time (1: the papers' one-port model)
+ * @param concurrentSends how chunk inputs stream: {@link #SENDS_SHARE} (the default) all at once, sharing the
+ *     egress as TCP does; {@link #SENDS_FIT} as many as their links fit in the master's egress, as measured;
+ *     n at least 1, n links at a time (1: the papers' one-port model)
  * @param control the controller's tuning: window, re-plans, splits, leases
  * @param ticker the clock for heartbeats and rates
  * @param workloads the workloads jobs may use
@@ -41,6 +42,11 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
     Workloads workloads, java.util.List<Path> serve, ServerTls tls, long maxResultBytes,
     double expectedUpSeconds, boolean metricsFromAnywhere, boolean webFromAnywhere, boolean privateJobs) {
 
+  /** {@link #concurrentSends}: every stream at once, sharing the egress as TCP shares it. */
+  public static final int SENDS_SHARE = 0;
+  /** {@link #concurrentSends}: streams whose links fit together in the measured egress. */
+  public static final int SENDS_FIT = -1;
+
   /** The default {@link #maxResultBytes}: 256 MiB. */
   public static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
 
@@ -50,8 +56,8 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
       throw new IllegalArgumentException("heartbeat timeout (" + heartbeatTimeout
           + ") must be longer than the heartbeat interval (" + heartbeatInterval + ")");
     }
-    if (concurrentSends < 0) {
-      throw new IllegalArgumentException("concurrent sends must be 0 (fit the egress) or at least 1, got "
+    if (concurrentSends < SENDS_FIT) {
+      throw new IllegalArgumentException("concurrent sends must be share (0), fit (-1) or at least 1, got "
           + concurrentSends);
     }
     if (!(expectedUpSeconds >= 0)) {

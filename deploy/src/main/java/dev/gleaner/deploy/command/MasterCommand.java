@@ -107,10 +107,11 @@ public final class MasterCommand implements Callable<Integer> {
       description = "Largest result of one piece; a result over a frame arrives in several (default: ${DEFAULT-VALUE} MiB).")
   int maxResultMib;
 
-  @Option(names = "--concurrent-sends", defaultValue = "auto", paramLabel = "auto|N",
-      description = "Chunk inputs streamed at once: auto, as many as their workers' links fit in this master's"
-          + " egress, both measured as it sends (a link not measured yet goes alone); or N at a time (1: the"
-          + " papers' one-port model). Default: ${DEFAULT-VALUE}.")
+  @Option(names = "--concurrent-sends", defaultValue = "share", paramLabel = "share|fit|N",
+      description = "How chunk inputs stream: share, all at once, sharing this master's egress as TCP does; fit, as"
+          + " many as their workers' links fit in the egress, both measured as it sends (a link not measured yet"
+          + " goes alone; each link measures at its own rate); or N links at a time (1: the papers' one-port model)."
+          + " Default: ${DEFAULT-VALUE}.")
   String concurrentSends;
 
   @Option(names = "--window", defaultValue = "2", description = "Chunks a worker holds at once (default: ${DEFAULT-VALUE}).")
@@ -266,10 +267,13 @@ public final class MasterCommand implements Callable<Integer> {
     return t;
   }
 
-  /** {@code --concurrent-sends}: auto is 0, else a count of at least 1. */
+  /** {@code --concurrent-sends}: share, fit, or a count of at least 1. */
   static int concurrentSends(String text) {
-    if (text.equalsIgnoreCase("auto")) {
-      return 0;
+    if (text.equalsIgnoreCase("share")) {
+      return MasterConfig.SENDS_SHARE;
+    }
+    if (text.equalsIgnoreCase("fit")) {
+      return MasterConfig.SENDS_FIT;
     }
     try {
       int n = Integer.parseInt(text.trim());
@@ -279,6 +283,7 @@ public final class MasterCommand implements Callable<Integer> {
     } catch (NumberFormatException e) {
       // refused below, with the forms that are read
     }
-    throw new IllegalArgumentException("--concurrent-sends must be auto or a count of at least 1, got '" + text + "'");
+    throw new IllegalArgumentException("--concurrent-sends must be share, fit or a count of at least 1, got '" + text
+        + "'");
   }
 }

@@ -74,7 +74,7 @@ class TestbedTest {
   void aJobAcrossTheTestbedIsExactAndLeavesNothing(@TempDir Path dir) throws Exception {
     long bytes = 6L << 20;
     Map<String, Object> doc = new LinksBench(new LinksBench.Settings(Rate.parse("40mbit"),
-        List.of(Rate.parse("40mbit"), Rate.parse("10mbit")), List.of(0.0, 0.0), bytes, List.of("distrib"), 1, 0, 0, null),
+        List.of(Rate.parse("40mbit"), Rate.parse("10mbit")), List.of(0.0, 0.0), bytes, List.of("distrib"), 1, 0, "fit", null),
         System.err).run();
     @SuppressWarnings("unchecked")
     Map<String, Object> run = ((List<Map<String, Object>>) doc.get("runs")).get(0);

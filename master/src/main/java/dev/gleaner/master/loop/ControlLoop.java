@@ -247,10 +247,11 @@ public final class ControlLoop implements AutoCloseable {
 
   /**
    * A chunk's input has all arrived at its worker, {@code bytes} of it in {@code seconds} from the first
-   * byte to the last, over a link the port let the stream have to itself: a measure of that link.
+   * byte to the last; {@code clean}: over a link the stream did not share a bound egress on, so that
+   * its rate measures the link (otherwise it measures a share, and counts only for a link not measured).
    */
-  public void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds) {
-    thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds));
+  public void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean) {
+    thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds, clean));
   }
 
   /** The worker cannot compute a chunk. */

@@ -101,10 +101,15 @@ final class PieceIntake {
     }
   }
 
-  /** A measure of the worker's link: a chunk's input arrived whole, over a link it had to itself. */
-  void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds) {
-    if (b.links.get(link.workerId()) == link && bytes > 0 && seconds > 0) {
-      b.controller.streamed(link.workerId(), jobId, chunkId, bytes, seconds, b.clock.now());
+  /**
+   * A chunk's input arrived whole: a measure of the worker's link when the stream did not share a
+   * bound egress ({@code clean}); a share of the egress is a measure only while nothing better is known.
+   */
+  void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean) {
+    String id = link.workerId();
+    if (b.links.get(id) == link && bytes > 0 && seconds > 0
+        && (clean || !b.controller.estimates().bandwidth(id).known())) {
+      b.controller.streamed(id, jobId, chunkId, bytes, seconds, b.clock.now());
     }
   }
 

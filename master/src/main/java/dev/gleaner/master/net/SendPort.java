@@ -2,6 +2,7 @@ package dev.gleaner.master.net;
 
 import dev.gleaner.common.port.EgressEstimator;
 import dev.gleaner.common.port.PortRule;
+import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.loop.FileInputSource;
 import dev.gleaner.protocol.DataFrames;
 import dev.gleaner.protocol.Framing;
@@ -28,9 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The master's port for chunk input: streams a chunk's bytes to its worker as Data frames, served
  * by increasing rank (the worker's place in the plan's service order), then in the order asked, as
- * many at once as the port's rule lets ({@link PortRule}): in the default mode, the streams whose
- * links fit together in the master's egress, learned as it sends ({@link EgressEstimator}); with a
- * fixed count, that many. One worker's streams go out in the order they were asked for, each after
+ * many at once as its mode lets: by default all at once, sharing the master's egress as TCP shares it;
+ * in the fit mode, the streams whose links fit together in the egress ({@link PortRule}), learned as it
+ * sends ({@link EgressEstimator}); with a fixed count, that many links. One worker's streams go out in the order they were asked for, each after
  * the one before it has all been queued, because the worker consumes its chunks in that order.
  *
  * <p>A stream is on the wire from its first byte until its worker says the last one arrived
@@ -73,8 +74,12 @@ final class SendPort {
 
   private enum State { WAITING, SENDING, SENT, STALLED, DONE }
 
-  /** 0: streams fit in the egress; n: at most n streams on the wire, whatever their links. */
+  /**
+   * {@link MasterConfig#SENDS_SHARE}: every stream goes at once; {@link MasterConfig#SENDS_FIT}: streams fit in the
+   * egress; n at least 1: at most n links on the wire, whatever their rates.
+   */
   private final int fixed;
+  private final boolean fit;
   private final EgressEstimator egress = new EgressEstimator();
   /** By rank; between equal ranks (a plan that gives no order), the faster link first, as DISTRIB orders. */
   private final PriorityQueue<Stream> waiting = new PriorityQueue<>(SendPort::serveBefore);
@@ -93,12 +98,13 @@ final class SendPort {
   private long windowAccepted;
   private Set<Stream> windowSending = Set.of();
 
-  /** @param fixed 0 to fit streams in the egress; n at least 1 for n streams at once */
-  SendPort(int fixed) {
-    if (fixed < 0) {
-      throw new IllegalArgumentException("concurrent sends must be 0 (fit the egress) or at least 1, got " + fixed);
+  /** @param sends {@link MasterConfig#SENDS_SHARE}, {@link MasterConfig#SENDS_FIT}, or n at least 1 for n at once */
+  SendPort(int sends) {
+    if (sends < MasterConfig.SENDS_FIT) {
+      throw new IllegalArgumentException("concurrent sends must be share, fit or at least 1, got " + sends);
     }
-    this.fixed = fixed;
+    this.fit = sends == MasterConfig.SENDS_FIT;
+    this.fixed = sends == MasterConfig.SENDS_SHARE ? Integer.MAX_VALUE : Math.max(sends, 0);
   }
 
   /** The egress as measured (or floored, see {@link #egressBound}), bytes/s; NaN before anything was sent. */
@@ -252,12 +258,12 @@ final class SendPort {
 
   /** The rule as it stands: fit the egress as now estimated, or the fixed count. */
   private PortRule rule() {
-    return fixed > 0 ? new PortRule(fixed, Double.POSITIVE_INFINITY) : egress.rule(Integer.MAX_VALUE);
+    return fit ? egress.rule(Integer.MAX_VALUE) : new PortRule(fixed, Double.POSITIVE_INFINITY);
   }
 
-  /** A stream's link for the rule: with a fixed count, an unknown link does not keep others off the wire. */
+  /** A stream's link for the rule: unless streams fit the egress, an unknown link does not keep others off the wire. */
   private double rateForRule(Stream s) {
-    return fixed > 0 && Double.isNaN(s.linkRate) ? 0 : s.linkRate;
+    return !fit && Double.isNaN(s.linkRate) ? 0 : s.linkRate;
   }
 
   /**
@@ -307,10 +313,10 @@ final class SendPort {
   /**
    * Whether the stream comes from a plan that gives no order (chunks to whoever is free): its streams
    * share the egress as TCP shares it, which keeps the fastest links busiest, since their workers come
-   * back for more sooner. Only in the default mode.
+   * back for more sooner. Only when streams fit the egress (otherwise every stream is admitted so).
    */
   private boolean unordered(Stream s) {
-    return fixed == 0 && s.rank == Integer.MAX_VALUE;
+    return fit && s.rank == Integer.MAX_VALUE;
   }
 
   /** Whether a stream of an unordered plan may share the wire: once its link and those on the wire are known. */

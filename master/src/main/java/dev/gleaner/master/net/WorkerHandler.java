@@ -130,10 +130,8 @@ final class WorkerHandler extends ConnectionHandler {
       }
       case INPUT_ARRIVED -> {
         InputArrived a = msg.getInputArrived();
-        // a transfer that shared a bound egress, or waited on its worker, does not measure the link
-        if (services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId())) {
-          services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9);
-        }
+        boolean clean = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId());
+        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9, clean);
       }
       case CHUNK_FAILED -> {
         // the worker dropped the chunk: the rest of its input would go nowhere

@@ -67,7 +67,9 @@ final class Planner {
     if (accepting.isEmpty()) {
       return;
     }
-    boolean probe = platform.isEmpty();
+    // nobody's speed is known, or the job streams input and nobody's link is: probe chunks measure them
+    boolean linksUnknown = j.def.hasInput() && !platform.isEmpty() && noLinkKnown(accepting);
+    boolean probe = platform.isEmpty() || linksUnknown;
     String strategy = j.def.strategy();
     // auto compares every strategy; a re-plan keeps its last pick while the workers are much the same
     boolean reuse = strategy.equals("auto") && j.autoPick != null && now - j.autoAt < ControlConfig.AUTO_REVIEW_SECONDS
@@ -77,7 +79,8 @@ final class Planner {
     }
     long chunkUnits = j.def.chunkUnits();
     if (probe) {
-      // nobody's speed is known: fixed chunks in the pool until a piece measures someone
+      // fixed chunks in the pool until a piece (or an arrival) measures someone
+      platform.clear();
       for (Member m : accepting) {
         platform.add(Worker.ofSpeed(m.id, 1));
       }
@@ -139,8 +142,8 @@ final class Planner {
     j.replans++;
     j.lastPlanAt = now;
     j.strategy = plan.strategy();
-    j.reason = probe ? "no worker's speed is known yet: probe chunks of " + chunkUnits
-        + " units to whoever is free, then a plan with " + j.def.strategy()
+    j.reason = probe ? "no worker's " + (linksUnknown ? "link" : "speed") + " is known yet: probe chunks of "
+        + chunkUnits + " units to whoever is free, then a plan with " + j.def.strategy()
         : reuse ? "auto's pick for these workers: " + plan.reason() : plan.reason();
     if (!probe && !reuse && j.def.strategy().equals("auto")) {
       j.autoPick = plan.strategy();
@@ -188,6 +191,16 @@ final class Planner {
    * policy saves its piece as it vacates is planned against crashes only (as the hand-out bounds
    * its pieces, {@link Handout#hazardBounded}).
    */
+  /** Whether none of these workers' links has been measured yet. */
+  private boolean noLinkKnown(List<Member> members) {
+    for (Member m : members) {
+      if (s.estimator.bandwidth(m.id).known()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private Worker planned(JobLedger j, Member m, double now) {
     return s.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(),
         m.savesOnVacate, now);
@@ -205,7 +218,8 @@ final class Planner {
       Worker w = planned(j, m, now);
       Worker p = j.planned.get(m.id);
       if (w != null && p == null) {
-        return "the speed of worker " + m.id + " is now known";
+        return (j.def.hasInput() && s.estimator.bandwidth(m.id).known() ? "the link of worker " : "the speed of worker ")
+            + m.id + " is now known";
       }
       if (w != null && moved(w.speed(), p.speed())) {
         return String.format(Locale.ROOT, "worker %s now computes %.4g units/s (planned with %.4g)", m.id, w.speed(),

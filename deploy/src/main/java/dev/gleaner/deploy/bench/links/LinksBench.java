@@ -46,11 +46,11 @@ public final class LinksBench {
    * What to build and run.
    *
    * @param speeds each worker's compute speed in bytes/s, 0 for as fast as it counts
-   * @param concurrentSends the master's --concurrent-sends: 0 for auto
+   * @param concurrentSends the master's --concurrent-sends: share, fit or a count
    * @param keep the folder to run in and keep; null: a temporary one, removed at the end
    */
   public record Settings(Rate uplink, List<Rate> downlinks, List<Double> speeds, long fileBytes,
-      List<String> strategies, int repeat, long chunkUnits, int concurrentSends, Path keep) {
+      List<String> strategies, int repeat, long chunkUnits, String concurrentSends, Path keep) {
     public Settings {
       downlinks = List.copyOf(downlinks);
       speeds = List.copyOf(speeds);
@@ -97,6 +97,7 @@ public final class LinksBench {
     Files.writeString(secret, "links-bench-" + System.nanoTime() + "-0123456789\n");
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("uplink", settings.uplink().toString());
+    doc.put("concurrentSends", settings.concurrentSends());
     doc.put("uplinkBytesPerSecond", settings.uplink().bytesPerSecond());
     List<Map<String, Object>> links = new ArrayList<>();
     List<Map<String, Object>> runs = new ArrayList<>();
@@ -116,7 +117,7 @@ public final class LinksBench {
       try (MasterProcess master = MasterProcess.start(dir, wrapper, bed.masterAddress(),
           List.of("-Xmx512m", "-XX:+UseSerialGC"), List.of("--data", dir.resolve("data").toString(), "--secret-file",
               secret.toString(), "--serve", serve.toString(), "--concurrent-sends",
-              settings.concurrentSends() == 0 ? "auto" : Integer.toString(settings.concurrentSends())),
+              settings.concurrentSends()),
           Duration.ofSeconds(60));
           WorkerProcesses workers = new WorkerProcesses(dir)) {
         String at = bed.masterAddress() + ":" + master.port();
@@ -252,7 +253,7 @@ public final class LinksBench {
   /** The figures as tables. */
   @SuppressWarnings("unchecked")
   public static void print(java.io.PrintWriter out, Map<String, Object> doc) {
-    out.printf(Locale.ROOT, "master uplink: %s%n%n", doc.get("uplink"));
+    out.printf(Locale.ROOT, "master uplink: %s, --concurrent-sends %s%n%n", doc.get("uplink"), doc.get("concurrentSends"));
     out.printf(Locale.ROOT, "%-10s %-12s %8s %8s %12s%n", "strategy", "repetition", "seconds", "MB/s", "result");
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       double seconds = ((Number) r.get("seconds")).doubleValue();

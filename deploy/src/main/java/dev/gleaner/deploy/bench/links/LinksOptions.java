@@ -39,7 +39,7 @@ public final class LinksOptions {
       description = "Links: runs of each strategy, interleaved (default: ${DEFAULT-VALUE}).")
   int repeat;
 
-  @Option(names = "--link-concurrent-sends", defaultValue = "auto", paramLabel = "auto|N",
+  @Option(names = "--link-concurrent-sends", defaultValue = "share", paramLabel = "share|fit|N",
       description = "Links: the master's --concurrent-sends (default: ${DEFAULT-VALUE}).")
   String concurrentSends;
 
@@ -81,17 +81,10 @@ public final class LinksOptions {
     if (repeat < 1 || repeat > 100 || chunkUnits < 0) {
       throw new IllegalArgumentException("--link-repeat must be 1..100, --link-chunk-units not negative");
     }
-    int sends = 0;
-    if (!concurrentSends.equalsIgnoreCase("auto")) {
-      try {
-        sends = Integer.parseInt(concurrentSends.trim());
-      } catch (NumberFormatException e) {
-        sends = -1;
-      }
-      if (sends < 1) {
-        throw new IllegalArgumentException("--link-concurrent-sends must be auto or a count of at least 1, got '"
-            + concurrentSends + "'");
-      }
+    String sends = concurrentSends.trim().toLowerCase(java.util.Locale.ROOT);
+    if (!sends.equals("share") && !sends.equals("fit") && !sends.matches("[1-9][0-9]{0,5}")) {
+      throw new IllegalArgumentException("--link-concurrent-sends must be share, fit or a count of at least 1, got '"
+          + concurrentSends + "'");
     }
     return new LinksBench.Settings(Rate.parse(uplink), downlinks, perWorker, (long) (fileMib * (1 << 20)),
         List.copyOf(strategies), repeat, chunkUnits, sends, dir);
