@@ -73,7 +73,12 @@ public final class ClosedLoop {
    * @param interruptions what an interruption of a host's outages does to the piece under way
    */
   public record Setup(ControlConfig config, double tick, double commitDelay, double horizon,
-      Interruptions interruptions) {
+      Interruptions interruptions, SimNetwork network) {
+    /** The master's port sends one stream at a time, with no limit but the links. */
+    public Setup(ControlConfig config, double tick, double commitDelay, double horizon, Interruptions interruptions) {
+      this(config, tick, commitDelay, horizon, interruptions, SimNetwork.ONE_PORT);
+    }
+
     /** Interruptions are crashes. */
     public Setup(ControlConfig config, double tick, double commitDelay, double horizon) {
       this(config, tick, commitDelay, horizon, Interruptions.CRASH);
@@ -84,7 +89,12 @@ public final class ClosedLoop {
     }
 
     public Setup with(Interruptions i) {
-      return new Setup(config, tick, commitDelay, horizon, i);
+      return new Setup(config, tick, commitDelay, horizon, i, network);
+    }
+
+    /** The master's egress and port as given. */
+    public Setup with(SimNetwork n) {
+      return new Setup(config, tick, commitDelay, horizon, interruptions, n);
     }
   }
 

@@ -15,12 +15,12 @@ final class SimPieces {
   private final SimClock clock;
   private final Controller controller;
   private final ClosedLoop.Setup setup;
-  private final SimPort port;
+  private final SimPorts.Port port;
   private final SimFigures figures;
   /** Every range the controller said to commit: none may be said twice. */
   private final RangeSet commits = new RangeSet();
 
-  SimPieces(SimClock clock, Controller controller, ClosedLoop.Setup setup, SimPort port, SimFigures figures) {
+  SimPieces(SimClock clock, Controller controller, ClosedLoop.Setup setup, SimPorts.Port port, SimFigures figures) {
     this.clock = clock;
     this.controller = controller;
     this.setup = setup;

@@ -13,7 +13,7 @@ import java.util.PriorityQueue;
  * cut to its new end, the one under way at the units already sent. When a stream ends its chunk is
  * ready, the controller hears how long the bytes took, and the worker is told.
  */
-final class SimPort {
+final class SimPort implements SimPorts.Port {
   private static final class SimStream {
     final SimHost host;
     final SimChunk chunk;
@@ -52,13 +52,15 @@ final class SimPort {
   }
 
   /** Queues the input {@code s} of the worker's chunk; {@code arrived} runs once it is all there. */
-  void queue(SimHost h, SimChunk c, Action.Stream s, Runnable arrived) {
+  @Override
+  public void queue(SimHost h, SimChunk c, Action.Stream s, Runnable arrived) {
     waiting.add(new SimStream(h, c, s, clock.next(), arrived));
     kick();
   }
 
   /** The worker went down: the stream under way to it, if any, stops and the port serves the next. */
-  void hostDown(SimHost h) {
+  @Override
+  public void hostDown(SimHost h) {
     if (sending != null && sending.host == h) {
       sending = null;
       kick();
@@ -66,7 +68,8 @@ final class SimPort {
   }
 
   /** The chunk now ends at {@code end}: its streams carry no unit past it (nor past what was sent). */
-  void truncate(SimChunk c, long end) {
+  @Override
+  public void truncate(SimChunk c, long end) {
     if (sending != null && sending.chunk == c && sending.to > end) {
       double sentUnits = (clock.now() - sending.startedAt) * sending.host.host.bandwidth() / job.bytesPerUnit();
       sending.to = Math.max(end, (long) Math.ceil(sending.from + sentUnits));
@@ -80,7 +83,8 @@ final class SimPort {
   }
 
   /** The chunk was cancelled: the stream under way for it, if any, stops and the port serves the next. */
-  void cancel(SimChunk c) {
+  @Override
+  public void cancel(SimChunk c) {
     if (sending != null && sending.chunk == c) {
       sending = null;
       kick();

@@ -24,7 +24,7 @@ final class SimWorkers {
   private final JobDef job;
   private final ClosedLoop.Setup setup;
   private final SimFigures figures;
-  private final SimPort port;
+  private final SimPorts.Port port;
   private final SimPieces pieces;
   private final Map<String, SimHost> hosts = new LinkedHashMap<>();
   /** Hosts up, and joins still to come: when both are 0 nothing can happen any more. */
@@ -38,7 +38,7 @@ final class SimWorkers {
     this.job = job;
     this.setup = setup;
     this.figures = figures;
-    this.port = new SimPort(clock, controller, job);
+    this.port = SimPorts.of(clock, controller, job, setup.network());
     this.pieces = new SimPieces(clock, controller, setup, port, figures);
     for (ClosedLoop.Host h : hosts) {
       this.hosts.put(h.id(), new SimHost(h));

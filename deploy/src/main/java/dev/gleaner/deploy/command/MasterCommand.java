@@ -7,6 +7,7 @@ import dev.gleaner.deploy.format.Deadlines;
 import dev.gleaner.deploy.launch.PortFile;
 import dev.gleaner.master.FaultFile;
 import dev.gleaner.master.auth.MasterAuth;
+import dev.gleaner.deploy.format.ConcurrentSends;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.SecretFile;
@@ -189,7 +190,7 @@ public final class MasterCommand implements Callable<Integer> {
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
         .withMaxResultBytes(Math.multiplyExact((long) maxResultMib, 1024L * 1024))
-        .withConcurrentSends(concurrentSends(concurrentSends))
+        .withConcurrentSends(ConcurrentSends.parse("--concurrent-sends", concurrentSends))
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
     config = config.withMetricsFromAnywhere(metricsFromAnywhere).withWebFromAnywhere(webFromAnywhere)
@@ -267,23 +268,4 @@ public final class MasterCommand implements Callable<Integer> {
     return t;
   }
 
-  /** {@code --concurrent-sends}: share, fit, or a count of at least 1. */
-  static int concurrentSends(String text) {
-    if (text.equalsIgnoreCase("share")) {
-      return MasterConfig.SENDS_SHARE;
-    }
-    if (text.equalsIgnoreCase("fit")) {
-      return MasterConfig.SENDS_FIT;
-    }
-    try {
-      int n = Integer.parseInt(text.trim());
-      if (n >= 1) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // refused below, with the forms that are read
-    }
-    throw new IllegalArgumentException("--concurrent-sends must be share, fit or a count of at least 1, got '" + text
-        + "'");
-  }
 }

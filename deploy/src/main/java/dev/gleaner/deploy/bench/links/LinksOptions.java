@@ -81,11 +81,8 @@ public final class LinksOptions {
     if (repeat < 1 || repeat > 100 || chunkUnits < 0) {
       throw new IllegalArgumentException("--link-repeat must be 1..100, --link-chunk-units not negative");
     }
-    String sends = concurrentSends.trim().toLowerCase(java.util.Locale.ROOT);
-    if (!sends.equals("share") && !sends.equals("fit") && !sends.matches("[1-9][0-9]{0,5}")) {
-      throw new IllegalArgumentException("--link-concurrent-sends must be share, fit or a count of at least 1, got '"
-          + concurrentSends + "'");
-    }
+    dev.gleaner.deploy.format.ConcurrentSends.parse("--link-concurrent-sends", concurrentSends);
+    String sends = concurrentSends.trim();
     return new LinksBench.Settings(Rate.parse(uplink), downlinks, perWorker, (long) (fileMib * (1 << 20)),
         List.copyOf(strategies), repeat, chunkUnits, sends, dir);
   }

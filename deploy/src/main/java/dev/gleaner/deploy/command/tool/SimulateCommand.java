@@ -12,6 +12,7 @@ import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.plan.Timelines;
 import dev.gleaner.common.sim.ClosedLoop;
+import dev.gleaner.common.sim.SimNetwork;
 import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.common.sim.Heuristics;
 import dev.gleaner.common.sim.Simulator;
@@ -34,7 +35,8 @@ import picocli.CommandLine.Option;
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     header = "Predict what the runtime will do, on a simulated clock.", sortOptions = false,
     description = {"Predict what the runtime will do: run the master's own controller on a simulated clock"
-        + " (one-port links, each worker's speed, interruptions drawn from the risk model), and, beside it,"
+        + " (the master's port as --concurrent-sends says, each worker's speed and link, interruptions drawn from the"
+        + " risk model), and, beside it,"
         + " run the static plan many times and compare its mean with the plan's exact expectation.", "",
         "  gleaner simulate --platform lab.json --work 100000 --trials 10000 --seed 1",
         "  gleaner simulate --platform lab.json --work 100000 --deadline 7200 --runs 200 --downtime 600",
@@ -73,6 +75,16 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--heuristics", description = "Also run paper 000's heuristics H1-H6 on the platform (chunks of"
       + " --chunk units; no communication cost, as in the paper).")
   boolean heuristics;
+
+  @Option(names = "--egress", paramLabel = "UNITS/s",
+      description = "The master's egress, in the platform's bandwidth units (default: no limit but the links).")
+  Double egress;
+
+  @Option(names = "--concurrent-sends", paramLabel = "share|fit|N", defaultValue = "1",
+      description = "How the simulated master's port sends, as gleaner master --concurrent-sends: share (all at once,"
+          + " sharing --egress max-min fairly, the master's default), fit (the links that fit in --egress, in the"
+          + " plan's order) or N links at a time (default: ${DEFAULT-VALUE}, the papers' one port).")
+  String concurrentSends;
 
   @Option(names = "--json", description = "Print one JSON document on stdout.")
   boolean json;
@@ -193,6 +205,16 @@ public final class SimulateCommand implements Callable<Integer> {
    * Runs the controller itself on the platform: each run draws every worker's interruptions from its
    * risk (seed K + run), as {@code gleaner worker --interrupt} does.
    */
+  /** The simulated master's network from --egress and --concurrent-sends. */
+  private SimNetwork network() {
+    double e = egress == null ? Double.POSITIVE_INFINITY : egress;
+    if (!(e > 0)) {
+      throw new IllegalArgumentException("--egress must be positive, got " + egress);
+    }
+    int n = dev.gleaner.deploy.format.ConcurrentSends.parse("--concurrent-sends", concurrentSends);
+    return new SimNetwork(e, n);
+  }
+
   private Map<String, Object> closedLoop(Platform platform, PlanRequest request) {
     Map<String, Object> doc = new LinkedHashMap<>();
     String model = request.risk().name();
@@ -215,7 +237,8 @@ public final class SimulateCommand implements Callable<Integer> {
     double down = downtime == null ? Double.POSITIVE_INFINITY : downtime;
     // a tick per thousandth of the job's ideal length, at least every half second: as often as it matters
     double tick = Math.max(0.5, request.units() / total / 1000);
-    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), tick, request.eps(), horizon);
+    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), tick, request.eps(), horizon)
+        .with(network());
     double sum = 0;
     double sumSq = 0;
     double time = 0;

@@ -1,0 +1,266 @@
+package dev.gleaner.common.sim;
+
+import dev.gleaner.common.control.Action;
+import dev.gleaner.common.control.Controller;
+import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.port.PortRule;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * The simulated master's port when several streams may be on the wire ({@link SimNetwork}): a fluid
+ * model of the wire. The streams on it share the master's egress max-min fairly, each held to its own
+ * link's rate, as TCP flows behind one bottleneck do (what the testbed measured); which streams are on
+ * it is the runtime port's choice: all ({@code share}), the ones whose links fit in the egress in the
+ * plan's order ({@code fit}, the rule of {@link PortRule}), or n links. A worker's streams go one after
+ * the other. When a stream ends its chunk is ready, the worker is told, and the controller hears how
+ * long the bytes took, unless the stream went slower than its link (it shared the egress) and the link
+ * has a measure already, as the runtime does.
+ */
+final class SimFluidPort implements SimPorts.Port {
+  private final class Flow {
+    final SimHost host;
+    final SimChunk chunk;
+    final long from;
+    long to;
+    final int rank;
+    final long seq;
+    /** The link as the controller measured it when it asked, bytes/s; NaN: not known. */
+    final double linkEstimate;
+    final Runnable arrived;
+    double sent;
+    double rate;
+    double startedAt = Double.NaN;
+    boolean shared;
+
+    Flow(SimHost host, SimChunk chunk, Action.Stream s, long seq, Runnable arrived) {
+      this.host = host;
+      this.chunk = chunk;
+      this.from = s.start();
+      this.to = s.end();
+      this.rank = s.rank();
+      this.seq = seq;
+      this.linkEstimate = s.linkRate();
+      this.arrived = arrived;
+    }
+
+    /** The link's true rate, units/s. */
+    double cap() {
+      return host.host.bandwidth() / job.bytesPerUnit();
+    }
+
+    double left() {
+      return (to - from) - sent;
+    }
+  }
+
+  private final SimClock clock;
+  private final Controller controller;
+  private final JobDef job;
+  private final SimNetwork network;
+  private final PriorityQueue<Flow> waiting = new PriorityQueue<>((a, b) -> {
+    if (a.rank != b.rank) {
+      return Integer.compare(a.rank, b.rank);
+    }
+    double ra = Double.isNaN(a.linkEstimate) ? Double.POSITIVE_INFINITY : a.linkEstimate;
+    double rb = Double.isNaN(b.linkEstimate) ? Double.POSITIVE_INFINITY : b.linkEstimate;
+    return ra != rb ? Double.compare(rb, ra) : Long.compare(a.seq, b.seq);
+  });
+  private final List<Flow> active = new ArrayList<>();
+  private double lastUpdate;
+  private long token;
+  private boolean busy;
+  private boolean again;
+
+  SimFluidPort(SimClock clock, Controller controller, JobDef job, SimNetwork network) {
+    this.clock = clock;
+    this.controller = controller;
+    this.job = job;
+    this.network = network;
+  }
+
+  @Override
+  public void queue(SimHost h, SimChunk c, Action.Stream s, Runnable arrived) {
+    waiting.add(new Flow(h, c, s, clock.next(), arrived));
+    update();
+  }
+
+  @Override
+  public void hostDown(SimHost h) {
+    advance();
+    active.removeIf(f -> f.host == h);
+    waiting.removeIf(f -> f.host == h);
+    update();
+  }
+
+  @Override
+  public void truncate(SimChunk c, long end) {
+    advance();
+    for (Flow f : active) {
+      if (f.chunk == c && f.to > end) {
+        f.to = Math.max(end, (long) Math.ceil(f.from + f.sent));
+      }
+    }
+    for (Flow f : waiting) {
+      if (f.chunk == c) {
+        f.to = Math.min(f.to, end);
+      }
+    }
+    update();
+  }
+
+  @Override
+  public void cancel(SimChunk c) {
+    advance();
+    active.removeIf(f -> f.chunk == c);
+    waiting.removeIf(f -> f.chunk == c);
+    update();
+  }
+
+  /** Moves every stream on the wire on to now at its rate. */
+  private void advance() {
+    double now = clock.now();
+    for (Flow f : active) {
+      f.sent = Double.isInfinite(f.rate) ? f.to - f.from : Math.min(f.to - f.from, f.sent + f.rate * (now - lastUpdate));
+    }
+    lastUpdate = now;
+  }
+
+  /** Ends the streams that are done, lets the next ones on, shares the egress, and plans the next end. */
+  private void update() {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    try {
+      do {
+        again = false;
+        advance();
+        List<Flow> done = new ArrayList<>();
+        for (Flow f : active) {
+          if (f.left() <= 1e-9 * Math.max(1, f.to - f.from)) {
+            done.add(f);
+          }
+        }
+        active.removeAll(done);
+        admit();
+        share();
+        for (Flow f : done) {
+          finish(f);
+        }
+        schedule();
+      } while (again);
+    } finally {
+      busy = false;
+    }
+  }
+
+  private void finish(Flow f) {
+    double now = clock.now();
+    f.chunk.ready = true;
+    if (!f.shared || Double.isNaN(f.linkEstimate)) {
+      controller.streamed(f.host.host.id(), job.id(), f.chunk.id, (long) Math.ceil((f.to - f.from) * job.bytesPerUnit()),
+          now - f.startedAt, now);
+    }
+    f.arrived.run();
+  }
+
+  /** Lets waiting streams on the wire as the port's mode says. */
+  private void admit() {
+    Set<SimHost> onWire = new HashSet<>();
+    Map<SimHost, Double> links = new HashMap<>();
+    for (Flow f : active) {
+      onWire.add(f.host);
+      links.put(f.host, f.linkEstimate);
+    }
+    PortRule rule = new PortRule(Integer.MAX_VALUE, network.egress());
+    List<Flow> notYet = new ArrayList<>();
+    while (!waiting.isEmpty()) {
+      Flow f = waiting.peek();
+      if (f.chunk.gone || !f.host.up || f.to <= f.from) {
+        waiting.poll();
+        continue;
+      }
+      if (onWire.contains(f.host)) {
+        // a worker's streams go one after the other
+        notYet.add(waiting.poll());
+        continue;
+      }
+      boolean go;
+      if (network.sends() == SimNetwork.SHARE) {
+        go = true;
+      } else if (network.sends() == SimNetwork.FIT) {
+        go = f.rank == Integer.MAX_VALUE ? mayShare(links.values(), f.linkEstimate)
+            : rule.mayStart(links.values(), f.linkEstimate);
+      } else {
+        go = onWire.size() < network.sends();
+      }
+      if (!go) {
+        break;
+      }
+      waiting.poll();
+      f.startedAt = clock.now();
+      active.add(f);
+      onWire.add(f.host);
+      links.put(f.host, f.linkEstimate);
+    }
+    waiting.addAll(notYet);
+  }
+
+  /** An unordered plan's stream shares the wire once its link and those on it are known, as the runtime's. */
+  private static boolean mayShare(java.util.Collection<Double> links, double rate) {
+    if (links.isEmpty()) {
+      return true;
+    }
+    if (Double.isNaN(rate)) {
+      return false;
+    }
+    for (double r : links) {
+      if (Double.isNaN(r)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Max-min fair shares of the egress, each stream held to its link. */
+  private void share() {
+    double left = network.egress() / job.bytesPerUnit();
+    List<Flow> open = new ArrayList<>(active);
+    open.sort((a, b) -> Double.compare(a.cap(), b.cap()));
+    int n = open.size();
+    for (int i = 0; i < n; i++) {
+      Flow f = open.get(i);
+      double fair = left / (n - i);
+      f.rate = Math.min(f.cap(), fair);
+      if (f.rate < f.cap() * (1 - 1e-9)) {
+        f.shared = true;
+      }
+      left -= f.rate;
+    }
+  }
+
+  /** The next end of a stream on the wire, as the rates stand. */
+  private void schedule() {
+    double next = Double.POSITIVE_INFINITY;
+    for (Flow f : active) {
+      if (f.rate > 0) {
+        next = Math.min(next, f.left() / f.rate);
+      }
+    }
+    long t = ++token;
+    if (Double.isFinite(next)) {
+      clock.at(clock.now() + Math.max(0, next), () -> {
+        if (token == t) {
+          update();
+        }
+      });
+    }
+  }
+}

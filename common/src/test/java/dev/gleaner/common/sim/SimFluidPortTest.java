@@ -1,0 +1,88 @@
+package dev.gleaner.common.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.control.JobPhase;
+import dev.gleaner.common.control.WorkerView;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The simulator's port with several streams on the wire, through whole closed-loop runs of a
+ * data-heavy job (computing costs nothing next to the links): against the one-port port where the
+ * two models are the same, and against the bounds the wire sets (the links' sum, the egress).
+ */
+class SimFluidPortTest {
+  private static final double[] LINKS = {10e6, 5e6, 2.5e6, 1.25e6};
+  private static final long UNITS = 40_000_000;
+
+  private static List<ClosedLoop.Host> hosts() {
+    List<ClosedLoop.Host> hosts = new ArrayList<>();
+    for (int i = 0; i < LINKS.length; i++) {
+      hosts.add(new ClosedLoop.Host("w" + (i + 1), 1e12, LINKS[i], 1e12, 0, List.of(), Double.POSITIVE_INFINITY));
+    }
+    return hosts;
+  }
+
+  private static ClosedLoop.Result run(String strategy, SimNetwork network) {
+    JobDef job = JobDef.of("j", "wc", 0, UNITS, strategy).withMinWorkers(LINKS.length).withChunking(1_000_000, 1)
+        .withInput(1, x -> x);
+    ClosedLoop.Result r = ClosedLoop.run(job, hosts(), ClosedLoop.Setup.defaults(3600).with(network));
+    assertEquals(JobPhase.DONE, r.phase());
+    assertEquals(UNITS, r.committed());
+    return r;
+  }
+
+  @Test
+  void oneLinkAtATimeIsTheOnePortPortWhateverTheImplementation() {
+    for (String strategy : List.of("self", "equal", "distrib")) {
+      ClosedLoop.Result onePort = run(strategy, SimNetwork.ONE_PORT);
+      // the fluid port, one link at a time behind an egress no link reaches: the same model
+      ClosedLoop.Result fluid = run(strategy, new SimNetwork(1e15, 1));
+      assertEquals(onePort.end(), fluid.end(), 1e-6 * onePort.end(), strategy);
+      assertEquals(onePort.assigns(), fluid.assigns(), strategy);
+    }
+  }
+
+  @Test
+  void sharingWithoutAnEgressLimitRunsEveryLinkAtItsRate() {
+    ClosedLoop.Result r = run("self", new SimNetwork(Double.POSITIVE_INFINITY, SimNetwork.SHARE));
+    double sum = 0;
+    for (double l : LINKS) {
+      sum += l;
+    }
+    // no faster than all links together, and close to it: the links never wait for each other, and
+    // the end waits at most for a last chunk on the slowest link (one at a time, it would take 4.6 s)
+    assertTrue(r.end() >= UNITS / sum, r.end() + " s");
+    double tail = 1_000_000 / LINKS[LINKS.length - 1];
+    assertTrue(r.end() <= UNITS / sum + tail, r.end() + " s against " + UNITS / sum + " + " + tail);
+    for (WorkerView w : r.controller().views().workers(r.end())) {
+      int i = Integer.parseInt(w.id().substring(1)) - 1;
+      assertEquals(LINKS[i], w.bandwidth().value(), 1e-6 * LINKS[i], w.id());
+    }
+  }
+
+  @Test
+  void sharingBehindAnEgressIsHeldToIt() {
+    double egress = 10e6;
+    ClosedLoop.Result r = run("self", new SimNetwork(egress, SimNetwork.SHARE));
+    assertTrue(r.end() >= UNITS / egress, r.end() + " s");
+    double tail = 1_000_000 / LINKS[LINKS.length - 1];
+    assertTrue(r.end() <= UNITS / egress + tail, r.end() + " s against " + UNITS / egress + " + " + tail);
+  }
+
+  @Test
+  void fittingInTheEgressIsNeverSlowerThanOnePortAndNeverFasterThanTheEgress() {
+    double egress = LINKS[0];
+    for (String strategy : List.of("self", "equal", "distrib")) {
+      ClosedLoop.Result onePort = run(strategy, SimNetwork.ONE_PORT);
+      ClosedLoop.Result fit = run(strategy, new SimNetwork(egress, SimNetwork.FIT));
+      assertTrue(fit.end() >= UNITS / egress, strategy + ": " + fit.end());
+      assertTrue(fit.end() <= onePort.end() * (1 + 1e-9), strategy + ": fit " + fit.end() + " s, one port "
+          + onePort.end() + " s");
+    }
+  }
+}
