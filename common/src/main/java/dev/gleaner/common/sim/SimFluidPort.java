@@ -72,6 +72,8 @@ final class SimFluidPort implements SimPorts.Port {
     return ra != rb ? Double.compare(rb, ra) : Long.compare(a.seq, b.seq);
   });
   private final List<Flow> active = new ArrayList<>();
+  /** Each worker's link as the port measured it last, bytes/s. */
+  private final Map<SimHost, Double> measured = new HashMap<>();
   private double lastUpdate;
   private long token;
   private boolean busy;
@@ -164,11 +166,21 @@ final class SimFluidPort implements SimPorts.Port {
   private void finish(Flow f) {
     double now = clock.now();
     f.chunk.ready = true;
-    if (!f.shared || Double.isNaN(f.linkEstimate)) {
-      controller.streamed(f.host.host.id(), job.id(), f.chunk.id, (long) Math.ceil((f.to - f.from) * job.bytesPerUnit()),
-          now - f.startedAt, now);
+    long bytes = (long) Math.ceil((f.to - f.from) * job.bytesPerUnit());
+    if (!f.shared && now > f.startedAt) {
+      // the port's own last measure of the link, as the runtime's keeps one per connection
+      measured.put(f.host, bytes / (now - f.startedAt));
+    }
+    if (!f.shared || Double.isNaN(link(f))) {
+      controller.streamed(f.host.host.id(), job.id(), f.chunk.id, bytes, now - f.startedAt, now);
     }
     f.arrived.run();
+  }
+
+  /** A stream's link: the port's last measure of it, else the controller's when it was asked for. */
+  private double link(Flow f) {
+    Double m = measured.get(f.host);
+    return m != null ? m : f.linkEstimate;
   }
 
   /** Lets waiting streams on the wire as the port's mode says. */
@@ -177,7 +189,7 @@ final class SimFluidPort implements SimPorts.Port {
     Map<SimHost, Double> links = new HashMap<>();
     for (Flow f : active) {
       onWire.add(f.host);
-      links.put(f.host, f.linkEstimate);
+      links.put(f.host, link(f));
     }
     PortRule rule = new PortRule(Integer.MAX_VALUE, network.egress());
     List<Flow> notYet = new ArrayList<>();
@@ -196,8 +208,7 @@ final class SimFluidPort implements SimPorts.Port {
       if (network.sends() == SimNetwork.SHARE) {
         go = true;
       } else if (network.sends() == SimNetwork.FIT) {
-        go = f.rank == Integer.MAX_VALUE ? mayShare(links.values(), f.linkEstimate)
-            : rule.mayStart(links.values(), f.linkEstimate);
+        go = f.rank == Integer.MAX_VALUE ? mayShare(links.values(), link(f)) : rule.mayStart(links.values(), link(f));
       } else {
         go = onWire.size() < network.sends();
       }
@@ -208,7 +219,7 @@ final class SimFluidPort implements SimPorts.Port {
       f.startedAt = clock.now();
       active.add(f);
       onWire.add(f.host);
-      links.put(f.host, f.linkEstimate);
+      links.put(f.host, link(f));
     }
     waiting.addAll(notYet);
   }

@@ -88,6 +88,8 @@ final class SendPort {
   /** Each connection's unfinished streams, in the order they were asked for. */
   private final Map<Channel, Deque<Stream>> byChannel = new HashMap<>();
   private final AtomicLong accepted = new AtomicLong();
+  /** Each connection's link as the port measured it last (a transfer that had the link to itself), bytes/s. */
+  private final Map<Channel, Double> measured = new HashMap<>();
   /** Bytes of chunk input each connection took, for the stall check. */
   private final Map<Channel, long[]> acceptedByChannel = new HashMap<>();
   private final long t0 = System.nanoTime();
@@ -197,11 +199,12 @@ final class SendPort {
   }
 
   /**
-   * The worker on {@code channel} says the chunk's input has all arrived: its stream leaves the wire.
-   * Whether its transfer measured its link: false when the stream shared a bound egress, waited on a
-   * worker that did not read, or is not known here.
+   * The worker on {@code channel} says the chunk's input has all arrived ({@code bytes} in {@code
+   * seconds} from the first to the last): its stream leaves the wire. Whether its transfer measured its
+   * link: false when the stream shared a bound egress, waited on a worker that did not read, or is not
+   * known here.
    */
-  boolean arrived(Channel channel, String job, long chunkId) {
+  boolean arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
     Stream s;
     boolean clean;
     synchronized (this) {
@@ -210,6 +213,10 @@ final class SendPort {
         return false;
       }
       clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, seconds());
+      if (clean && bytes > 0 && seconds > 0) {
+        // the streams asked for before this measure go by it too
+        measured.put(channel, bytes / seconds);
+      }
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
     return clean;
@@ -248,6 +255,7 @@ final class SendPort {
     List<Stream> streams;
     synchronized (this) {
       acceptedByChannel.remove(channel);
+      measured.remove(channel);
       Deque<Stream> mine = byChannel.remove(channel);
       streams = mine == null ? List.of() : new ArrayList<>(mine);
     }
@@ -261,9 +269,19 @@ final class SendPort {
     return fit ? egress.rule(Integer.MAX_VALUE) : new PortRule(fixed, Double.POSITIVE_INFINITY);
   }
 
+  /**
+   * A stream's link: the port's own last measure of it, else the controller's when the stream was
+   * asked for (NaN: not known). Under the port's lock.
+   */
+  private double link(Stream s) {
+    Double m = measured.get(s.channel);
+    return m != null ? m : s.linkRate;
+  }
+
   /** A stream's link for the rule: unless streams fit the egress, an unknown link does not keep others off the wire. */
   private double rateForRule(Stream s) {
-    return !fit && Double.isNaN(s.linkRate) ? 0 : s.linkRate;
+    double r = link(s);
+    return !fit && Double.isNaN(r) ? 0 : r;
   }
 
   /**
@@ -320,11 +338,11 @@ final class SendPort {
   }
 
   /** Whether a stream of an unordered plan may share the wire: once its link and those on the wire are known. */
-  private static boolean mayShare(Map<Channel, Double> links, Stream s) {
+  private boolean mayShare(Map<Channel, Double> links, Stream s) {
     if (links.isEmpty()) {
       return true;
     }
-    if (Double.isNaN(s.linkRate)) {
+    if (Double.isNaN(link(s))) {
       return false;
     }
     for (double r : links.values()) {
@@ -369,7 +387,7 @@ final class SendPort {
       for (Stream s : sending) {
         if (windowSending.contains(s)) {
           through++;
-          linkSum += s.linkRate;
+          linkSum += link(s);
         }
       }
       PortRule before = egress.rule(Integer.MAX_VALUE);

@@ -130,7 +130,8 @@ final class WorkerHandler extends ConnectionHandler {
       }
       case INPUT_ARRIVED -> {
         InputArrived a = msg.getInputArrived();
-        boolean clean = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId());
+        boolean clean = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(), a.getBytes(),
+            a.getNanos() / 1e9);
         services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9, clean);
       }
       case CHUNK_FAILED -> {
