@@ -4,13 +4,7 @@ import dev.gleaner.common.port.EgressEstimator;
 import dev.gleaner.common.port.PortRule;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.loop.FileInputSource;
-import dev.gleaner.protocol.DataFrames;
-import dev.gleaner.protocol.Framing;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelProgressiveFuture;
-import io.netty.channel.ChannelProgressiveFutureListener;
-import io.netty.channel.ChannelProgressivePromise;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -47,15 +41,9 @@ import org.slf4j.LoggerFactory;
  * together went slower than their links allow. A transfer that crossed such a moment does not
  * measure its link ({@link #arrived} says so).
  *
- * <p>How: a stream runs on its channel's event loop. Each slice goes out as a small header
- * ({@link DataFrames}) followed by a {@link FileSlice}, so the bytes go from the page cache to the
- * socket without passing through the heap (sendfile). Over TLS the bytes must be encrypted by the
- * connection's {@link SslHandler}, which takes buffers only: each slice is read from the file into
- * a pooled direct buffer of {@link #TLS_SLICE_BYTES} at most. Slices are written while the channel is
- * writable (Netty's write-buffer watermarks, which count file regions through the channel's
- * {@link FileRegionSizeEstimator}).
+ * The streams themselves are {@link PortStream}s.
  */
-final class SendPort {
+final class SendPort implements PortStream.Port {
   private static final Logger log = LoggerFactory.getLogger(SendPort.class);
 
   /** Told when a stream's last slice is queued on its connection. */
@@ -72,8 +60,6 @@ final class SendPort {
   /** The egress estimator's windows. */
   static final long WINDOW_MILLIS = 250;
 
-  private enum State { WAITING, SENDING, SENT, STALLED, DONE }
-
   /**
    * {@link MasterConfig#SENDS_SHARE}: every stream goes at once; {@link MasterConfig#SENDS_FIT}: streams fit in the
    * egress; n at least 1: at most n links on the wire, whatever their rates.
@@ -82,11 +68,11 @@ final class SendPort {
   private final boolean fit;
   private final EgressEstimator egress = new EgressEstimator();
   /** By rank; between equal ranks (a plan that gives no order), the faster link first, as DISTRIB orders. */
-  private final PriorityQueue<Stream> waiting = new PriorityQueue<>(SendPort::serveBefore);
-  private final Set<Stream> onWire = new HashSet<>();
-  private final Map<String, Stream> byChunk = new HashMap<>();
+  private final PriorityQueue<PortStream> waiting = new PriorityQueue<>(SendPort::serveBefore);
+  private final Set<PortStream> onWire = new HashSet<>();
+  private final Map<String, PortStream> byChunk = new HashMap<>();
   /** Each connection's unfinished streams, in the order they were asked for. */
-  private final Map<Channel, Deque<Stream>> byChannel = new HashMap<>();
+  private final Map<Channel, Deque<PortStream>> byChannel = new HashMap<>();
   private final AtomicLong accepted = new AtomicLong();
   /** Each connection's link as the port measured it last (a transfer that had the link to itself), bytes/s. */
   private final Map<Channel, Double> measured = new HashMap<>();
@@ -98,7 +84,7 @@ final class SendPort {
   private ScheduledFuture<?> windows;
   private double windowStart;
   private long windowAccepted;
-  private Set<Stream> windowSending = Set.of();
+  private Set<PortStream> windowSending = Set.of();
 
   /** @param sends {@link MasterConfig#SENDS_SHARE}, {@link MasterConfig#SENDS_FIT}, or n at least 1 for n at once */
   SendPort(int sends) {
@@ -123,7 +109,7 @@ final class SendPort {
    * The port's order: by rank; then by link, the fastest first (one not measured yet before all, so
    * that it is measured); then in the order asked.
    */
-  static int serveBefore(Stream a, Stream b) {
+  static int serveBefore(PortStream a, PortStream b) {
     if (a.rank != b.rank) {
       return Integer.compare(a.rank, b.rank);
     }
@@ -140,10 +126,10 @@ final class SendPort {
       double linkRate, Listener listener) {
     boolean firstOnChannel;
     synchronized (this) {
-      Stream s = new Stream(channel, job, chunkId, input, from, to, rank, seq++, linkRate, listener);
+      PortStream s = new PortStream(this, channel, job, chunkId, input, from, to, rank, seq++, linkRate, listener);
       waiting.add(s);
       byChunk.put(key(job, chunkId), s);
-      Deque<Stream> mine = byChannel.get(channel);
+      Deque<PortStream> mine = byChannel.get(channel);
       firstOnChannel = mine == null;
       if (firstOnChannel) {
         mine = new ArrayDeque<>();
@@ -175,7 +161,7 @@ final class SendPort {
 
   /** The chunk now ends at {@code end}: bytes from there on are not sent. */
   void truncate(String job, long chunkId, long end) {
-    Stream s;
+    PortStream s;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
     }
@@ -189,7 +175,7 @@ final class SendPort {
 
   /** Drops the chunk's stream. */
   void cancel(String job, long chunkId) {
-    Stream s;
+    PortStream s;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
     }
@@ -205,7 +191,7 @@ final class SendPort {
    * known here.
    */
   boolean arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
-    Stream s;
+    PortStream s;
     boolean clean;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
@@ -224,18 +210,18 @@ final class SendPort {
 
   /** Called by the connection when its channel becomes writable again: its stream goes on, or asks again. */
   void writable(Channel channel) {
-    Stream head = null;
+    PortStream head = null;
     boolean ask = false;
     synchronized (this) {
-      Deque<Stream> mine = byChannel.get(channel);
+      Deque<PortStream> mine = byChannel.get(channel);
       if (mine != null) {
-        for (Stream s : mine) {
-          if (s.state == State.SENDING) {
+        for (PortStream s : mine) {
+          if (s.state == PortStream.State.SENDING) {
             head = s;
             break;
           }
-          if (s.state == State.STALLED) {
-            s.state = State.WAITING;
+          if (s.state == PortStream.State.STALLED) {
+            s.state = PortStream.State.WAITING;
             waiting.add(s);
             ask = true;
             break;
@@ -252,14 +238,14 @@ final class SendPort {
   }
 
   private void closed(Channel channel) {
-    List<Stream> streams;
+    List<PortStream> streams;
     synchronized (this) {
       acceptedByChannel.remove(channel);
       measured.remove(channel);
-      Deque<Stream> mine = byChannel.remove(channel);
+      Deque<PortStream> mine = byChannel.remove(channel);
       streams = mine == null ? List.of() : new ArrayList<>(mine);
     }
-    for (Stream s : streams) {
+    for (PortStream s : streams) {
       s.finish("worker connection closed");
     }
   }
@@ -273,13 +259,13 @@ final class SendPort {
    * A stream's link: the port's own last measure of it, else the controller's when the stream was
    * asked for (NaN: not known). Under the port's lock.
    */
-  private double link(Stream s) {
+  private double link(PortStream s) {
     Double m = measured.get(s.channel);
     return m != null ? m : s.linkRate;
   }
 
   /** A stream's link for the rule: unless streams fit the egress, an unknown link does not keep others off the wire. */
-  private double rateForRule(Stream s) {
+  private double rateForRule(PortStream s) {
     double r = link(s);
     return !fit && Double.isNaN(r) ? 0 : r;
   }
@@ -288,19 +274,20 @@ final class SendPort {
    * Starts the best-ranked waiting streams whose turn on their connection has come, while the rule
    * lets them: in rank order, the first that does not fit keeps the ones after it waiting.
    */
-  private void startMore() {
-    List<Stream> start = new ArrayList<>();
+  @Override
+  public void startMore() {
+    List<PortStream> start = new ArrayList<>();
     synchronized (this) {
       PortRule rule = rule();
       // one rate per link on the wire: a worker's next stream queues behind its earlier ones on the same link
       Map<Channel, Double> links = new HashMap<>();
-      for (Stream s : onWire) {
+      for (PortStream s : onWire) {
         links.put(s.channel, rateForRule(s));
       }
-      List<Stream> notYet = new ArrayList<>();
+      List<PortStream> notYet = new ArrayList<>();
       while (!waiting.isEmpty()) {
-        Stream s = waiting.peek();
-        if (s.state != State.WAITING) {
+        PortStream s = waiting.peek();
+        if (s.state != PortStream.State.WAITING) {
           waiting.poll();
           continue;
         }
@@ -313,7 +300,7 @@ final class SendPort {
           break;
         }
         waiting.poll();
-        s.state = State.SENDING;
+        s.state = PortStream.State.SENDING;
         if (s.startSeconds < 0) {
           s.startSeconds = seconds();
         }
@@ -323,7 +310,7 @@ final class SendPort {
       }
       waiting.addAll(notYet);
     }
-    for (Stream s : start) {
+    for (PortStream s : start) {
       s.channel.eventLoop().execute(s::pump);
     }
   }
@@ -333,12 +320,12 @@ final class SendPort {
    * share the egress as TCP shares it, which keeps the fastest links busiest, since their workers come
    * back for more sooner. Only when streams fit the egress (otherwise every stream is admitted so).
    */
-  private boolean unordered(Stream s) {
+  private boolean unordered(PortStream s) {
     return fit && s.rank == Integer.MAX_VALUE;
   }
 
   /** Whether a stream of an unordered plan may share the wire: once its link and those on the wire are known. */
-  private boolean mayShare(Map<Channel, Double> links, Stream s) {
+  private boolean mayShare(Map<Channel, Double> links, PortStream s) {
     if (links.isEmpty()) {
       return true;
     }
@@ -354,16 +341,16 @@ final class SendPort {
   }
 
   /** Whether every stream asked before {@code s} on its connection has all been queued. Under the port's lock. */
-  private boolean turnCame(Stream s) {
-    Deque<Stream> mine = byChannel.get(s.channel);
+  private boolean turnCame(PortStream s) {
+    Deque<PortStream> mine = byChannel.get(s.channel);
     if (mine == null) {
       return false;
     }
-    for (Stream before : mine) {
+    for (PortStream before : mine) {
       if (before == s) {
         return true;
       }
-      if (before.state != State.SENT && before.state != State.DONE) {
+      if (before.state != PortStream.State.SENT && before.state != PortStream.State.DONE) {
         return false;
       }
     }
@@ -376,15 +363,15 @@ final class SendPort {
     synchronized (this) {
       double now = seconds();
       long total = accepted.get();
-      Set<Stream> sending = new HashSet<>();
-      for (Stream s : onWire) {
-        if (s.state == State.SENDING) {
+      Set<PortStream> sending = new HashSet<>();
+      for (PortStream s : onWire) {
+        if (s.state == PortStream.State.SENDING) {
           sending.add(s);
         }
       }
       int through = 0;
       double linkSum = 0;
-      for (Stream s : sending) {
+      for (PortStream s : sending) {
         if (windowSending.contains(s)) {
           through++;
           linkSum += link(s);
@@ -406,6 +393,24 @@ final class SendPort {
     }
   }
 
+  @Override
+  public Object lock() {
+    return this;
+  }
+
+  @Override
+  public void accepted(Channel channel, long bytes) {
+    accepted.addAndGet(bytes);
+    synchronized (this) {
+      acceptedByChannel.computeIfAbsent(channel, c -> new long[1])[0] += bytes;
+    }
+  }
+
+  @Override
+  public long accepted(Channel channel) {
+    return channelAccepted(channel);
+  }
+
   /** Bytes of chunk input the connection took so far (of any of its streams). Under the port's lock. */
   private long channelAccepted(Channel channel) {
     long[] n = acceptedByChannel.get(channel);
@@ -416,15 +421,16 @@ final class SendPort {
    * A parked stream whose connection took nothing since the last look leaves the wire; one that took
    * some (its own bytes or those of the worker's streams queued before it) is looked at again later.
    */
-  private void checkStall(Stream s, long parking, long acceptedBefore) {
+  @Override
+  public void checkStall(PortStream s, long parking, long acceptedBefore) {
     boolean stalled = false;
     long acceptedNow = -1;
     synchronized (this) {
-      if (s.state != State.SENDING || !s.parked || s.parkings != parking) {
+      if (s.state != PortStream.State.SENDING || !s.parked || s.parkings != parking) {
         return;
       }
       if (channelAccepted(s.channel) == acceptedBefore) {
-        s.state = State.STALLED;
+        s.state = PortStream.State.STALLED;
         s.everStalled = true;
         onWire.remove(s);
         stalled = true;
@@ -447,216 +453,17 @@ final class SendPort {
     }
   }
 
-  private void finished(Stream s) {
+  @Override
+  public void finished(PortStream s) {
     synchronized (this) {
       onWire.remove(s);
       waiting.remove(s);
       byChunk.remove(key(s.job, s.chunkId), s);
-      Deque<Stream> mine = byChannel.get(s.channel);
+      Deque<PortStream> mine = byChannel.get(s.channel);
       if (mine != null) {
         mine.remove(s);
       }
     }
     startMore();
-  }
-
-  private final class Stream {
-    final Channel channel;
-    final String job;
-    final long chunkId;
-    final FileInputSource input;
-    final long from;
-    final int rank;
-    final long seq;
-    final double linkRate;
-    final Listener listener;
-    /** Event-loop confined, like {@link #at}. */
-    long to;
-    long at;
-    long startNanos;
-    /** Guarded by the port. */
-    State state = State.WAITING;
-    boolean parked;
-    /** Times it parked: a look for a stall belongs to one parking. */
-    long parkings;
-    boolean everStalled;
-    double startSeconds = -1;
-    volatile boolean done;
-
-    Stream(Channel channel, String job, long chunkId, FileInputSource input, long from, long to, int rank, long seq,
-        double linkRate, Listener listener) {
-      this.channel = channel;
-      this.job = job;
-      this.chunkId = chunkId;
-      this.input = input;
-      this.from = from;
-      this.at = from;
-      this.to = to;
-      this.rank = rank;
-      this.seq = seq;
-      this.linkRate = linkRate;
-      this.listener = listener;
-    }
-
-    /** Runs on the channel's event loop. */
-    void pump() {
-      if (done) {
-        return;
-      }
-      if (!channel.isActive()) {
-        finish("worker connection closed");
-        return;
-      }
-      synchronized (SendPort.this) {
-        if (state != State.SENDING) {
-          return;
-        }
-        parked = false;
-      }
-      if (startNanos == 0) {
-        startNanos = System.nanoTime();
-      }
-      boolean tls = channel.pipeline().get(SslHandler.class) != null;
-      int most = tls ? TLS_SLICE_BYTES : Framing.DATA_SLICE_BYTES;
-      try {
-        while (channel.isWritable() && at < to) {
-          int n = (int) Math.min(most, to - at);
-          boolean last = at + n == to;
-          channel.write(DataFrames.header(channel.alloc(), job, chunkId, last, n));
-          ChannelProgressivePromise promise = channel.newProgressivePromise();
-          promise.addListener(new Progress(n));
-          channel.write(tls ? read(input, at, n, channel) : new FileSlice(input, at, n), promise);
-          at += n;
-          if (last) {
-            break;
-          }
-        }
-        channel.flush();
-        if (at >= to) {
-          sent();
-        } else {
-          park();
-        }
-      } catch (RuntimeException | java.io.IOException e) {
-        log.error("streaming chunk {} of job {} stopped: {}", chunkId, job, e.getMessage(), e);
-        channel.close();
-        finish(e.getMessage());
-      }
-    }
-
-    /** Counts the bytes of one slice as the connection takes them (a file region reports as it goes). */
-    private final class Progress implements ChannelProgressiveFutureListener {
-      private final long size;
-      private long counted;
-
-      Progress(long size) {
-        this.size = size;
-      }
-
-      @Override
-      public void operationProgressed(ChannelProgressiveFuture f, long progress, long total) {
-        count(Math.min(progress, size));
-      }
-
-      @Override
-      public void operationComplete(ChannelProgressiveFuture f) {
-        if (f.isSuccess()) {
-          count(size);
-        } else if (channel.isActive()) {
-          // a slice that cannot be sent breaks the stream: the connection closes, and the chunk goes elsewhere
-          log.error("a slice of chunk {} of job {} could not be sent to {}; closing the connection: {}", chunkId,
-              job, channel.remoteAddress(), String.valueOf(f.cause()), f.cause());
-          channel.close();
-        }
-      }
-
-      private void count(long upTo) {
-        long more = upTo - counted;
-        if (more > 0) {
-          counted = upTo;
-          accepted.addAndGet(more);
-          synchronized (SendPort.this) {
-            acceptedByChannel.computeIfAbsent(channel, c -> new long[1])[0] += more;
-          }
-        }
-      }
-    }
-
-    /** All its bytes are queued: it stays on the wire until its worker says they arrived. */
-    private void sent() {
-      synchronized (SendPort.this) {
-        if (state != State.SENDING) {
-          return;
-        }
-        state = State.SENT;
-      }
-      if (at == from) {
-        // nothing was sent (cut to nothing before it started): nothing is on its way
-        finish(null);
-        return;
-      }
-      listener.streamed(at - from, (System.nanoTime() - startNanos) / 1e9);
-      channel.eventLoop().schedule(() -> {
-        boolean late;
-        synchronized (SendPort.this) {
-          late = state == State.SENT;
-        }
-        if (late) {
-          log.warn("worker at {} did not say within {} s that the input of chunk {} of job {} arrived; the port"
-              + " no longer counts it on the wire", channel.remoteAddress(), PATIENCE_MILLIS / 1000, chunkId, job);
-          finish(null);
-        }
-      }, PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
-      // the next stream of this connection may go now
-      startMore();
-    }
-
-    private void park() {
-      long acceptedNow;
-      long parking;
-      synchronized (SendPort.this) {
-        parked = true;
-        parking = ++parkings;
-        acceptedNow = channelAccepted(channel);
-      }
-      channel.eventLoop().schedule(() -> checkStall(this, parking, acceptedNow), STALL_MILLIS, TimeUnit.MILLISECONDS);
-      // it may have drained between the last check and parking
-      if (channel.isWritable()) {
-        channel.eventLoop().execute(this::pump);
-      }
-    }
-
-    /** {@code n} bytes of the input at {@code position}, read into a pooled direct buffer. */
-    private io.netty.buffer.ByteBuf read(FileInputSource input, long position, int n, Channel channel)
-        throws java.io.IOException {
-      io.netty.buffer.ByteBuf buf = channel.alloc().directBuffer(n);
-      try {
-        while (buf.readableBytes() < n) {
-          int got = buf.writeBytes(input.channel(), position + buf.readableBytes(), n - buf.readableBytes());
-          if (got < 0) {
-            throw new java.io.IOException("the input file shrank below byte " + (position + n)
-                + " while it was being sent");
-          }
-        }
-        return buf;
-      } catch (java.io.IOException | RuntimeException e) {
-        buf.release();
-        throw e;
-      }
-    }
-
-    void finish(String why) {
-      synchronized (SendPort.this) {
-        if (done) {
-          return;
-        }
-        done = true;
-        state = State.DONE;
-      }
-      if (why != null) {
-        log.debug("stream of chunk {} of job {} ended early: {}", chunkId, job, why);
-      }
-      finished(this);
-    }
   }
 }
