@@ -37,6 +37,8 @@ final class SimFluidPort implements SimPorts.Port {
     double rate;
     double startedAt = Double.NaN;
     boolean shared;
+    /** Another worker's stream was on the wire beside it at some time. */
+    boolean crowded;
 
     Flow(SimHost host, SimChunk chunk, Action.Stream s, long seq, Runnable arrived) {
       this.host = host;
@@ -167,11 +169,15 @@ final class SimFluidPort implements SimPorts.Port {
     double now = clock.now();
     f.chunk.ready = true;
     long bytes = (long) Math.ceil((f.to - f.from) * job.bytesPerUnit());
-    if (!f.shared && now > f.startedAt) {
+    // as the runtime's port judges it: a rate below the link's known one, beside other links, may be a share
+    double known = link(f);
+    boolean slower = !Double.isNaN(known) && now > f.startedAt && bytes / (now - f.startedAt) < 0.9 * known;
+    boolean clean = !(slower && f.crowded) && !f.shared;
+    if (clean && now > f.startedAt) {
       // the port's own last measure of the link, as the runtime's keeps one per connection
       measured.put(f.host, bytes / (now - f.startedAt));
     }
-    if (!f.shared || Double.isNaN(link(f))) {
+    if (clean || Double.isNaN(known)) {
       controller.streamed(f.host.host.id(), job.id(), f.chunk.id, bytes, now - f.startedAt, now);
     }
     f.arrived.run();
@@ -242,6 +248,11 @@ final class SimFluidPort implements SimPorts.Port {
 
   /** Max-min fair shares of the egress, each stream held to its link. */
   private void share() {
+    if (active.size() > 1) {
+      for (Flow f : active) {
+        f.crowded = true;
+      }
+    }
     double left = network.egress() / job.bytesPerUnit();
     List<Flow> open = new ArrayList<>(active);
     open.sort((a, b) -> Double.compare(a.cap(), b.cap()));

@@ -72,6 +72,8 @@ final class PortStream {
   /** Times it parked: a look for a stall belongs to one parking. */
   long parkings;
   boolean everStalled;
+  /** Another link was on the wire beside it at some time. */
+  boolean crowded;
   double startSeconds = -1;
   volatile boolean done;
 

@@ -57,6 +57,8 @@ final class SendPort implements PortStream.Port {
   static final long STALL_MILLIS = 1_000;
   /** How long after its last byte was queued a stream stays on the wire without its worker's word. */
   static final long PATIENCE_MILLIS = 30_000;
+  /** A transfer below this share of its link's known rate measures the link only if it was alone on the wire. */
+  static final double SOLO_ONLY = 0.9;
   /** The egress estimator's windows. */
   static final long WINDOW_MILLIS = 250;
 
@@ -198,7 +200,12 @@ final class SendPort implements PortStream.Port {
       if (s == null || s.channel != channel) {
         return false;
       }
-      clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, seconds());
+      // a rate below what the link is known to do says the link got slower only when the stream had the
+      // wire to itself; beside others it may say as well that they shared the egress
+      double known = link(s);
+      boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
+      clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, seconds())
+          && !(slower && s.crowded);
       if (clean && bytes > 0 && seconds > 0) {
         // the streams asked for before this measure go by it too
         measured.put(channel, bytes / seconds);
@@ -309,6 +316,11 @@ final class SendPort implements PortStream.Port {
         start.add(s);
       }
       waiting.addAll(notYet);
+      if (links.size() > 1) {
+        for (PortStream s : onWire) {
+          s.crowded = true;
+        }
+      }
     }
     for (PortStream s : start) {
       s.channel.eventLoop().execute(s::pump);
