@@ -1,6 +1,7 @@
 package dev.gleaner.master;
 
 import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.port.Sends;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.master.auth.MasterAuth;
@@ -19,9 +20,9 @@ import java.time.Duration;
  * @param heartbeatInterval how often workers send heartbeats
  * @param heartbeatTimeout silence after which a worker is declared down
  * @param maxFrameBytes hard limit of one frame
- * @param concurrentSends how chunk inputs stream: {@link #SENDS_SHARE} (the default) all at once, sharing the
- *     egress as TCP does; {@link #SENDS_FIT} as many as their links fit in the master's egress, as measured;
- *     n at least 1, n links at a time (1: the papers' one-port model)
+ * @param concurrentSends how chunk inputs stream, a code of {@link Sends}: {@link Sends#SHARE} (the default)
+ *     all at once, sharing the egress as TCP does; {@link Sends#FIT} as many as their links fit in the
+ *     master's egress, as measured; n at least 1, n links at a time (1: the papers' one-port model)
  * @param control the controller's tuning: window, re-plans, splits, leases
  * @param ticker the clock for heartbeats and rates
  * @param workloads the workloads jobs may use
@@ -42,11 +43,6 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
     Workloads workloads, java.util.List<Path> serve, ServerTls tls, long maxResultBytes,
     double expectedUpSeconds, boolean metricsFromAnywhere, boolean webFromAnywhere, boolean privateJobs) {
 
-  /** {@link #concurrentSends}: every stream at once, sharing the egress as TCP shares it. */
-  public static final int SENDS_SHARE = 0;
-  /** {@link #concurrentSends}: streams whose links fit together in the measured egress. */
-  public static final int SENDS_FIT = -1;
-
   /** The default {@link #maxResultBytes}: 256 MiB. */
   public static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
 
@@ -56,7 +52,7 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
       throw new IllegalArgumentException("heartbeat timeout (" + heartbeatTimeout
           + ") must be longer than the heartbeat interval (" + heartbeatInterval + ")");
     }
-    if (concurrentSends < SENDS_FIT) {
+    if (!Sends.valid(concurrentSends)) {
       throw new IllegalArgumentException("concurrent sends must be share (0), fit (-1) or at least 1, got "
           + concurrentSends);
     }

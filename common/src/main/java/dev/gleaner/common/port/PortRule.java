@@ -27,6 +27,12 @@ public record PortRule(int maxStreams, double budget, boolean probe) {
   /** One stream at a time: the papers' model. */
   public static final PortRule ONE_PORT = new PortRule(1, Double.POSITIVE_INFINITY, false);
 
+  /**
+   * Every stream at once once its link and those on the wire are known, an unknown link alone: what a
+   * plan that gives no order gets in the fit mode (its streams share the egress as TCP shares it).
+   */
+  public static final PortRule ALL_KNOWN = new PortRule(Integer.MAX_VALUE, Double.POSITIVE_INFINITY, false);
+
   /** Streams that fit in a known egress. */
   public PortRule(int maxStreams, double budget) {
     this(maxStreams, budget, false);

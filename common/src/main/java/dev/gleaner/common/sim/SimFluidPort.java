@@ -4,6 +4,7 @@ import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.port.PortRule;
+import dev.gleaner.common.port.Sends;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -211,10 +212,10 @@ final class SimFluidPort implements SimPorts.Port {
         continue;
       }
       boolean go;
-      if (network.sends() == SimNetwork.SHARE) {
+      if (network.sends() == Sends.SHARE) {
         go = true;
-      } else if (network.sends() == SimNetwork.FIT) {
-        go = f.rank == Integer.MAX_VALUE ? mayShare(links.values(), link(f)) : rule.mayStart(links.values(), link(f));
+      } else if (network.sends() == Sends.FIT) {
+        go = (f.rank == Integer.MAX_VALUE ? PortRule.ALL_KNOWN : rule).mayStart(links.values(), link(f));
       } else {
         go = onWire.size() < network.sends();
       }
@@ -228,22 +229,6 @@ final class SimFluidPort implements SimPorts.Port {
       links.put(f.host, link(f));
     }
     waiting.addAll(notYet);
-  }
-
-  /** An unordered plan's stream shares the wire once its link and those on it are known, as the runtime's. */
-  private static boolean mayShare(java.util.Collection<Double> links, double rate) {
-    if (links.isEmpty()) {
-      return true;
-    }
-    if (Double.isNaN(rate)) {
-      return false;
-    }
-    for (double r : links) {
-      if (Double.isNaN(r)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Max-min fair shares of the egress, each stream held to its link. */

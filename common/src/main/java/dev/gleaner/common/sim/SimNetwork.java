@@ -1,17 +1,17 @@
 package dev.gleaner.common.sim;
 
+import dev.gleaner.common.port.Sends;
+
 /**
  * The simulated master's network: its egress and how its port sends, as {@code gleaner master
  * --concurrent-sends} says it.
  *
  * @param egress what the master can send, bytes/s ({@link Double#POSITIVE_INFINITY}: no limit but the links)
- * @param sends {@link #SHARE} every stream at once, sharing the egress max-min fairly as TCP flows behind
- *     one bottleneck do; {@link #FIT} the streams whose links fit together in the egress, in the plan's
- *     order; n at least 1, n links at a time (1 with no egress: the papers' one port)
+ * @param sends a code of {@link Sends}: share, every stream at once, sharing the egress max-min fairly as
+ *     TCP flows behind one bottleneck do; fit, the streams whose links fit together in the egress, in the
+ *     plan's order; n at least 1, n links at a time (1 with no egress: the papers' one port)
  */
 public record SimNetwork(double egress, int sends) {
-  public static final int SHARE = 0;
-  public static final int FIT = -1;
   /** One stream at a time at its link's rate: the papers' model, the simulator's until there was a choice. */
   public static final SimNetwork ONE_PORT = new SimNetwork(Double.POSITIVE_INFINITY, 1);
 
@@ -19,7 +19,7 @@ public record SimNetwork(double egress, int sends) {
     if (!(egress > 0)) {
       throw new IllegalArgumentException("the master's egress must be positive, got " + egress);
     }
-    if (sends < FIT) {
+    if (!Sends.valid(sends)) {
       throw new IllegalArgumentException("sends must be share (0), fit (-1) or at least 1, got " + sends);
     }
   }

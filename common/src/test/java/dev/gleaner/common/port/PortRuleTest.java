@@ -41,6 +41,13 @@ class PortRuleTest {
   }
 
   @Test
+  void knownLinksAllGoTogetherAndAnUnknownOneAlone() {
+    assertTrue(PortRule.ALL_KNOWN.mayStart(List.of(10.0, 5.0, 1e12), 50));
+    assertFalse(PortRule.ALL_KNOWN.mayStart(List.of(10.0), NAN));
+    assertFalse(PortRule.ALL_KNOWN.mayStart(List.of(NAN), 10));
+  }
+
+  @Test
   void anUnknownLinkRunsAlone() {
     PortRule rule = new PortRule(8, 100);
     assertFalse(rule.mayStart(List.of(1.0), NAN));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.control.WorkerView;
+import dev.gleaner.common.port.Sends;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class SimFluidPortTest {
 
   @Test
   void sharingWithoutAnEgressLimitRunsEveryLinkAtItsRate() {
-    ClosedLoop.Result r = run("self", new SimNetwork(Double.POSITIVE_INFINITY, SimNetwork.SHARE));
+    ClosedLoop.Result r = run("self", new SimNetwork(Double.POSITIVE_INFINITY, Sends.SHARE));
     double sum = 0;
     for (double l : LINKS) {
       sum += l;
@@ -68,7 +69,7 @@ class SimFluidPortTest {
   @Test
   void sharingBehindAnEgressIsHeldToIt() {
     double egress = 10e6;
-    ClosedLoop.Result r = run("self", new SimNetwork(egress, SimNetwork.SHARE));
+    ClosedLoop.Result r = run("self", new SimNetwork(egress, Sends.SHARE));
     assertTrue(r.end() >= UNITS / egress, r.end() + " s");
     double tail = 1_000_000 / LINKS[LINKS.length - 1];
     assertTrue(r.end() <= UNITS / egress + tail, r.end() + " s against " + UNITS / egress + " + " + tail);
@@ -79,7 +80,7 @@ class SimFluidPortTest {
     double egress = LINKS[0];
     for (String strategy : List.of("self", "equal", "distrib")) {
       ClosedLoop.Result onePort = run(strategy, SimNetwork.ONE_PORT);
-      ClosedLoop.Result fit = run(strategy, new SimNetwork(egress, SimNetwork.FIT));
+      ClosedLoop.Result fit = run(strategy, new SimNetwork(egress, Sends.FIT));
       assertTrue(fit.end() >= UNITS / egress, strategy + ": " + fit.end());
       assertTrue(fit.end() <= onePort.end() * (1 + 1e-9), strategy + ": fit " + fit.end() + " s, one port "
           + onePort.end() + " s");

@@ -1,5 +1,6 @@
 package dev.gleaner.deploy.command;
 
+import dev.gleaner.common.port.Sends;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
@@ -7,7 +8,6 @@ import dev.gleaner.deploy.format.Deadlines;
 import dev.gleaner.deploy.launch.PortFile;
 import dev.gleaner.master.FaultFile;
 import dev.gleaner.master.auth.MasterAuth;
-import dev.gleaner.deploy.format.ConcurrentSends;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import dev.gleaner.protocol.SecretFile;
@@ -190,7 +190,7 @@ public final class MasterCommand implements Callable<Integer> {
         .withHeartbeat(Duration.ofMillis((long) (heartbeatInterval * 1000)), Duration.ofMillis((long) (heartbeatTimeout * 1000)))
         .withMaxFrameBytes(Math.multiplyExact(maxFrameMib, 1024 * 1024))
         .withMaxResultBytes(Math.multiplyExact((long) maxResultMib, 1024L * 1024))
-        .withConcurrentSends(ConcurrentSends.parse("--concurrent-sends", concurrentSends))
+        .withConcurrentSends(Sends.parse("--concurrent-sends", concurrentSends))
         .withWindow(window)
         .withServe(serve.toArray(Path[]::new));
     config = config.withMetricsFromAnywhere(metricsFromAnywhere).withWebFromAnywhere(webFromAnywhere)

@@ -2,7 +2,7 @@ package dev.gleaner.master.net;
 
 import dev.gleaner.common.port.EgressEstimator;
 import dev.gleaner.common.port.PortRule;
-import dev.gleaner.master.MasterConfig;
+import dev.gleaner.common.port.Sends;
 import dev.gleaner.master.loop.FileInputSource;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * by increasing rank (the worker's place in the plan's service order), then in the order asked, as
  * many at once as its mode lets: by default all at once, sharing the master's egress as TCP shares it;
  * in the fit mode, the streams whose links fit together in the egress ({@link PortRule}), learned as it
- * sends ({@link EgressEstimator}); with a fixed count, that many links. One worker's streams go out in the order they were asked for, each after
- * the one before it has all been queued, because the worker consumes its chunks in that order.
+ * sends ({@link EgressEstimator}); with a fixed count, that many links. One worker's streams go out in
+ * the order they were asked for, each after the one before it has all been queued, because the worker
+ * consumes its chunks in that order.
  *
  * <p>A stream is on the wire from its first byte until its worker says the last one arrived
  * ({@code InputArrived}): bytes queued in the kernel's socket buffer are still on their way, and a
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * together went slower than their links allow. A transfer that crossed such a moment does not
  * measure its link ({@link #arrived} says so).
  *
- * The streams themselves are {@link PortStream}s.
+ * <p>The streams themselves, and the writing of their bytes, are {@link PortStream}s.
  */
 final class SendPort implements PortStream.Port {
   private static final Logger log = LoggerFactory.getLogger(SendPort.class);
@@ -63,8 +64,8 @@ final class SendPort implements PortStream.Port {
   static final long WINDOW_MILLIS = 250;
 
   /**
-   * {@link MasterConfig#SENDS_SHARE}: every stream goes at once; {@link MasterConfig#SENDS_FIT}: streams fit in the
-   * egress; n at least 1: at most n links on the wire, whatever their rates.
+   * {@link Sends#SHARE}: every stream goes at once; {@link Sends#FIT}: streams fit in the egress; n at least 1:
+   * at most n links on the wire, whatever their rates.
    */
   private final int fixed;
   private final boolean fit;
@@ -88,13 +89,13 @@ final class SendPort implements PortStream.Port {
   private long windowAccepted;
   private Set<PortStream> windowSending = Set.of();
 
-  /** @param sends {@link MasterConfig#SENDS_SHARE}, {@link MasterConfig#SENDS_FIT}, or n at least 1 for n at once */
+  /** @param sends a code of {@link Sends} */
   SendPort(int sends) {
-    if (sends < MasterConfig.SENDS_FIT) {
+    if (!Sends.valid(sends)) {
       throw new IllegalArgumentException("concurrent sends must be share, fit or at least 1, got " + sends);
     }
-    this.fit = sends == MasterConfig.SENDS_FIT;
-    this.fixed = sends == MasterConfig.SENDS_SHARE ? Integer.MAX_VALUE : Math.max(sends, 0);
+    this.fit = sends == Sends.FIT;
+    this.fixed = sends == Sends.SHARE ? Integer.MAX_VALUE : Math.max(sends, 0);
   }
 
   /** The egress as measured (or floored, see {@link #egressBound}), bytes/s; NaN before anything was sent. */
@@ -302,8 +303,8 @@ final class SendPort implements PortStream.Port {
           notYet.add(waiting.poll());
           continue;
         }
-        if (!links.containsKey(s.channel) && !(unordered(s) ? mayShare(links, s)
-            : rule.mayStart(links.values(), rateForRule(s)))) {
+        if (!links.containsKey(s.channel)
+            && !(unordered(s) ? PortRule.ALL_KNOWN : rule).mayStart(links.values(), rateForRule(s))) {
           break;
         }
         waiting.poll();
@@ -334,22 +335,6 @@ final class SendPort implements PortStream.Port {
    */
   private boolean unordered(PortStream s) {
     return fit && s.rank == Integer.MAX_VALUE;
-  }
-
-  /** Whether a stream of an unordered plan may share the wire: once its link and those on the wire are known. */
-  private boolean mayShare(Map<Channel, Double> links, PortStream s) {
-    if (links.isEmpty()) {
-      return true;
-    }
-    if (Double.isNaN(link(s))) {
-      return false;
-    }
-    for (double r : links.values()) {
-      if (Double.isNaN(r)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Whether every stream asked before {@code s} on its connection has all been queued. Under the port's lock. */
@@ -418,13 +403,9 @@ final class SendPort implements PortStream.Port {
     }
   }
 
+  /** Bytes of chunk input the connection took so far (of any of its streams). Under the port's lock. */
   @Override
   public long accepted(Channel channel) {
-    return channelAccepted(channel);
-  }
-
-  /** Bytes of chunk input the connection took so far (of any of its streams). Under the port's lock. */
-  private long channelAccepted(Channel channel) {
     long[] n = acceptedByChannel.get(channel);
     return n == null ? 0 : n[0];
   }
@@ -441,13 +422,13 @@ final class SendPort implements PortStream.Port {
       if (s.state != PortStream.State.SENDING || !s.parked || s.parkings != parking) {
         return;
       }
-      if (channelAccepted(s.channel) == acceptedBefore) {
+      if (accepted(s.channel) == acceptedBefore) {
         s.state = PortStream.State.STALLED;
         s.everStalled = true;
         onWire.remove(s);
         stalled = true;
       } else {
-        acceptedNow = channelAccepted(s.channel);
+        acceptedNow = accepted(s.channel);
       }
     }
     if (!stalled) {
@@ -455,14 +436,12 @@ final class SendPort implements PortStream.Port {
       s.channel.eventLoop().schedule(() -> checkStall(s, parking, seen), STALL_MILLIS, TimeUnit.MILLISECONDS);
       return;
     }
-    if (stalled) {
-      log.debug("stream of chunk {} of job {}: its worker reads nothing; the port serves the next", s.chunkId, s.job);
-      // it may have drained between the last check and now
-      if (s.channel.isWritable()) {
-        writable(s.channel);
-      }
-      startMore();
+    log.debug("stream of chunk {} of job {}: its worker reads nothing; the port serves the next", s.chunkId, s.job);
+    // it may have drained between the last check and now
+    if (s.channel.isWritable()) {
+      writable(s.channel);
     }
+    startMore();
   }
 
   @Override

@@ -81,7 +81,7 @@ public final class LinksOptions {
     if (repeat < 1 || repeat > 100 || chunkUnits < 0) {
       throw new IllegalArgumentException("--link-repeat must be 1..100, --link-chunk-units not negative");
     }
-    dev.gleaner.deploy.format.ConcurrentSends.parse("--link-concurrent-sends", concurrentSends);
+    dev.gleaner.common.port.Sends.parse("--link-concurrent-sends", concurrentSends);
     String sends = concurrentSends.trim();
     return new LinksBench.Settings(Rate.parse(uplink), downlinks, perWorker, (long) (fileMib * (1 << 20)),
         List.copyOf(strategies), repeat, chunkUnits, sends, dir);

@@ -211,7 +211,7 @@ public final class SimulateCommand implements Callable<Integer> {
     if (!(e > 0)) {
       throw new IllegalArgumentException("--egress must be positive, got " + egress);
     }
-    int n = dev.gleaner.deploy.format.ConcurrentSends.parse("--concurrent-sends", concurrentSends);
+    int n = dev.gleaner.common.port.Sends.parse("--concurrent-sends", concurrentSends);
     return new SimNetwork(e, n);
   }
 

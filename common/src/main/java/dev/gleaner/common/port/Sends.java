@@ -1,0 +1,36 @@
+package dev.gleaner.common.port;
+
+import java.util.Locale;
+
+/**
+ * How the master's port sends chunk input ({@code --concurrent-sends share|fit|N}), one code for the
+ * master, the simulator and the tools that start either: {@link #SHARE} every stream at once, sharing
+ * the egress as TCP shares it; {@link #FIT} the streams whose links fit in the egress ({@link PortRule});
+ * a count at least 1, that many links at a time (1: the papers' one port).
+ */
+public final class Sends {
+  public static final int SHARE = 0;
+  public static final int FIT = -1;
+
+  private Sends() {}
+
+  /** Whether {@code sends} is one of the codes above. */
+  public static boolean valid(int sends) {
+    return sends >= FIT;
+  }
+
+  /** The code {@code text} names; anything else is refused in one line naming {@code option}. */
+  public static int parse(String option, String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    if (t.equals("share")) {
+      return SHARE;
+    }
+    if (t.equals("fit")) {
+      return FIT;
+    }
+    if (t.matches("[1-9][0-9]{0,8}")) {
+      return Integer.parseInt(t);
+    }
+    throw new IllegalArgumentException(option + " must be share, fit or a count of at least 1, got '" + text + "'");
+  }
+}
