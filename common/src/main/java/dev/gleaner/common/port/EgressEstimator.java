@@ -26,8 +26,6 @@ public final class EgressEstimator {
   private final Deque<double[]> boundWindows = new ArrayDeque<>();
   private double floor;
   private double measured = Double.NaN;
-  private long bindings;
-  private long windows;
 
   /**
    * Adds the window {@code [start, end)} of the master's clock (seconds) in which it sent {@code bytes},
@@ -39,11 +37,9 @@ public final class EgressEstimator {
     if (!(seconds > 0) || !(bytes > 0) || streams < 1) {
       return false;
     }
-    windows++;
     double rate = bytes / seconds;
     floor = Math.max(floor, rate);
     if (streams >= 2 && rate < SLOWER * linkSum) {
-      bindings++;
       measured = Double.isNaN(measured) ? rate : KEEP * measured + (1 - KEEP) * rate;
       boundWindows.addLast(new double[] {start, end});
       if (boundWindows.size() > KEPT) {
@@ -74,12 +70,7 @@ public final class EgressEstimator {
 
   /** Whether the egress was seen to bind (then {@link #egress} is a measure, else a floor). */
   public boolean bound() {
-    return bindings > 0;
-  }
-
-  /** Windows with bytes sent. */
-  public long windows() {
-    return windows;
+    return !Double.isNaN(measured);
   }
 
   /**

@@ -55,10 +55,6 @@ final class PieceIntake {
       return;
     }
     double now = b.clock.now();
-    if (p.getInputBytes() > 0 && p.getInputNanos() > 0) {
-      // the worker timed its input's arrival: the link's speed, whatever the buffers on the way hold
-      b.controller.streamed(id, p.getJobId(), p.getChunkId(), p.getInputBytes(), p.getInputNanos() / 1e9, now);
-    }
     Verdict v = b.controller.piece(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), p.getFinal(), now);
     switch (v) {
       case COMMIT -> commit(link, p, result);
