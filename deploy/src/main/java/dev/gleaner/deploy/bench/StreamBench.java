@@ -21,10 +21,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,30 +53,13 @@ final class StreamBench {
     Path file = dir.resolve("stream.txt");
     long bytes = (long) (gib * (1L << 30));
     note("writing a %.1f GiB file ...", gib);
-    writeFile(file, bytes);
+    TextFile.write(file, bytes);
     double plain = plainCopy(file);
     figures.put("plainSocketCopyMBps", plain);
     Map<String, Double> stream = stream(dir, file);
     figures.putAll(stream);
     figures.put("streamingVsPlainCopy", stream.get("streamingMBps") / plain);
     return figures;
-  }
-
-  /** A text file of about {@code bytes} bytes: 100-byte lines. */
-  private static void writeFile(Path file, long bytes) throws IOException {
-    byte[] line = (("gleaner bench line ").repeat(5) + "\n").getBytes(StandardCharsets.US_ASCII);
-    ByteBuffer block = ByteBuffer.allocate(1 << 20);
-    while (block.remaining() >= line.length) {
-      block.put(line);
-    }
-    block.flip();
-    try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      for (long written = 0; written < bytes; ) {
-        ByteBuffer b = block.duplicate();
-        written += out.write(b);
-      }
-    }
   }
 
   /** The same bytes through a plain socket on loopback: read the file, write the socket, read and drop. */
@@ -126,7 +107,7 @@ final class StreamBench {
       WorkersJoined.awaitWorkers(() -> master.status(null), workers, Duration.ofSeconds(60), jvms);
       // warm the worker JVMs up (JIT) on a small file, so the figure is the steady state
       Path warm = dir.resolve("warm-up.txt");
-      writeFile(warm, 256L << 20);
+      TextFile.write(warm, 256L << 20);
       BenchJobs.run(master, JobSpec.newBuilder().setWorkload("wc").putParams("file", warm.toString())
           .setChunkUnits(16L << 20).setMinWorkers(workers).build(), Duration.ofMinutes(5));
       Files.delete(warm);

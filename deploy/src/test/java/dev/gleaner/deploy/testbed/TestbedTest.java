@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.gleaner.deploy.bench.TextFile;
 import dev.gleaner.deploy.bench.links.LinksBench;
 import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.Signals;
@@ -79,7 +80,7 @@ class TestbedTest {
     @SuppressWarnings("unchecked")
     Map<String, Object> run = ((List<Map<String, Object>>) doc.get("runs")).get(0);
     Path copy = dir.resolve("same.txt");
-    LinksBench.writeFile(copy, bytes);
+    TextFile.write(copy, bytes);
     long lines = 0;
     for (byte b : Files.readAllBytes(copy)) {
       lines += b == '\n' ? 1 : 0;

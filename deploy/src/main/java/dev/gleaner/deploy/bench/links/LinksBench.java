@@ -1,6 +1,7 @@
 package dev.gleaner.deploy.bench.links;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.deploy.bench.TextFile;
 import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.MasterProcess;
 import dev.gleaner.deploy.launch.WorkerProcesses;
@@ -10,12 +11,8 @@ import dev.gleaner.deploy.testbed.Rate;
 import dev.gleaner.deploy.testbed.Testbed;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -92,7 +89,7 @@ public final class LinksBench {
     Path serve = Files.createDirectories(dir.resolve("serve"));
     Path file = serve.resolve("links.txt");
     note("writing a %.1f MiB file ...", settings.fileBytes() / (double) (1 << 20));
-    writeFile(file, settings.fileBytes());
+    TextFile.write(file, settings.fileBytes());
     Path secret = dir.resolve("secret");
     Files.writeString(secret, "links-bench-" + System.nanoTime() + "-0123456789\n");
     Map<String, Object> doc = new LinkedHashMap<>();
@@ -216,25 +213,6 @@ public final class LinksBench {
           + WorkerProcesses.tail(err, 20) + "\n" + launched.logs());
     }
     return new ObjectMapper().readValue(out.toFile(), LinkedHashMap.class);
-  }
-
-  /** A text file of {@code bytes} bytes: 100-byte lines (the last one cut short). */
-  public static void writeFile(Path file, long bytes) throws IOException {
-    byte[] line = ("gleaner links bench line ".repeat(4) + "-\n").getBytes(StandardCharsets.US_ASCII);
-    ByteBuffer block = ByteBuffer.allocate(1 << 20);
-    while (block.remaining() >= line.length) {
-      block.put(line);
-    }
-    block.flip();
-    try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      long written = 0;
-      while (written < bytes) {
-        ByteBuffer b = block.duplicate();
-        b.limit((int) Math.min(b.limit(), bytes - written));
-        written += out.write(b);
-      }
-    }
   }
 
   private void note(String format, Object... args) {
