@@ -140,6 +140,19 @@ public final class MasterMetrics {
         .register(registry);
   }
 
+  /**
+   * Gauges what the master can send, as its port learns it ({@code egress}, bytes/s), and whether that
+   * is a measure ({@code bound}: streams were seen sharing it) or a floor (the most it sent).
+   */
+  public void egress(java.util.function.DoubleSupplier egress, java.util.function.BooleanSupplier bound) {
+    io.micrometer.core.instrument.Gauge.builder("gleaner.egress", egress, e -> e.getAsDouble()).strongReference(true)
+        .baseUnit("bytes/s").description("what this master can send, learned from its transfers: measured where"
+            + " streams shared it, else the most it sent (see gleaner.egress.bound)").register(registry);
+    io.micrometer.core.instrument.Gauge.builder("gleaner.egress.bound", bound, b -> b.getAsBoolean() ? 1 : 0)
+        .strongReference(true).description("1 once streams were seen to share the egress (gleaner.egress is then a"
+            + " measure, else a floor)").register(registry);
+  }
+
   /** Gauges the connections in the handshake, as {@code waiting} counts them. */
   public void loggingIn(java.util.function.IntSupplier waiting) {
     // a strong reference: the supplier (a method reference made for this call) has no other holder,

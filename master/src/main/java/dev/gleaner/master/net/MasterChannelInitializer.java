@@ -30,12 +30,7 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
     ResultBudget budget = ResultBudget.forHeap(Runtime.getRuntime().maxMemory(), config.maxResultBytes());
     metrics.resultsWaiting(budget::waiting);
     SendPort port = new SendPort(config.concurrentSends());
-    io.micrometer.core.instrument.Gauge.builder("gleaner.egress", port, SendPort::egress).baseUnit("bytes/s")
-        .description("what this master can send, learned from its transfers: measured where streams shared it, else"
-            + " the most it sent (see gleaner.egress.bound)").register(registry);
-    io.micrometer.core.instrument.Gauge.builder("gleaner.egress.bound", port, p -> p.egressBound() ? 1 : 0)
-        .description("1 once streams were seen to share the egress (gleaner.egress is then a measure, else a floor)")
-        .register(registry);
+    metrics.egress(port::egress, port::egressBound);
     this.services = new Services(config, config.ticker(), new PeerAuthenticator(config.auth(), revocations), loop, jobs,
         status, port, new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),
         metrics, registry, gate, budget, revocations, new TokenSessions());

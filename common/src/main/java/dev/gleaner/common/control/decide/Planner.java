@@ -186,11 +186,6 @@ final class Planner {
     return list;
   }
 
-  /**
-   * The worker as the job's plan sees it: its risk is of losing work, so a worker whose owner
-   * policy saves its piece as it vacates is planned against crashes only (as the hand-out bounds
-   * its pieces, {@link Handout#hazardBounded}).
-   */
   /** Whether none of these workers' links has been measured yet. */
   private boolean noLinkKnown(List<Member> members) {
     for (Member m : members) {
@@ -201,6 +196,11 @@ final class Planner {
     return true;
   }
 
+  /**
+   * The worker as the job's plan sees it: its risk is of losing work, so a worker whose owner
+   * policy saves its piece as it vacates is planned against crashes only (as the hand-out bounds
+   * its pieces, {@link Handout#hazardBounded}).
+   */
   private Worker planned(JobLedger j, Member m, double now) {
     return s.estimator.worker(m.id, j.def.workload(), j.def.hasInput(), j.def.bytesPerUnit(), j.def.risk(),
         m.savesOnVacate, now);
