@@ -184,7 +184,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
             System.nanoTime()));
       }
       case PIECE_ACK -> outbox.acked(msg.getPieceAck().getJobId(), msg.getPieceAck().getChunkId(),
-          msg.getPieceAck().getEnd());
+          msg.getPieceAck().getEnd(), msg.getPieceAck().getCounted());
       case HEARTBEAT -> daemon.answered();
       case CANCEL -> {
         runner.cancel(msg.getCancel().getJobId(), msg.getCancel().getChunkId());

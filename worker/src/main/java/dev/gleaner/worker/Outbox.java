@@ -171,8 +171,11 @@ final class Outbox implements ChunkRunner.Reporter {
     }
   }
 
-  /** The master made the chunk's pieces up to {@code end} durable. */
-  synchronized void acked(String jobId, long chunkId, long end) {
+  /**
+   * The master acknowledged the chunk's pieces up to {@code end}: made them durable ({@code counted}),
+   * or discarded them.
+   */
+  synchronized void acked(String jobId, long chunkId, long end, boolean counted) {
     String key = ChunkTask.key(jobId, chunkId);
     Entry e = entries.get(key);
     if (e == null) {
@@ -182,7 +185,7 @@ final class Outbox implements ChunkRunner.Reporter {
       Piece p = e.unacked.poll();
       unackedBytes -= p.getSerializedSize();
       unackedPieces--;
-      counters.unitsAcknowledged.add(p.getEnd() - p.getStart());
+      (counted ? counters.unitsAcknowledged : counters.unitsDiscarded).add(p.getEnd() - p.getStart());
     }
     e.acked = Math.max(e.acked, Math.min(e.end, end));
     // a running chunk stays until its task ends (ended()): truncated where the master had saved up to

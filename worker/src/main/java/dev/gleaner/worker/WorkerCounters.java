@@ -13,6 +13,7 @@ public final class WorkerCounters {
   final LongAdder unitsReported = new LongAdder();
   final LongAdder piecesReported = new LongAdder();
   final LongAdder unitsAcknowledged = new LongAdder();
+  final LongAdder unitsDiscarded = new LongAdder();
   final LongAdder inputBytes = new LongAdder();
   final LongAdder connects = new LongAdder();
   final LongAdder disconnects = new LongAdder();
@@ -44,9 +45,20 @@ public final class WorkerCounters {
     return piecesReported.sum();
   }
 
-  /** Units the master acknowledged as durable. */
+  /**
+   * Units the master acknowledged as durable: saved from this worker's pieces, or already saved from
+   * another worker's copy of the same units (a tail taken over, a replica).
+   */
   public long unitsAcknowledged() {
     return unitsAcknowledged.sum();
+  }
+
+  /**
+   * Units the master acknowledged without keeping them: another copy saved part of the piece first,
+   * or its chunk was cancelled or its job ended. Computed here in vain; nothing is lost.
+   */
+  public long unitsDiscarded() {
+    return unitsDiscarded.sum();
   }
 
   /** Input bytes received from the master. */

@@ -42,7 +42,7 @@ class OutboxTest {
     outbox.assigned(assign(1, 0, 100));
     outbox.piece(piece(1, 0, 10));
     outbox.ended("job-1", 1);
-    outbox.acked("job-1", 1, 10);
+    outbox.acked("job-1", 1, 10, true);
     assertTrue(outbox.claims().isEmpty());
     assertEquals(0, outbox.unacked());
 
@@ -63,21 +63,35 @@ class OutboxTest {
     outbox.assigned(assign(4, 0, 1000));
     outbox.piece(piece(4, 0, 100));
     outbox.truncated("job-1", 4, 0);
-    outbox.acked("job-1", 4, 100);
+    outbox.acked("job-1", 4, 100, true);
     assertEquals(0, outbox.unacked());
     outbox.piece(piece(4, 100, 130).toBuilder().setFinal(true).build());
     assertEquals(1, outbox.unacked(), "the final piece is kept to be sent, not dropped");
-    outbox.acked("job-1", 4, 130);
+    outbox.acked("job-1", 4, 130, true);
     outbox.ended("job-1", 4);
     assertTrue(outbox.claims().isEmpty());
     assertEquals(0, outbox.unacked());
+  }
+
+  /** A piece the master discarded (another copy saved its units first) is not counted as durable. */
+  @Test
+  void unitsAcknowledgedCountOnlyWhatTheMasterKept() {
+    WorkerCounters counters = new WorkerCounters();
+    Outbox counted = new Outbox(counters);
+    counted.assigned(assign(5, 0, 100));
+    counted.piece(piece(5, 0, 30));
+    counted.piece(piece(5, 30, 50));
+    counted.acked("job-1", 5, 30, true);
+    counted.acked("job-1", 5, 50, false);
+    assertEquals(List.of(50L, 30L, 20L), List.of(counters.unitsReported(), counters.unitsAcknowledged(),
+        counters.unitsDiscarded()));
   }
 
   @Test
   void aRunningChunkIsClaimedWhole() {
     outbox.assigned(assign(3, 0, 100));
     outbox.piece(piece(3, 0, 10));
-    outbox.acked("job-1", 3, 10);
+    outbox.acked("job-1", 3, 10, true);
     HeldChunk h = outbox.claims().get(0);
     assertEquals(List.of(0L, 100L, 10L), List.of(h.getStart(), h.getEnd(), h.getAcked()));
   }

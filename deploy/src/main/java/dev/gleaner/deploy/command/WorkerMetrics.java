@@ -97,8 +97,10 @@ final class WorkerMetrics implements AutoCloseable {
         WorkerCounters::unitsComputed);
     counter("gleaner.worker.units.reported", "units in the pieces computed and sent to the master", c,
         WorkerCounters::unitsReported);
-    counter("gleaner.worker.units.acknowledged", "units the master acknowledged as durable", c,
-        WorkerCounters::unitsAcknowledged);
+    counter("gleaner.worker.units.acknowledged", "units the master acknowledged as durable (saved from this"
+        + " worker's pieces, or already saved from another copy)", c, WorkerCounters::unitsAcknowledged);
+    counter("gleaner.worker.units.discarded", "units the master acknowledged without keeping them (another copy"
+        + " saved them first, or the chunk was cancelled)", c, WorkerCounters::unitsDiscarded);
     FunctionCounter.builder("gleaner.worker.input", c, x -> x.inputBytes()).baseUnit("bytes")
         .description("input bytes received from the master").register(registry);
     counter("gleaner.worker.connects", "logins to the master (the first and every reconnection)", c,
