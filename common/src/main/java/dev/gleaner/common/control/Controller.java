@@ -298,6 +298,14 @@ public final class Controller {
     }
   }
 
+  /**
+   * How the master's port sends chunk input now ({@code rule}'s budget in bytes/s: the egress as the
+   * port knows it), for the plans made from now on.
+   */
+  public void port(dev.gleaner.common.port.PortRule rule) {
+    state.port = java.util.Objects.requireNonNull(rule, "rule");
+  }
+
   /** A checkpoint round trip (a piece received, made durable, acknowledged) took {@code seconds}. */
   public void overhead(double seconds) {
     state.estimator.overhead(seconds);

@@ -2,6 +2,8 @@ package dev.gleaner.common.plan;
 
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.distrib.DistribSolver;
+import dev.gleaner.common.port.PortClock;
+import dev.gleaner.common.port.PortRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,7 +15,9 @@ import java.util.Locale;
  * <p>It hands out all units (the paper's problem) while every worker can still finish its share;
  * past that point it gives each worker what maximises the true expectation and leaves the rest in
  * the shared pool, where whichever worker is still up takes it. Workers with no known risk (0) are
- * never interrupted in the model, so they take all the work, shared in proportion to speed.
+ * never interrupted in the model, so they take all the work: every split then saves it all, and
+ * DISTRIB takes the one that ends soonest, in proportion to speed when no input crosses the network,
+ * else in sizes that end together under the master's port ({@link #endTogether}).
  */
 final class DistribStrategy implements PlanStrategy {
   /** The most pieces a plan cuts its chunks into when eps decides their number (the checkpoints per chunk). */
@@ -35,12 +39,23 @@ final class DistribStrategy implements PlanStrategy {
         : Math.max(checkpoints + 1, Math.min(Checkpointing.MAX_CHUNKS, PIECES / p));
     List<Worker> safe = workers.stream().filter(w -> w.risk() == 0).toList();
     if (!safe.isEmpty()) {
-      double total = safe.stream().mapToDouble(Worker::speed).sum();
-      double[] amounts = safe.stream().mapToDouble(w -> request.units() * w.speed() / total).toArray();
-      return build(request, safe, round(amounts, request.units()), checkpoints, maxChunks,
-          safe.size() == p
-              ? "no worker has a known risk: shares in proportion to speed"
-              : safe.size() + " of " + p + " workers have no known risk and take all the work, in proportion to speed");
+      String who = safe.size() == p ? "no worker has a known risk"
+          : safe.size() + " of " + p + " workers have no known risk and take all the work";
+      if (safe.stream().allMatch(w -> Double.isInfinite(w.bandwidth()))) {
+        double total = safe.stream().mapToDouble(Worker::speed).sum();
+        double[] amounts = safe.stream().mapToDouble(w -> request.units() * w.speed() / total).toArray();
+        return build(request, safe, round(amounts, request.units()), checkpoints, maxChunks,
+            safe.size() == p ? who + ": shares in proportion to speed" : who + ", in proportion to speed");
+      }
+      // nothing is lost whatever the split: the one that ends soonest, under the port the input crosses
+      List<Worker> byBandwidth = new ArrayList<>(safe);
+      byBandwidth.sort((a, b) -> Double.compare(b.bandwidth(), a.bandwidth()));
+      List<Worker> ordered = bestOrder(byBandwidth, request.port());
+      double[] amounts = endTogether(ordered, request.port());
+      return build(request, ordered, round(amounts, request.units()), checkpoints, maxChunks,
+          who + ": sizes that end together, served " + (ordered.equals(byBandwidth) ? "by non-increasing bandwidth"
+              : "in the order that packs the links best into the egress") + ", under "
+              + request.port().regime(byBandwidth.stream().mapToDouble(Worker::bandwidth).toArray(), "units/s"));
     }
     double[] s = new double[p];
     double[] bw = new double[p];
@@ -80,6 +95,75 @@ final class DistribStrategy implements PlanStrategy {
     long deployed = Math.min(request.units(), Math.round(r.deployed()));
     return build(request, ordered, round(r.amounts(), deployed), checkpoints, maxChunks,
         reason + (r.exact() ? "" : " (order by Conjecture 1, not proven optimal)"));
+  }
+
+  /**
+   * Shares (summing to 1 time unit's worth, to be scaled) with which workers served in this order all
+   * end at the same moment when nothing interrupts them: each receives its share at its link's rate
+   * from when the port's {@code rule} lets its stream start, then computes it (the papers'
+   * store-and-forward worker). Under one port this is the classic single-round optimum; the schedule
+   * scales with the work, so one time unit gives the proportions.
+   */
+  static double[] endTogether(List<Worker> ordered, PortRule rule) {
+    PortClock port = new PortClock(rule);
+    double[] amounts = new double[ordered.size()];
+    for (int i = 0; i < amounts.length; i++) {
+      Worker w = ordered.get(i);
+      double start = port.start(w.bandwidth());
+      double perUnit = 1 / w.bandwidth() + 1 / w.speed();
+      amounts[i] = Math.max(0, 1 - start) / perUnit;
+      port.occupy(w.bandwidth(), amounts[i] / w.bandwidth());
+    }
+    return amounts;
+  }
+
+  /** The most workers whose service order is searched beyond non-increasing bandwidth. */
+  static final int ORDER_SEARCH = 24;
+
+  /**
+   * The service order whose end-together sizes do the most work per unit of time: non-increasing
+   * bandwidth (optimal under one port and when every link goes at once), improved while moving one
+   * worker elsewhere in the order helps, when some links but not all fit together in the egress
+   * (a thin link may then go beside a fast one before a middle one that would have to wait).
+   */
+  static List<Worker> bestOrder(List<Worker> byBandwidth, PortRule rule) {
+    int n = byBandwidth.size();
+    if (n < 3 || n > ORDER_SEARCH || rule.maxStreams() == 1) {
+      return byBandwidth;
+    }
+    List<Worker> best = new ArrayList<>(byBandwidth);
+    double bestRate = sum(endTogether(best, rule));
+    // each round moves one worker and gains at least a hair, at most n * n rounds
+    for (int round = 0; round < n * n; round++) {
+      List<Worker> found = null;
+      for (int from = 0; from < n; from++) {
+        for (int to = 0; to < n; to++) {
+          if (to == from) {
+            continue;
+          }
+          List<Worker> o = new ArrayList<>(best);
+          o.add(to, o.remove(from));
+          double rate = sum(endTogether(o, rule));
+          if (rate > bestRate * (1 + 1e-9)) {
+            bestRate = rate;
+            found = o;
+          }
+        }
+      }
+      if (found == null) {
+        break;
+      }
+      best = found;
+    }
+    return best;
+  }
+
+  private static double sum(double[] xs) {
+    double s = 0;
+    for (double x : xs) {
+      s += x;
+    }
+    return s;
   }
 
   /**
@@ -123,7 +207,7 @@ final class DistribStrategy implements PlanStrategy {
         pool.add(Cutter.chunk(range[0], range[1], checkpoints, request.align()));
       }
     }
-    return Plan.of("distrib", reason, order, pool, Timelines.singleRound(request.platform(), order, request.eps()),
+    return Plan.of("distrib", reason, order, pool, Timelines.singleRound(request.platform(), order, request.eps(), request.port()),
         request);
   }
 

@@ -2,6 +2,7 @@ package dev.gleaner.common.plan;
 
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.RiskModel;
+import dev.gleaner.common.port.PortRule;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -19,9 +20,17 @@ import java.util.function.LongUnaryOperator;
  * @param risk how workers are interrupted, for the expected work
  * @param deadline the lifespan L in seconds when the job has one ({@link Double#NaN} for none)
  * @param replication whether a strategy may give the same units to several workers
+ * @param port how the master's port sends chunk input: when the next stream may start beside those
+ *     on the wire, its egress in units/s ({@link PortRule#ONE_PORT}: the papers' one port)
  */
 public record PlanRequest(long start, long end, Platform platform, long chunkUnits, int checkpoints,
-    LongUnaryOperator align, double eps, RiskModel risk, double deadline, boolean replication) {
+    LongUnaryOperator align, double eps, RiskModel risk, double deadline, boolean replication, PortRule port) {
+  /** A request under the papers' one-port model. */
+  public PlanRequest(long start, long end, Platform platform, long chunkUnits, int checkpoints,
+      LongUnaryOperator align, double eps, RiskModel risk, double deadline, boolean replication) {
+    this(start, end, platform, chunkUnits, checkpoints, align, eps, risk, deadline, replication, PortRule.ONE_PORT);
+  }
+
   /** A request for the runtime: no overhead, linear risk, no deadline, no replication. */
   public PlanRequest(long start, long end, Platform platform, long chunkUnits, int checkpoints,
       LongUnaryOperator align) {
@@ -37,6 +46,9 @@ public record PlanRequest(long start, long end, Platform platform, long chunkUni
     }
     if (risk == null) {
       throw new IllegalArgumentException("a risk model is required");
+    }
+    if (port == null) {
+      throw new IllegalArgumentException("a port rule is required");
     }
     if (end <= start) {
       throw new IllegalArgumentException("nothing to plan: range [" + start + ", " + end + ") is empty");

@@ -93,7 +93,7 @@ final class ReplicateStrategy implements PlanStrategy {
     String reason = String.format(Locale.ROOT, "%d %s of %s, greedy group schedules of %s chunks; %d units deployed%s",
         q, q == 1 ? "coterie" : "coteries", sizes(coteries), Arrays.toString(counts), Math.round(deployed),
         deployed < work ? ", the rest past what the coteries can hold left to the pool" : "");
-    return Plan.of(name(), reason, order, pool, Timelines.singleRound(request.platform(), order, request.eps()), request);
+    return Plan.of(name(), reason, order, pool, Timelines.singleRound(request.platform(), order, request.eps(), request.port()), request);
   }
 
   /**

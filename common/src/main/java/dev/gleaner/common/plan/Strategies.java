@@ -64,7 +64,7 @@ public final class Strategies {
       order.add(new Assignment(workers.get(i).id(), chunks));
     }
     // cut() gives at most one range per size; alignment may leave the last workers without one
-    return Plan.of(name, reason, order, List.of(), Timelines.singleRound(request.platform(), order, request.eps()),
+    return Plan.of(name, reason, order, List.of(), Timelines.singleRound(request.platform(), order, request.eps(), request.port()),
         request);
   }
 }

@@ -2,11 +2,16 @@ package dev.gleaner.common.plan;
 
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.Worker;
+import dev.gleaner.common.port.PortClock;
+import dev.gleaner.common.port.PortRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Builds the timelines of the common ways of handing out work, under the one-port model. */
+/**
+ * Builds the timelines of the common ways of handing out work: under the one-port model, or, for a
+ * single round, under any rule of the master's port.
+ */
 public final class Timelines {
   private Timelines() {}
 
@@ -16,22 +21,32 @@ public final class Timelines {
    * checkpoint and at each chunk's end, paying {@code eps} seconds each time.
    */
   public static Timeline singleRound(Platform platform, List<Assignment> order, double eps) {
+    return singleRound(platform, order, eps, PortRule.ONE_PORT);
+  }
+
+  /**
+   * Single round under the port's {@code rule} (budget in units/s): each assignment's input goes whole,
+   * at its link's rate, starting in order as soon as the rule lets it beside those on the wire; the
+   * worker then computes its chunks as above.
+   */
+  public static Timeline singleRound(Platform platform, List<Assignment> order, double eps, PortRule rule) {
     Map<String, Worker> byId = platform.byId();
     List<Timeline.Lane> lanes = new ArrayList<>();
-    double port = 0;
+    PortClock port = new PortClock(rule);
     for (Assignment a : order) {
       if (a.chunks().isEmpty()) {
         continue;
       }
       Worker w = byId.get(a.workerId());
-      double sent = port + a.units() / w.bandwidth();
+      double seconds = a.units() / w.bandwidth();
+      double begin = port.admit(w.bandwidth(), seconds);
+      double sent = begin + seconds;
       List<Timeline.Piece> pieces = new ArrayList<>();
       double t = sent;
       for (ChunkPlan c : a.chunks()) {
         t = compute(w, c, eps, t, pieces);
       }
-      lanes.add(new Timeline.Lane(w.id(), List.of(new Timeline.Interval(port, sent)), pieces));
-      port = sent;
+      lanes.add(new Timeline.Lane(w.id(), List.of(new Timeline.Interval(begin, sent)), pieces));
     }
     return new Timeline(lanes);
   }

@@ -70,4 +70,46 @@ public record PortRule(int maxStreams, double budget, boolean probe) {
     // a hair of slack: rates that fit exactly are not refused for a rounding
     return sum <= (budget + (probe ? largest : 0)) * (1 + 1e-9);
   }
+
+  /**
+   * Which regime this rule makes of links of these rates ({@code unit}: how the rates and the budget
+   * are counted), and why: one port, every link at once, or as many as fit in the egress.
+   */
+  public String regime(double[] rates, String unit) {
+    double sum = 0;
+    double largest = 0;
+    double[] sorted = rates.clone();
+    java.util.Arrays.sort(sorted);
+    for (double r : sorted) {
+      sum += r;
+      largest = Math.max(largest, r);
+    }
+    double pair = sorted.length >= 2 ? sorted[0] + sorted[1] : Double.POSITIVE_INFINITY;
+    if (maxStreams == 1) {
+      return "one port (one stream at a time)";
+    }
+    if (Double.isInfinite(budget) && !Double.isInfinite(sum)) {
+      return "every link at once (no bound on the master's egress is known yet)";
+    }
+    String egress = figure(budget) + " " + unit;
+    if (sum <= budget && sorted.length <= maxStreams) {
+      return "every link at once (the master's egress, " + egress + ", takes the links' sum, "
+          + figure(sum) + ")";
+    }
+    if (pair > budget) {
+      return "one port (no two links fit together in the master's egress, " + egress + ")";
+    }
+    return "bounded multi-port (links on the wire at once while their sum fits in the master's egress, "
+        + egress + ", of " + figure(sum) + " for all)";
+  }
+
+  /** Four significant digits, no trailing zeros. */
+  private static String figure(double x) {
+    return new java.math.BigDecimal(x).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+  }
+
+  /** The same rule with its budget in another unit ({@code per}: how many of the old make one new). */
+  public PortRule per(double per) {
+    return new PortRule(maxStreams, budget / per, probe);
+  }
 }

@@ -158,6 +158,8 @@ public final class ClosedLoop {
     this.setup = setup;
     this.observer = observer;
     this.controller = new Controller(setup.config());
+    // the simulated master knows its egress: it plans with the port it has from the start
+    controller.port(setup.network().planRule());
     this.workers = new SimWorkers(clock, controller, job, setup, hosts, figures);
   }
 

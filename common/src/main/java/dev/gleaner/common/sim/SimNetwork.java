@@ -1,5 +1,6 @@
 package dev.gleaner.common.sim;
 
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.port.Sends;
 
 /**
@@ -22,6 +23,14 @@ public record SimNetwork(double egress, int sends) {
     if (!Sends.valid(sends)) {
       throw new IllegalArgumentException("sends must be share (0), fit (-1) or at least 1, got " + sends);
     }
+  }
+
+  /** The port's rule as the simulated master plans with it, its egress known (bytes/s). */
+  public PortRule planRule() {
+    if (onePort()) {
+      return PortRule.ONE_PORT;
+    }
+    return new PortRule(sends >= 1 ? sends : Integer.MAX_VALUE, egress);
   }
 
   /** Whether the simulator's first port, one stream at a time with no egress, models it. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.distrib.DistribSolver;
+import dev.gleaner.common.port.PortRule;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -51,14 +52,91 @@ class DistribStrategyTest {
   }
 
   @Test
-  void riskFreeWorkersTakeEverythingInProportionToSpeed() {
-    Platform p = new Platform(List.of(new Worker("owned", 30, 100, 0), new Worker("borrowed", 10, 100, 0.01),
-        new Worker("server", 10, 100, 0)));
+  void riskFreeWorkersWithoutInputTakeEverythingInProportionToSpeed() {
+    double none = Double.POSITIVE_INFINITY;
+    Platform p = new Platform(List.of(new Worker("owned", 30, none, 0), new Worker("borrowed", 10, none, 0.01),
+        new Worker("server", 10, none, 0)));
     Plan plan = Strategies.byName("distrib").plan(new PlanRequest(0, 400, p, 0, 0, x -> x));
     plan.requireCovers(0, 400);
     assertEquals(List.of("owned", "server"), plan.order().stream().map(Assignment::workerId).toList());
     assertEquals(300, plan.order().get(0).units());
     assertEquals(100, plan.order().get(1).units());
+  }
+
+  private static final Platform LINKS = new Platform(List.of(new Worker("thin", 40, 12.5, 0),
+      new Worker("fast", 40, 100, 0), new Worker("mid", 20, 50, 0)));
+
+  /** The least makespan of any split on a grid of {@code 1/steps} of the units, in any service order. */
+  private static double bruteForce(Platform p, long units, PortRule rule, int steps) {
+    List<Worker> w = p.workers();
+    int[][] orders = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    double best = Double.POSITIVE_INFINITY;
+    for (int[] o : orders) {
+      for (int i = 0; i <= steps; i++) {
+        for (int j = 0; i + j <= steps; j++) {
+          long a = units * i / steps;
+          long b = units * j / steps;
+          long[] sizes = {a, b, units - a - b};
+          List<Assignment> order = new java.util.ArrayList<>();
+          long at = 0;
+          for (int k = 0; k < 3; k++) {
+            order.add(new Assignment(w.get(o[k]).id(), sizes[k] == 0 ? List.of()
+                : List.of(new ChunkPlan(at, at + sizes[k], new long[0]))));
+            at += sizes[k];
+          }
+          best = Math.min(best, Timelines.singleRound(p, order, 0, rule).makespan());
+        }
+      }
+    }
+    return best;
+  }
+
+  private static Plan planUnder(PortRule rule, long units) {
+    Plan plan = Strategies.byName("distrib").plan(new PlanRequest(0, units, LINKS, 0, 0, x -> x, 0,
+        dev.gleaner.common.model.RiskModel.LINEAR, Double.NaN, false, rule));
+    plan.requireCovers(0, units);
+    return plan;
+  }
+
+  /**
+   * Risk-free workers behind links that differ: every split saves all the units, so DISTRIB takes the
+   * one that ends soonest under the port. Checked against every split on a 1% grid in every order, for
+   * one port, a bounded egress and an egress that takes every link at once.
+   */
+  @Test
+  void riskFreeWorkersBehindLinksEndTogetherAsSoonAsAnySplitCould() {
+    long units = 6_000;
+    for (PortRule rule : List.of(PortRule.ONE_PORT, new PortRule(Integer.MAX_VALUE, 120),
+        new PortRule(Integer.MAX_VALUE, 200))) {
+      Plan plan = planUnder(rule, units);
+      double best = bruteForce(LINKS, units, rule, 100);
+      double makespan = plan.timeline().makespan();
+      assertTrue(makespan <= best * 1.001, rule + ": " + makespan + " s against " + best + " s on the grid");
+      // one port, or every link at once: by non-increasing bandwidth; an egress of 120 takes the thin
+      // link beside the fast one (112.5) but not the middle one (150), so the thin one goes second
+      assertEquals(rule.budget() == 120 ? List.of("fast", "thin", "mid") : List.of("fast", "mid", "thin"),
+          plan.order().stream().map(Assignment::workerId).toList(), rule + ": the service order");
+      double first = Double.POSITIVE_INFINITY;
+      double last = 0;
+      for (Timeline.Lane l : plan.timeline().lanes()) {
+        first = Math.min(first, l.end());
+        last = Math.max(last, l.end());
+      }
+      assertEquals(last, first, last * 0.002, rule + ": every worker ends at once");
+    }
+  }
+
+  @Test
+  void thePlanSaysWhichPortItAssumedAndWhy() {
+    assertTrue(planUnder(PortRule.ONE_PORT, 6_000).reason().endsWith("under one port (one stream at a time)"),
+        planUnder(PortRule.ONE_PORT, 6_000).reason());
+    assertTrue(planUnder(new PortRule(8, 200), 6_000).reason().contains("every link at once (the master's egress, 200"
+        + " units/s, takes the links' sum, 162.5)"), planUnder(new PortRule(8, 200), 6_000).reason());
+    String bounded = planUnder(new PortRule(8, 120), 6_000).reason();
+    assertTrue(bounded.contains("in the order that packs the links best into the egress, under bounded multi-port"),
+        bounded);
+    assertTrue(planUnder(new PortRule(8, 60), 6_000).reason().contains("one port (no two links fit together"),
+        planUnder(new PortRule(8, 60), 6_000).reason());
   }
 
   /** The old way to share out the units rounding left over: one at a time to the largest remainder left. */

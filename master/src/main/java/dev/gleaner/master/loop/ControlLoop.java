@@ -5,6 +5,7 @@ import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.Held;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.WorkerView;
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.master.auth.Caller;
@@ -248,10 +249,12 @@ public final class ControlLoop implements AutoCloseable {
   /**
    * A chunk's input has all arrived at its worker, {@code bytes} of it in {@code seconds} from the first
    * byte to the last; {@code clean}: over a link the stream did not share a bound egress on, so that
-   * its rate measures the link (otherwise it measures a share, and counts only for a link not measured).
+   * its rate measures the link (otherwise it measures a share, and counts only for a link not measured);
+   * {@code port}: the port's rule as it stands after this transfer (its egress in bytes/s), for the plans.
    */
-  public void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean) {
-    thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds, clean));
+  public void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean,
+      PortRule port) {
+    thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds, clean, port));
   }
 
   /** The worker cannot compute a chunk. */

@@ -1,6 +1,7 @@
 package dev.gleaner.master.loop;
 
 import dev.gleaner.common.control.Verdict;
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.master.store.DissentTable;
 import dev.gleaner.master.store.PieceTable;
@@ -101,7 +102,9 @@ final class PieceIntake {
    * A chunk's input arrived whole: a measure of the worker's link when the stream did not share a
    * bound egress ({@code clean}); a share of the egress is a measure only while nothing better is known.
    */
-  void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean) {
+  void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean,
+      PortRule port) {
+    b.controller.port(port);
     String id = link.workerId();
     if (b.links.get(id) == link && bytes > 0 && seconds > 0
         && (clean || !b.controller.estimates().bandwidth(id).known())) {

@@ -132,7 +132,8 @@ final class WorkerHandler extends ConnectionHandler {
         InputArrived a = msg.getInputArrived();
         boolean clean = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(), a.getBytes(),
             a.getNanos() / 1e9);
-        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9, clean);
+        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9, clean,
+            services.sendPort().planRule());
       }
       case CHUNK_FAILED -> {
         // the worker dropped the chunk: the rest of its input would go nowhere

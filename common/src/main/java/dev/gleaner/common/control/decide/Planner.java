@@ -14,6 +14,7 @@ import dev.gleaner.common.plan.Assignment;
 import dev.gleaner.common.plan.ChunkPlan;
 import dev.gleaner.common.plan.Plan;
 import dev.gleaner.common.plan.PlanRequest;
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.common.plan.Timeline;
 import dev.gleaner.common.recovery.RecoveryPlans;
@@ -97,7 +98,8 @@ final class Planner {
     try {
       PlanRequest request = new PlanRequest(0, v.total(), new Platform(platform), chunkUnits, j.def.checkpoints(),
           v.align(j.def.align(), j.def.start(), j.def.end()), eps.known() ? eps.value() : 0, j.def.risk(),
-          j.def.hasDeadline() ? left : Double.NaN, j.def.replication());
+          j.def.hasDeadline() ? left : Double.NaN, j.def.replication(),
+          j.def.hasInput() ? s.port.per(j.def.bytesPerUnit()) : PortRule.ONE_PORT);
       plan = Strategies.forRuntime(strategy).plan(request);
       plan.requireCovers(0, v.total());
     } catch (RuntimeException e) {

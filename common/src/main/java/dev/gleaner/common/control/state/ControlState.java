@@ -28,6 +28,11 @@ public final class ControlState {
   public final WaitLines waiting = new WaitLines();
   /** Work appeared (or time moved) since the last pump: the waiting workers look again. */
   public boolean workChanged = true;
+  /**
+   * How the master's port sends chunk input now, its budget in bytes/s: what the planner's timelines
+   * and its risk-free sizes assume (the papers' one port until the master says otherwise).
+   */
+  public dev.gleaner.common.port.PortRule port = dev.gleaner.common.port.PortRule.ONE_PORT;
   /** Chunks reserved for workers that have not come back yet (see {@link Chunk#reservedUntil}). */
   public int reserved;
   /** After the store failed, nothing is handed out before this time (no busy loop on a full disk). */

@@ -3,6 +3,7 @@ package dev.gleaner.deploy.command.tool;
 import dev.gleaner.common.model.Platform;
 import dev.gleaner.common.model.RiskModel;
 import dev.gleaner.common.plan.PlanRequest;
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.deploy.format.PlatformFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -73,7 +74,13 @@ final class PlanOptions {
     }
   }
 
+  /** A request under the papers' one-port model. */
   PlanRequest request(Platform p) {
+    return request(p, PortRule.ONE_PORT);
+  }
+
+  /** A request under the master's port {@code port} (its egress in the platform's bandwidth units). */
+  PlanRequest request(Platform p, PortRule port) {
     if (work < 1) {
       throw new IllegalArgumentException("--work must be at least 1 unit, got " + work);
     }
@@ -81,6 +88,6 @@ final class PlanOptions {
       throw new IllegalArgumentException("--chunk and --checkpoints must not be negative");
     }
     return new PlanRequest(0, work, p, chunk, checkpoints, x -> x, eps, risk(),
-        deadline == null ? Double.NaN : deadline, !noReplication);
+        deadline == null ? Double.NaN : deadline, !noReplication, port);
   }
 }

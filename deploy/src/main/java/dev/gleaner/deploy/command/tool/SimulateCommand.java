@@ -120,7 +120,7 @@ public final class SimulateCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--trials must be between 2 and 100000000, got " + trials);
     }
     Platform platform = options.platform();
-    PlanRequest request = options.request(platform);
+    PlanRequest request = options.request(platform, network().planRule());
     Plan plan = Strategies.byName(options.strategy).plan(request);
     double deadline = request.hasDeadline() ? request.deadline() : Double.POSITIVE_INFINITY;
     Simulator.Estimate e = Simulator.run(plan.timeline(), platform, request.risk(), deadline, trials, seed);
@@ -201,10 +201,6 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /**
-   * Runs the controller itself on the platform: each run draws every worker's interruptions from its
-   * risk (seed K + run), as {@code gleaner worker --interrupt} does.
-   */
   /** The simulated master's network from --egress and --concurrent-sends. */
   private SimNetwork network() {
     double e = egress == null ? Double.POSITIVE_INFINITY : egress;
@@ -215,6 +211,10 @@ public final class SimulateCommand implements Callable<Integer> {
     return new SimNetwork(e, n);
   }
 
+  /**
+   * Runs the controller itself on the platform: each run draws every worker's interruptions from its
+   * risk (seed K + run), as {@code gleaner worker --interrupt} does.
+   */
   private Map<String, Object> closedLoop(Platform platform, PlanRequest request) {
     Map<String, Object> doc = new LinkedHashMap<>();
     String model = request.risk().name();
