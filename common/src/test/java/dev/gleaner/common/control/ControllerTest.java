@@ -542,6 +542,48 @@ class ControllerTest {
     assertNotNull(streams.get(0));
   }
 
+  /**
+   * An idle worker behind a thin link takes nothing from one behind a fast link while the master's
+   * port cannot send to both at once: each unit would hold the port ten times as long as its owner's
+   * (paper 001: serve by non-increasing bandwidth). Once the egress takes both links, it takes no
+   * more than makes both end together.
+   */
+  @Test
+  void aThinLinkTakesNothingFromAFastOneWhileTheyCannotShareThePort() {
+    JobDef def = JobDef.of("j", "grep", 0, 1_000_000, "distrib").withInput(1, x -> x).withMinWorkers(2);
+    c.streamed("fast", "earlier", 1, 10_000, 1, 0);
+    c.streamed("thin", "earlier", 1, 1_000, 1, 0);
+    c.addJob(def, 0);
+    c.workerJoined(WorkerInfo.of("fast", "grep", 1e6), 0);
+    c.workerJoined(WorkerInfo.of("thin", "grep", 1e6), 0);
+    List<Action.Assign> first = only(drain(), Action.Assign.class);
+    // one port: the thin link's share ends with the fast one's (1/(1e-4 + 1e-6) units for the fast link
+    // ends at 0.990 of the time, 0.0099/(1e-3 + 1e-6) for the thin one: 0.1% of the work)
+    long thinUnits = 0;
+    double t = 1;
+    // the thin worker completes what it got, its planned pieces one by one, and asks for more, while
+    // the fast one has hardly begun
+    for (int round = 0; round < 40; round++, t++) {
+      for (Action.Assign a : first.stream().filter(x -> x.worker().equals("thin")).toList()) {
+        thinUnits += a.end() - a.start();
+        // computed at its speed of 1e6 units/s
+        assertEquals(Verdict.COMMIT, c.piece(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), t));
+        c.committed(a.worker(), a.job(), a.chunkId(), a.start(), a.end(), (a.end() - a.start()) / 1e6, t);
+      }
+      c.tick(t);
+      first = only(drain(), Action.Assign.class);
+    }
+    assertTrue(thinUnits > 0 && thinUnits <= 2_000, "one port: the thin link takes its planned 0.1% and nothing"
+        + " from the fast one: " + thinUnits);
+    c.port(new dev.gleaner.common.port.PortRule(Integer.MAX_VALUE, 1e9));
+    c.tick(t);
+    List<Action.Assign> stolen = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("thin"))
+        .toList();
+    long took = stolen.stream().mapToLong(a -> a.end() - a.start()).sum();
+    // both links at once: it takes from the back of the fast one's queue, at most its end-together share
+    assertTrue(took > 0 && took <= 0.1 * 1_000_000, "took " + took + " in " + stolen);
+  }
+
   @Test
   void aWorkerThatHeartbeatsButNeverReportsLosesItsWorkWhenItsLeaseEnds() {
     c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "equal").withMinWorkers(2), 0);

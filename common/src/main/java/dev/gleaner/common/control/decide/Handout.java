@@ -219,7 +219,7 @@ final class Handout {
   }
 
   /** Seconds until the worker is through everything it holds. */
-  private double busySeconds(Member m, double now) {
+  double busySeconds(Member m, double now) {
     double t = 0;
     JobLedger last = null;
     double speed = Double.NaN;

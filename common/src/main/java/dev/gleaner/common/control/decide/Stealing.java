@@ -8,6 +8,7 @@ import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.control.state.WorkQueue;
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.ChunkPlan;
+import java.util.List;
 
 /**
  * What a worker with nothing in hand takes from others, so that no worker idles while work
@@ -58,6 +59,27 @@ final class Stealing {
     return j.surplus.most(null) != null;
   }
 
+  /**
+   * Whether the thief's input would cost the owner's more than it saves: the job streams input, the
+   * owner's link is what bounds it (its input takes longer per unit than its computing), the thief's
+   * link is thinner, and the master's port cannot send to both at once (one port, or an egress their
+   * two links do not fit in). Every unit the thief took would then hold the port 1/b(thief) seconds
+   * where the owner needed 1/b(owner): the owner ends later, not sooner (paper 001's reason to serve
+   * by non-increasing bandwidth).
+   */
+  private boolean wouldHoldThePort(JobLedger j, Member thief, Member owner) {
+    if (!j.def.hasInput() || owner == null) {
+      return false;
+    }
+    double bt = s.estimator.plannedBandwidth(thief.id);
+    double bo = s.estimator.plannedBandwidth(owner.id);
+    double so = s.speed(owner, j);
+    if (!(bt < bo) || !(so > 0) || !Double.isFinite(bo) || j.def.bytesPerUnit() / bo < 1 / so) {
+      return false;
+    }
+    return !s.port.mayStart(List.of(bo), bt);
+  }
+
   /** The running chunk of the job that would finish last, if later than {@code splitSeconds} from now; else null. */
   Chunk splitCandidate(JobLedger j, double now) {
     s.refile();
@@ -83,14 +105,27 @@ final class Stealing {
       return Boolean.FALSE;
     }
     Member victim = s.members.get(longest.owner);
+    if (wouldHoldThePort(j, m, victim)) {
+      return Boolean.FALSE;
+    }
     ChunkPlan last = longest.pollLast();
     ChunkPlan taken = last;
-    if (longest.isEmpty() && last.units() > 1) {
-      double sv = s.speed(victim, j);
-      double sm = s.speed(m, j);
-      double share = sv > 0 && sm > 0 ? sm / (sv + sm) : 0.5;
-      long cut = last.end() - Math.round(last.units() * share);
-      if (!(sm > 0)) {
+    double rv = s.throughput(victim, j);
+    double rm = s.throughput(m, j);
+    // what the victim has left (what it holds, what waits for it): the thief takes from its back what
+    // makes both end together, so that a thin link or a slow worker does not take a whole piece it
+    // would end long after its owner would have; at least a unit, so that nobody idles while work
+    // waits (a thief of unknown speed: half the last piece)
+    long fair = last.units();
+    if (rv > 0 && rm > 0) {
+      double left = longest.units() + last.units() + handout.busySeconds(victim, now) * s.speed(victim, j);
+      fair = Math.max(1, Math.min(last.units(), Math.round(left * rm / (rv + rm))));
+    } else if (longest.isEmpty()) {
+      fair = last.units() - last.units() / 2;
+    }
+    if (fair < last.units() && last.units() > 1) {
+      long cut = last.end() - fair;
+      if (!(rm > 0)) {
         cut = Math.max(cut, last.end() - Handout.probeUnits(j, s.accepting(j)));
       }
       if (cut > last.start() && cut < last.end()) {
@@ -122,10 +157,14 @@ final class Stealing {
       // (a worker with nothing in hand holds no chunk: the second cannot happen)
       return false;
     }
+    if (wouldHoldThePort(j, m, c.worker)) {
+      return false;
+    }
     double latest = handout.finishSeconds(c, now);
     double sh = s.speed(c.worker, j);
     double sm = s.speed(m, j);
-    double thief = sm > 0 ? sm : sh;
+    // the thief's input must still cross its link; the holder's part has mostly crossed already
+    double thief = sm > 0 ? s.throughput(m, j) : sh;
     boolean waiting = !c.computing();
     // the holder does [from, x) after `ahead` seconds, the thief [x, end): both finish together
     double from = waiting ? c.cursor : c.position(now, sh);

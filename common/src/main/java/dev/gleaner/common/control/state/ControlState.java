@@ -187,6 +187,20 @@ public final class ControlState {
     return speed(m, j.def.workload());
   }
 
+  /**
+   * Units/s the worker gets through of the job, its input included: its speed, slowed by its link when
+   * the job streams input (the link's time per unit added to the computing's, as the plans count it);
+   * NaN while its speed is unknown.
+   */
+  public double throughput(Member m, JobLedger j) {
+    double speed = speed(m, j);
+    if (!(speed > 0) || !j.def.hasInput()) {
+      return speed;
+    }
+    double bandwidth = estimator.plannedBandwidth(m.id);
+    return bandwidth > 0 && Double.isFinite(bandwidth) ? 1 / (1 / speed + j.def.bytesPerUnit() / bandwidth) : speed;
+  }
+
   /** The worker's estimated speed for the workload, units/s; NaN while unknown. */
   public double speed(Member m, String workload) {
     Estimate e = estimator.speed(m.id, workload);
