@@ -48,6 +48,8 @@ public final class Testbed implements AutoCloseable {
   private Rate uplink = Rate.UNLIMITED;
   private final Thread hook;
   private boolean closed;
+  /** Counted down when the first close has ended everything: a second close waits for it. */
+  private final java.util.concurrent.CountDownLatch removed = new java.util.concurrent.CountDownLatch(1);
 
   private Testbed(String prefix, int workers) {
     this.prefix = prefix;
@@ -254,16 +256,37 @@ public final class Testbed implements AutoCloseable {
 
   /**
    * Ends the processes started here (SIGTERM, then SIGKILL after 5 s, each by its pid), then every
-   * other process in its namespaces, and deletes the namespaces. Safe to call more than once.
+   * other process in its namespaces, and deletes the namespaces. Safe to call more than once, from
+   * several threads (the shutdown hooks): a later call returns once the first has ended everything.
    */
   @Override
   public void close() {
     synchronized (this) {
       if (closed) {
+        awaitRemoved();
         return;
       }
       closed = true;
     }
+    try {
+      removeAll();
+    } finally {
+      removed.countDown();
+    }
+  }
+
+  /** Waits (bounded: every process's patience and the namespaces' removal) for the first close to end. */
+  private void awaitRemoved() {
+    try {
+      if (!removed.await(4 * PATIENCE_SECONDS + 30, TimeUnit.SECONDS)) {
+        log.warn("the testbed {} is still being removed by another thread", prefix);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void removeAll() {
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,6 +105,9 @@ class TestbedTest {
       Signals.send(bench.pid(), "TERM");
       assertTrue(Signals.awaitExit(bench, 60), "the bench did not end on SIGTERM");
       assertGone(bench.pid(), inside);
+      try (Stream<Path> left = Files.list(dir.resolve("tmp"))) {
+        assertEquals(List.of(), left.toList(), "the bench's temporary folder (its 64 MiB file) is removed too");
+      }
     } finally {
       cleanUp(bench);
     }
@@ -133,7 +137,9 @@ class TestbedTest {
   /** A links bench whose job lasts minutes: one worker computing 100 kB/s over a 64 MiB file. */
   private static Process startLongBench(Path dir) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"), EntryPoint.NAME,
+    Files.createDirectories(dir.resolve("tmp"));
+    return new ProcessBuilder(java, "-Xmx256m", "-Djava.io.tmpdir=" + dir.resolve("tmp"), "-cp",
+        System.getProperty("java.class.path"), EntryPoint.NAME,
         "bench", "--links", "20mbit", "--link-speeds", "100000", "--link-file-mib", "64")
         .redirectErrorStream(true).redirectOutput(dir.resolve("bench.log").toFile()).start();
   }

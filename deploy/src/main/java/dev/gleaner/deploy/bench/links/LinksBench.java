@@ -66,6 +66,9 @@ public final class LinksBench {
     this.progress = progress;
   }
 
+  /** The testbed being run on, for the shutdown hook that removes the temporary folder. */
+  private volatile Testbed bed;
+
   /** Builds the testbed, runs every strategy {@code repeat} times (interleaved), removes it all; the figures. */
   public Map<String, Object> run() throws Exception {
     String missing = Testbed.missing();
@@ -77,9 +80,27 @@ public final class LinksBench {
       return run(Files.createDirectories(settings.keep()));
     }
     Path dir = Files.createTempDirectory("gleaner-links-");
+    // on Ctrl-C or SIGTERM too: the testbed's processes ended first (they write in it), then the folder
+    Thread hook = new Thread(() -> {
+      try {
+        Testbed bed = this.bed;
+        if (bed != null) {
+          bed.close();
+        }
+        deleteTree(dir);
+      } catch (IOException | RuntimeException e) {
+        System.err.println("gleaner bench --links: could not remove " + dir + " on the way out: " + e);
+      }
+    }, "gleaner-links-cleanup");
+    Runtime.getRuntime().addShutdownHook(hook);
     try {
       return run(dir);
     } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down: the hook removes the folder
+      }
       deleteTree(dir);
     }
   }
@@ -99,6 +120,7 @@ public final class LinksBench {
     List<Map<String, Object>> links = new ArrayList<>();
     List<Map<String, Object>> runs = new ArrayList<>();
     try (Testbed bed = Testbed.create(n)) {
+      this.bed = bed;
       note("testbed %s: master behind %s, workers behind %s", bed, settings.uplink(), settings.downlinks());
       bed.shapeUplink(settings.uplink());
       for (int i = 1; i <= n; i++) {
