@@ -160,6 +160,14 @@ public final class ClosedLoop {
     this.controller = new Controller(setup.config());
     // the simulated master knows its egress: it plans with the port it has from the start
     controller.port(setup.network().planRule());
+    if (setup.network().linksKnown()) {
+      for (Host h : hosts) {
+        if (Double.isFinite(h.bandwidth())) {
+          // one second's worth over each link, as a job across them before would have measured
+          controller.streamed(h.id(), "measured before", 0, Math.max(1, Math.round(h.bandwidth())), 1, 0);
+        }
+      }
+    }
     this.workers = new SimWorkers(clock, controller, job, setup, hosts, figures);
   }
 

@@ -199,6 +199,12 @@ final class SimFluidPort implements SimPorts.Port {
       links.put(f.host, link(f));
     }
     PortRule rule = new PortRule(Integer.MAX_VALUE, network.egress());
+    // a worker's streams go in the order they were asked for, as its connection sends them: only the
+    // first of each worker's is in line (one asked for later, of a better rank, does not block others)
+    Map<SimHost, Long> first = new HashMap<>();
+    for (Flow f : waiting) {
+      first.merge(f.host, f.seq, Math::min);
+    }
     List<Flow> notYet = new ArrayList<>();
     while (!waiting.isEmpty()) {
       Flow f = waiting.peek();
@@ -206,8 +212,8 @@ final class SimFluidPort implements SimPorts.Port {
         waiting.poll();
         continue;
       }
-      if (onWire.contains(f.host)) {
-        // a worker's streams go one after the other
+      if (onWire.contains(f.host) || f.seq != first.get(f.host)) {
+        // a worker's streams go one after the other, in order
         notYet.add(waiting.poll());
         continue;
       }

@@ -11,10 +11,22 @@ import dev.gleaner.common.port.Sends;
  * @param sends a code of {@link Sends}: share, every stream at once, sharing the egress max-min fairly as
  *     TCP flows behind one bottleneck do; fit, the streams whose links fit together in the egress, in the
  *     plan's order; n at least 1, n links at a time (1 with no egress: the papers' one port)
+ * @param linksKnown whether the master has measured every worker's link before the job (a master that
+ *     ran a job across them already): its first plan is then made with them, without probe chunks
  */
-public record SimNetwork(double egress, int sends) {
+public record SimNetwork(double egress, int sends, boolean linksKnown) {
   /** One stream at a time at its link's rate: the papers' model, the simulator's until there was a choice. */
   public static final SimNetwork ONE_PORT = new SimNetwork(Double.POSITIVE_INFINITY, 1);
+
+  /** A master that learns the links as the job streams. */
+  public SimNetwork(double egress, int sends) {
+    this(egress, sends, false);
+  }
+
+  /** The same network, its links measured before the job. */
+  public SimNetwork withLinksKnown() {
+    return new SimNetwork(egress, sends, true);
+  }
 
   public SimNetwork {
     if (!(egress > 0)) {

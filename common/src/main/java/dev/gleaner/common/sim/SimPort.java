@@ -7,7 +7,8 @@ import java.util.PriorityQueue;
 
 /**
  * The simulated master's one port: it streams one chunk's input at a time, at its worker's
- * bandwidth, the waiting streams in the controller's rank order (then in the order they came).
+ * bandwidth, the waiting streams in the controller's rank order, between equal ranks the faster
+ * link first, each worker's own in the order they were asked for (as the master's port serves them).
  *
  * <p>A stream whose chunk is gone or whose worker is down is skipped; a truncated chunk's streams are
  * cut to its new end, the one under way at the units already sent. When a stream ends its chunk is
@@ -21,6 +22,8 @@ final class SimPort implements SimPorts.Port {
     long to;
     final int rank;
     final long seq;
+    /** The link as the controller measured it when it asked, bytes/s; NaN: not known. */
+    final double linkEstimate;
     /** What the worker does once the input is there. */
     final Runnable arrived;
     double startedAt = Double.NaN;
@@ -34,6 +37,7 @@ final class SimPort implements SimPorts.Port {
       this.to = s.end();
       this.rank = s.rank();
       this.seq = seq;
+      this.linkEstimate = s.linkRate();
       this.arrived = arrived;
     }
   }
@@ -41,8 +45,15 @@ final class SimPort implements SimPorts.Port {
   private final SimClock clock;
   private final Controller controller;
   private final JobDef job;
-  private final PriorityQueue<SimStream> waiting = new PriorityQueue<>((a, b) ->
-      a.rank != b.rank ? Integer.compare(a.rank, b.rank) : Long.compare(a.seq, b.seq));
+  /** In the plan's order; between equal ranks the faster link first (an unknown one first of all), as the master's port. */
+  private final PriorityQueue<SimStream> waiting = new PriorityQueue<>((a, b) -> {
+    if (a.rank != b.rank) {
+      return Integer.compare(a.rank, b.rank);
+    }
+    double ra = Double.isNaN(a.linkEstimate) ? Double.POSITIVE_INFINITY : a.linkEstimate;
+    double rb = Double.isNaN(b.linkEstimate) ? Double.POSITIVE_INFINITY : b.linkEstimate;
+    return ra != rb ? Double.compare(rb, ra) : Long.compare(a.seq, b.seq);
+  });
   private SimStream sending;
 
   SimPort(SimClock clock, Controller controller, JobDef job) {
@@ -92,15 +103,31 @@ final class SimPort implements SimPorts.Port {
   }
 
   private void kick() {
+    if (sending != null) {
+      return;
+    }
+    // a worker's streams go in the order they were asked for, as its connection sends them
+    java.util.Map<SimHost, Long> first = new java.util.HashMap<>();
+    for (SimStream s : waiting) {
+      if (!s.chunk.gone && s.host.up && s.to > s.from) {
+        first.merge(s.host, s.seq, Math::min);
+      }
+    }
+    java.util.List<SimStream> notYet = new java.util.ArrayList<>();
     while (sending == null && !waiting.isEmpty()) {
       SimStream s = waiting.poll();
       if (s.chunk.gone || !s.host.up || s.to <= s.from) {
+        continue;
+      }
+      if (s.seq != first.get(s.host)) {
+        notYet.add(s);
         continue;
       }
       sending = s;
       s.startedAt = clock.now();
       scheduleEnd(s);
     }
+    waiting.addAll(notYet);
   }
 
   private void scheduleEnd(SimStream s) {

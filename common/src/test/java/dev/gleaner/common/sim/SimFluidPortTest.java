@@ -86,4 +86,22 @@ class SimFluidPortTest {
           + onePort.end() + " s");
     }
   }
+
+  /**
+   * A master that measured the links before (a job across them already) plans with them at once: no
+   * probe chunks, one plan, and under an egress as fast as the fastest link DISTRIB sends everything
+   * over that link, as fast as the egress allows.
+   */
+  @Test
+  void aMasterThatKnowsTheLinksPlansWithThemFromTheStart() {
+    double egress = LINKS[0];
+    ClosedLoop.Result r = run("distrib", new SimNetwork(egress, Sends.FIT).withLinksKnown());
+    assertEquals(1, r.replans(), "one plan, no probe chunks before it");
+    assertTrue(r.controller().views().job("j").reason().contains("sizes that end together"),
+        r.controller().views().job("j").reason());
+    assertEquals(UNITS / egress, r.end(), 0.01 * UNITS / egress);
+    ClosedLoop.Result learning = run("distrib", new SimNetwork(egress, Sends.FIT));
+    assertTrue(learning.replans() > 1 && learning.end() > r.end(), learning.replans() + " plans, " + learning.end()
+        + " s");
+  }
 }

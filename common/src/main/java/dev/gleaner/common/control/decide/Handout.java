@@ -77,13 +77,15 @@ final class Handout {
         || held < config.maxWindow() && config.lead() > 0 && busySeconds(m, now) < config.lead() && knownSpeed(m);
   }
 
+  /** Whether the worker's time for each chunk it holds is known. */
   private boolean knownSpeed(Member m) {
     JobLedger last = null;
     for (Chunk c : m.chunks) {
       // a worker's chunks are mostly of one job: one look-up per run of them
       if (c.job != last) {
         last = c.job;
-        if (!(s.speed(m, last) > 0)) {
+        // and its link, for a job that streams input: until then its time per chunk is not known
+        if (!(s.speed(m, last) > 0) || last.def.hasInput() && !s.estimator.bandwidth(m.id).known()) {
           return false;
         }
       }
@@ -218,7 +220,10 @@ final class Handout {
     return t;
   }
 
-  /** Seconds until the worker is through everything it holds. */
+  /**
+   * Seconds until the worker is through everything it holds, its input's time over its link included
+   * (a worker behind a thin link holds less ahead than one on a fast one).
+   */
   double busySeconds(Member m, double now) {
     double t = 0;
     JobLedger last = null;
@@ -226,7 +231,7 @@ final class Handout {
     for (Chunk k : m.chunks) {
       if (k.job != last) {
         last = k.job;
-        speed = s.speed(m, last);
+        speed = s.throughput(m, last);
       }
       if (speed > 0) {
         t += k.secondsLeft(now, speed);

@@ -118,7 +118,7 @@ final class Stealing {
     // waits (a thief of unknown speed: half the last piece)
     long fair = last.units();
     if (rv > 0 && rm > 0) {
-      double left = longest.units() + last.units() + handout.busySeconds(victim, now) * s.speed(victim, j);
+      double left = longest.units() + last.units() + handout.busySeconds(victim, now) * rv;
       fair = Math.max(1, Math.min(last.units(), Math.round(left * rm / (rv + rm))));
     } else if (longest.isEmpty()) {
       fair = last.units() - last.units() / 2;

@@ -86,6 +86,10 @@ public final class SimulateCommand implements Callable<Integer> {
           + " plan's order) or N links at a time (default: ${DEFAULT-VALUE}, the papers' one port).")
   String concurrentSends;
 
+  @Option(names = "--links-known", description = "Closed loop: the master has measured every worker's link before"
+      + " the job (it ran a job across them already), so its first plan uses them instead of probe chunks.")
+  boolean linksKnown;
+
   @Option(names = "--json", description = "Print one JSON document on stdout.")
   boolean json;
 
@@ -208,7 +212,7 @@ public final class SimulateCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--egress must be positive, got " + egress);
     }
     int n = dev.gleaner.common.port.Sends.parse("--concurrent-sends", concurrentSends);
-    return new SimNetwork(e, n);
+    return linksKnown ? new SimNetwork(e, n).withLinksKnown() : new SimNetwork(e, n);
   }
 
   /**
