@@ -14,6 +14,12 @@ import java.util.Deque;
  * then the port may try one stream past the floor ({@link PortRule#probe}): each try either raises
  * the floor or finds the egress. A transfer that was on the wire during such a window shared the
  * egress and does not measure its own link ({@link #clean}).
+ *
+ * <p>A real port's windows count the bytes the kernel took, which run ahead of the wire while socket
+ * buffers fill (a new stream's first window may take 4 MB at once): there the floor comes from
+ * arrivals instead ({@link #fromArrivals}, {@link #arrived}), the bytes of transfers that overlapped
+ * over the time from the first's first byte to the last's last byte at the workers, which the wire
+ * did carry in that time.
  */
 public final class EgressEstimator {
   /** Streams together below this share of their links' sum show the egress binding. */
@@ -23,9 +29,63 @@ public final class EgressEstimator {
   /** Windows where the egress bound, remembered to judge the transfers that crossed them. */
   static final int KEPT = 1024;
 
+  /** Transfers remembered to floor the egress by those that overlap a new one. */
+  static final int ARRIVALS_KEPT = 64;
+  /**
+   * The shortest time, first byte to last, over which arrivals floor the egress: a worker that reads
+   * late takes what its socket buffer holds in one go, and a short transfer read so looks as fast as
+   * memory.
+   */
+  static final double ARRIVALS_MIN_SECONDS = 1;
+
   private final Deque<double[]> boundWindows = new ArrayDeque<>();
+  private final Deque<double[]> arrivals = new ArrayDeque<>();
+  private final boolean floorFromArrivals;
   private double floor;
   private double measured = Double.NaN;
+
+  /** An estimator whose windows floor the egress: what they count went out on the wire (the simulator's). */
+  public EgressEstimator() {
+    this(false);
+  }
+
+  private EgressEstimator(boolean floorFromArrivals) {
+    this.floorFromArrivals = floorFromArrivals;
+  }
+
+  /** An estimator whose floor comes from arrivals only, for a port whose windows count what socket buffers took. */
+  public static EgressEstimator fromArrivals() {
+    return new EgressEstimator(true);
+  }
+
+  /**
+   * A transfer's {@code bytes} arrived at its worker over {@code [start, end]} of the master's clock
+   * (first byte to last): with the transfers remembered that overlap it, they floor the egress by
+   * their bytes over the time from the earliest start to the latest end, if that is at least
+   * {@link #ARRIVALS_MIN_SECONDS}.
+   */
+  public void arrived(double start, double end, double bytes) {
+    if (!(end > start) || !(bytes > 0)) {
+      return;
+    }
+    double lo = start;
+    double hi = end;
+    double sum = bytes;
+    for (double[] a : arrivals) {
+      if (a[0] < end && a[1] > start) {
+        lo = Math.min(lo, a[0]);
+        hi = Math.max(hi, a[1]);
+        sum += a[2];
+      }
+    }
+    if (hi - lo >= ARRIVALS_MIN_SECONDS) {
+      floor = Math.max(floor, sum / (hi - lo));
+    }
+    arrivals.addLast(new double[] {start, end, bytes});
+    if (arrivals.size() > ARRIVALS_KEPT) {
+      arrivals.removeFirst();
+    }
+  }
 
   /**
    * Adds the window {@code [start, end)} of the master's clock (seconds) in which it sent {@code bytes},
@@ -38,7 +98,9 @@ public final class EgressEstimator {
       return false;
     }
     double rate = bytes / seconds;
-    floor = Math.max(floor, rate);
+    if (!floorFromArrivals) {
+      floor = Math.max(floor, rate);
+    }
     if (streams >= 2 && rate < SLOWER * linkSum) {
       measured = Double.isNaN(measured) ? rate : KEEP * measured + (1 - KEEP) * rate;
       boundWindows.addLast(new double[] {start, end});

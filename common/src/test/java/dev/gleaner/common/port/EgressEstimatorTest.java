@@ -166,4 +166,29 @@ class EgressEstimatorTest {
     assertTrue(e.bound());
     assertEquals(egress, e.egress(), 0.1 * egress);
   }
+
+  /**
+   * A real port's windows count what the kernel took into socket buffers (4 MB in a quarter second as
+   * a stream starts): its floor comes from arrivals, the bytes of overlapping transfers over the time
+   * they spanned at the workers, which the wire did carry.
+   */
+  @Test
+  void aRealPortsFloorComesFromArrivalsNotFromWhatItsBuffersTook() {
+    EgressEstimator e = EgressEstimator.fromArrivals();
+    assertFalse(e.window(0, 0.25, 4e6, 1, 10e6));
+    assertTrue(Double.isNaN(e.egress()), "a burst into the buffers floors nothing");
+    e.arrived(20, 20.001, 4e6);
+    assertTrue(Double.isNaN(e.egress()), "nor does a buffer read in one go by a worker that read late");
+    e.arrived(0, 1, 5e6);
+    assertEquals(5e6, e.egress(), 1e-6);
+    // two more that overlap: 10 MB over [1, 3] beside 10 MB over [2, 4]: 20 MB in 3 s
+    e.arrived(1, 3, 10e6);
+    assertEquals(5e6, e.egress(), 1e-6, "10 MB over [1, 3], after the first (they touch, not overlap)");
+    e.arrived(2, 4, 10e6);
+    assertEquals(20e6 / 3, e.egress(), 1e-6);
+    // one alone later, slower: the floor stays
+    e.arrived(10, 12, 2e6);
+    assertEquals(20e6 / 3, e.egress(), 1e-6);
+    assertFalse(e.bound());
+  }
 }

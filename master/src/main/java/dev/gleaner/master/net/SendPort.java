@@ -69,7 +69,7 @@ final class SendPort implements PortStream.Port {
    */
   private final int fixed;
   private final boolean fit;
-  private final EgressEstimator egress = new EgressEstimator();
+  private final EgressEstimator egress = EgressEstimator.fromArrivals();
   /** By rank; between equal ranks (a plan that gives no order), the faster link first, as DISTRIB orders. */
   private final PriorityQueue<PortStream> waiting = new PriorityQueue<>(SendPort::serveBefore);
   private final Set<PortStream> onWire = new HashSet<>();
@@ -205,8 +205,10 @@ final class SendPort implements PortStream.Port {
       // wire to itself; beside others it may say as well that they shared the egress
       double known = link(s);
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
-      clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, seconds())
+      double now = seconds();
+      clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, now)
           && !(slower && s.crowded);
+      egress.arrived(now - seconds, now, bytes);
       if (clean && bytes > 0 && seconds > 0) {
         // the streams asked for before this measure go by it too
         measured.put(channel, bytes / seconds);
