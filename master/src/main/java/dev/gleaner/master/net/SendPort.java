@@ -262,12 +262,16 @@ final class SendPort implements PortStream.Port {
 
   /**
    * The port as a plan should assume it (bytes/s): streams that fit in the egress as now estimated,
-   * whether they fit it here (fit) or share it (share: the egress bounds them all the same); with a
-   * fixed count, that many links at once.
+   * whether they fit it here (fit) or share it (share: the egress bounds them all the same), and no
+   * more (the port may try one stream past a floor; a plan counts on what is known to go through);
+   * with a fixed count, that many links at once.
    */
   synchronized PortRule planRule() {
-    return fit || fixed == Integer.MAX_VALUE ? egress.rule(Integer.MAX_VALUE)
-        : fixed == 1 ? PortRule.ONE_PORT : new PortRule(fixed, Double.POSITIVE_INFINITY);
+    if (fit || fixed == Integer.MAX_VALUE) {
+      PortRule r = egress.rule(Integer.MAX_VALUE);
+      return new PortRule(r.maxStreams(), r.budget(), false);
+    }
+    return fixed == 1 ? PortRule.ONE_PORT : new PortRule(fixed, Double.POSITIVE_INFINITY);
   }
 
   /** The rule as it stands: fit the egress as now estimated, or the fixed count. */
