@@ -132,7 +132,7 @@ final class DistribStrategy implements PlanStrategy {
       return byBandwidth;
     }
     List<Worker> best = new ArrayList<>(byBandwidth);
-    double bestRate = sum(endTogether(best, rule));
+    double bestRate = java.util.Arrays.stream(endTogether(best, rule)).sum();
     // each round moves one worker and gains at least a hair, at most n * n rounds
     for (int round = 0; round < n * n; round++) {
       List<Worker> found = null;
@@ -143,7 +143,7 @@ final class DistribStrategy implements PlanStrategy {
           }
           List<Worker> o = new ArrayList<>(best);
           o.add(to, o.remove(from));
-          double rate = sum(endTogether(o, rule));
+          double rate = java.util.Arrays.stream(endTogether(o, rule)).sum();
           if (rate > bestRate * (1 + 1e-9)) {
             bestRate = rate;
             found = o;
@@ -156,14 +156,6 @@ final class DistribStrategy implements PlanStrategy {
       best = found;
     }
     return best;
-  }
-
-  private static double sum(double[] xs) {
-    double s = 0;
-    for (double x : xs) {
-      s += x;
-    }
-    return s;
   }
 
   /**

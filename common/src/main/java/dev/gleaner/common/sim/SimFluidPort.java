@@ -66,14 +66,8 @@ final class SimFluidPort implements SimPorts.Port {
   private final Controller controller;
   private final JobDef job;
   private final SimNetwork network;
-  private final PriorityQueue<Flow> waiting = new PriorityQueue<>((a, b) -> {
-    if (a.rank != b.rank) {
-      return Integer.compare(a.rank, b.rank);
-    }
-    double ra = Double.isNaN(a.linkEstimate) ? Double.POSITIVE_INFINITY : a.linkEstimate;
-    double rb = Double.isNaN(b.linkEstimate) ? Double.POSITIVE_INFINITY : b.linkEstimate;
-    return ra != rb ? Double.compare(rb, ra) : Long.compare(a.seq, b.seq);
-  });
+  private final PriorityQueue<Flow> waiting = new PriorityQueue<>((a, b) ->
+      SimPorts.serviceOrder(a.rank, a.linkEstimate, a.seq, b.rank, b.linkEstimate, b.seq));
   private final List<Flow> active = new ArrayList<>();
   /** Each worker's link as the port measured it last, bytes/s. */
   private final Map<SimHost, Double> measured = new HashMap<>();

@@ -46,14 +46,8 @@ final class SimPort implements SimPorts.Port {
   private final Controller controller;
   private final JobDef job;
   /** In the plan's order; between equal ranks the faster link first (an unknown one first of all), as the master's port. */
-  private final PriorityQueue<SimStream> waiting = new PriorityQueue<>((a, b) -> {
-    if (a.rank != b.rank) {
-      return Integer.compare(a.rank, b.rank);
-    }
-    double ra = Double.isNaN(a.linkEstimate) ? Double.POSITIVE_INFINITY : a.linkEstimate;
-    double rb = Double.isNaN(b.linkEstimate) ? Double.POSITIVE_INFINITY : b.linkEstimate;
-    return ra != rb ? Double.compare(rb, ra) : Long.compare(a.seq, b.seq);
-  });
+  private final PriorityQueue<SimStream> waiting = new PriorityQueue<>((a, b) ->
+      SimPorts.serviceOrder(a.rank, a.linkEstimate, a.seq, b.rank, b.linkEstimate, b.seq));
   private SimStream sending;
 
   SimPort(SimClock clock, Controller controller, JobDef job) {

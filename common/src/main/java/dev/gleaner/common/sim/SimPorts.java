@@ -23,6 +23,21 @@ final class SimPorts {
     void cancel(SimChunk c);
   }
 
+  /**
+   * The order in which waiting streams are served, as the master's port serves them: by the plan's
+   * rank, between equal ranks the faster link first (one not measured yet first of all), then in the
+   * order they were asked for. Each stream as its rank, the link as measured when it was asked
+   * (bytes/s, NaN: not known) and its sequence number.
+   */
+  static int serviceOrder(int rankA, double linkA, long seqA, int rankB, double linkB, long seqB) {
+    if (rankA != rankB) {
+      return Integer.compare(rankA, rankB);
+    }
+    double ra = Double.isNaN(linkA) ? Double.POSITIVE_INFINITY : linkA;
+    double rb = Double.isNaN(linkB) ? Double.POSITIVE_INFINITY : linkB;
+    return ra != rb ? Double.compare(rb, ra) : Long.compare(seqA, seqB);
+  }
+
   static Port of(SimClock clock, Controller controller, JobDef job, SimNetwork network) {
     return network.onePort() ? new SimPort(clock, controller, job) : new SimFluidPort(clock, controller, job, network);
   }

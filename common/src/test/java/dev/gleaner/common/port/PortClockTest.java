@@ -24,7 +24,7 @@ class PortClockTest {
     assertEquals(0, c.admit(5, 2));
     // 5 + 5 + 5 do not fit: the third waits for the second to end
     assertEquals(2, c.admit(5, 1));
-    // a thin link would fit beside the first two at t=2 (5 + 5 + 1 > 10: no), waits for the third to end
+    // at t=2 the first and the third are on the wire (5 + 5 + 1 > 10): a thin link waits for the third
     assertEquals(3, c.admit(1, 1));
   }
 
