@@ -313,6 +313,14 @@ public class CommandLineTest {
       Run early = gleaner("forget", id, "--master", master, "--secret-file", secret);
       assertEquals(1, early.code());
       assertTrue(early.err().contains("has not ended; `gleaner cancel " + id + "` first"), early.err());
+      Run notYet = gleaner("result", id, "--master", master, "--secret-file", secret);
+      assertEquals(1, notYet.code());
+      assertTrue(notYet.err().contains("job " + id + " has not ended yet: `gleaner wait " + id + "` follows it to its"
+          + " end, `gleaner status --job " + id + "` shows it now"), notYet.err());
+      // the command it names works as written
+      Run shown = gleaner("status", "--job", id, "--master", master, "--secret-file", secret);
+      assertEquals(0, shown.code(), shown.err());
+      assertTrue(shown.out().contains(id), shown.out());
 
       Run cancelled = gleaner("cancel", id, "--master", master, "--secret-file", secret, "--reason", "owner needs it");
       assertEquals(0, cancelled.code(), cancelled.err());

@@ -137,7 +137,7 @@ public final class SubmitCommand implements Callable<Integer> {
               + " goes on there") + "; reconnecting for up to " + reconnectFor + " s");
         } else if (now - lostSince > TimeUnit.SECONDS.toNanos(reconnectFor)) {
           throw new IOException("the master has been unreachable for " + reconnectFor + " s"
-              + (id == null ? "" : "; job " + id + " may still be running (gleaner status " + id + ")"), e);
+              + (id == null ? "" : "; job " + id + " may still be running (gleaner status --job " + id + ")"), e);
         }
         TimeUnit.MILLISECONDS.sleep(backoff.next().toMillis());
       }

@@ -144,7 +144,8 @@ final class JobCalls {
       throw new Caller.NotAllowed(refusal);
     }
     if (j.ended == null) {
-      throw new IllegalArgumentException("job " + jobId + " has not ended yet (gleaner status " + jobId + ")");
+      throw new IllegalArgumentException("job " + jobId + " has not ended yet: `gleaner wait " + jobId
+          + "` follows it to its end, `gleaner status --job " + jobId + "` shows it now");
     }
     if (j.ended == JobPhase.FAILED) {
       throw new IllegalArgumentException("job " + jobId + " failed: " + j.message);

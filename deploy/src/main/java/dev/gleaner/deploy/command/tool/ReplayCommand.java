@@ -44,9 +44,10 @@ import picocli.CommandLine.Option;
         + " units are checked against the store (pieces and not-done ranges tile the range, the count is exact) and set"
         + " beside the omniscient bound, with eps the checkpoint round trip the master measured, times K. Every process"
         + " started is ended at the end, also on Ctrl-C; exit 0 when the result is exact.", "",
-        "  gleaner replay --trace examples/desktops-6x60h-seed1.tab --speedup 3600 --owner-dir /tmp/owners",
+        "  gleaner replay --trace deploy/examples/desktops-6x60h-seed1.tab --speedup 3600 --owner-dir /tmp/owners",
         "  gleaner replay --trace desktops.tab --speedup 600 --platform desktops.json --eps 1",
-        "  gleaner replay --run --trace examples/desktops-6x60h-seed1.tab --platform examples/desktops.json --speedup 1200"})
+        "  gleaner replay --run --trace deploy/examples/desktops-6x60h-seed1.tab --platform deploy/examples/desktops.json"
+            + " --speedup 1200"})
 public final class ReplayCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
