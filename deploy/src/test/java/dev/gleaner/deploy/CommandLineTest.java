@@ -121,6 +121,35 @@ public class CommandLineTest {
     assertEquals(List.of(), broken);
   }
 
+  /** Every file of the repository an example in a command's help names is there (run from the repository's root). */
+  @Test
+  void everyExampleFileAHelpNamesExists() {
+    CommandLine cl = new CommandLine(new Gleaner());
+    for (String name : Gleaner.COMMANDS) {
+      cl.addSubcommand(name, Gleaner.command(name));
+    }
+    Path root = Path.of("").toAbsolutePath().getParent();
+    List<String> missing = new ArrayList<>();
+    int named = 0;
+    java.util.ArrayDeque<CommandLine> todo = new java.util.ArrayDeque<>(List.of(cl));
+    while (!todo.isEmpty()) {
+      CommandLine c = todo.poll();
+      todo.addAll(c.getSubcommands().values());
+      for (String line : c.getCommandSpec().usageMessage().description()) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?<![\\w/.])((?:deploy/)?examples/[\\w./-]+)")
+            .matcher(line);
+        while (m.find()) {
+          named++;
+          if (!Files.exists(root.resolve(m.group(1)))) {
+            missing.add(c.getCommandSpec().qualifiedName() + ": " + m.group(1));
+          }
+        }
+      }
+    }
+    assertTrue(named > 0, "no help names an example file");
+    assertEquals(List.of(), missing);
+  }
+
   @Test
   void anUnknownJobStateListsTheStatesInTheOrderOfAJobsLife() {
     Run r = gleaner("jobs", "--state", "bogus", "--master", "127.0.0.1:1", "--secret-file", "/nonexistent");
