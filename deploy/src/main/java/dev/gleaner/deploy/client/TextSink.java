@@ -20,6 +20,8 @@ public final class TextSink extends OutputStream {
       .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
   private final ByteBuffer pending = ByteBuffer.allocate(64 * 1024);
   private final CharBuffer chars = CharBuffer.allocate(64 * 1024);
+  /** The last character written, 0 before any. */
+  private char last;
 
   public TextSink(Writer out) {
     this.out = out;
@@ -46,6 +48,7 @@ public final class TextSink extends OutputStream {
     while (true) {
       var result = decoder.decode(pending, chars, end);
       chars.flip();
+      written();
       out.write(chars.array(), chars.position(), chars.remaining());
       chars.clear();
       if (!result.isOverflow()) {
@@ -65,8 +68,31 @@ public final class TextSink extends OutputStream {
     decode(true);
     decoder.flush(chars);
     chars.flip();
+    written();
     out.write(chars.array(), chars.position(), chars.remaining());
     chars.clear();
     out.flush();
+  }
+
+  private void written() {
+    if (chars.hasRemaining()) {
+      last = chars.get(chars.limit() - 1);
+    }
+  }
+
+  /**
+   * Whether what was written ends a line (or nothing was written): a command then prints no newline of
+   * its own after it, so that a result ending with one is not followed by an empty line.
+   */
+  public boolean endsLine() {
+    return last == 0 || last == '\n';
+  }
+
+  /** Prints {@code text} to {@code out} as one or more whole lines: with a newline unless it ends with one. */
+  public static void printLines(java.io.PrintWriter out, String text) {
+    out.print(text);
+    if (!text.isEmpty() && !text.endsWith("\n")) {
+      out.println();
+    }
   }
 }

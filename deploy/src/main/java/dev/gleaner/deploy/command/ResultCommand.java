@@ -49,10 +49,13 @@ public final class ResultCommand implements Callable<Integer> {
         Files.move(partial, output, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         System.err.println("wrote " + bytes + " bytes of the result of " + job + " to " + output);
       } else {
-        try (TextSink out = new TextSink(spec.commandLine().getOut())) {
+        TextSink out = new TextSink(spec.commandLine().getOut());
+        try (out) {
           c.result(job, out);
         }
-        spec.commandLine().getOut().println();
+        if (!out.endsLine()) {
+          spec.commandLine().getOut().println();
+        }
       }
       // then its state, which no longer changes: a result that is not the whole job's says so
       var reply = c.status(job, 0);

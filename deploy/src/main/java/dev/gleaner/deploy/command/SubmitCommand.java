@@ -149,16 +149,21 @@ public final class SubmitCommand implements Callable<Integer> {
     if (json) {
       spec.commandLine().getOut().println(StatusView.json(StatusView.toMap(j)));
     } else if (j.getResultTruncated() && !j.getState().equals("FAILED")) {
-      try (TextSink out = new TextSink(spec.commandLine().getOut())) {
+      TextSink out = new TextSink(spec.commandLine().getOut());
+      try (out) {
         c.result(j.getJobId(), out);
       } catch (IOException e) {
         // part of it is printed already: no reconnect that would print it again
         throw new IllegalStateException("lost the master while printing the result of " + j.getJobId() + " ("
             + e.getMessage() + "); gleaner result " + j.getJobId() + " prints it", e);
       }
-      spec.commandLine().getOut().println();
+      if (!out.endsLine()) {
+        spec.commandLine().getOut().println();
+      }
+    } else if (j.getState().equals("FAILED")) {
+      spec.commandLine().getOut().println(j.getState() + ": " + j.getMessage());
     } else {
-      spec.commandLine().getOut().println(j.getState().equals("FAILED") ? j.getState() + ": " + j.getMessage() : j.getResult());
+      TextSink.printLines(spec.commandLine().getOut(), j.getResult());
     }
     String partial = JobExit.partialMarker(j);
     if (!json && partial != null) {
