@@ -118,13 +118,24 @@ public final class Gleaner implements Runnable {
     cl.setParameterExceptionHandler((e, arguments) -> {
       // one line saying what is wrong, one saying where the options are; exit 2 as picocli does
       String name = e.getCommandLine().getCommandSpec().qualifiedName();
+      String what = e.getMessage();
       String guess = "";
-      if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
-        // picocli's nearest names to the mistyped one
-        guess = "; did you mean " + String.join(" or ", u.getSuggestions().subList(0, Math.min(3, u.getSuggestions().size())))
-            + "?";
+      if (e instanceof CommandLine.UnmatchedArgumentException u) {
+        // name the mistyped options alone: picocli lists the words after one too (a job file, an
+        // address), which are no options
+        List<String> options = u.getUnmatched().stream().filter(a -> a.startsWith("-")).toList();
+        List<String> words = u.getUnmatched().stream().filter(a -> !a.startsWith("-")).toList();
+        if (!options.isEmpty()) {
+          what = "unknown option" + (options.size() > 1 ? "s " : " ") + quoted(options)
+              + (words.isEmpty() ? "" : " (" + quoted(words) + " after it went unread)");
+        }
+        if (!u.getSuggestions().isEmpty()) {
+          // picocli's nearest names to the mistyped one
+          guess = "; did you mean " + String.join(" or ", u.getSuggestions().subList(0, Math.min(3,
+              u.getSuggestions().size()))) + "?";
+        }
       }
-      e.getCommandLine().getErr().println(name + ": " + e.getMessage() + guess);
+      e.getCommandLine().getErr().println(name + ": " + what + guess);
       e.getCommandLine().getErr().println("see `" + name + " --help`");
       return 2;
     });
@@ -150,5 +161,11 @@ public final class Gleaner implements Runnable {
       return new String[] {"gleaner " + (v == null ? "development build" : v)
           + ", protocol " + dev.gleaner.protocol.ProtocolVersion.CURRENT};
     }
+  }
+
+  /** 'a', 'b' and 'c'. */
+  private static String quoted(List<String> words) {
+    List<String> q = words.stream().map(w -> "'" + w + "'").toList();
+    return q.size() == 1 ? q.get(0) : String.join(", ", q.subList(0, q.size() - 1)) + " and " + q.get(q.size() - 1);
   }
 }

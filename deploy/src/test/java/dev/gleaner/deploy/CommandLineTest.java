@@ -163,6 +163,11 @@ public class CommandLineTest {
     Run option = gleaner("status", "--mastr", "127.0.0.1:1");
     assertEquals(2, option.code());
     assertTrue(option.err().lines().findFirst().orElse("").endsWith("; did you mean --master?"), option.err());
+    // the words after a mistyped option (an address, a job file) are not called unknown options
+    Run file = gleaner("submit", "--maste", "127.0.0.1:1", "g3.yaml");
+    assertEquals(2, file.code());
+    assertEquals("gleaner submit: unknown option '--maste' ('g3.yaml' after it went unread); did you mean --master?",
+        file.err().lines().findFirst().orElse(""));
     Run command = gleaner("sttaus");
     assertEquals(2, command.code());
     assertTrue(command.err().contains("did you mean status"), command.err());
@@ -172,7 +177,7 @@ public class CommandLineTest {
   void anArgumentErrorIsOneLineAndWhereTheOptionsAre() {
     Run r = gleaner("submit", dir.resolve("job.yaml").toString(), "--bogus");
     assertEquals(2, r.code());
-    assertEquals(List.of("gleaner submit: Unknown option: '--bogus'", "see `gleaner submit --help`"),
+    assertEquals(List.of("gleaner submit: unknown option '--bogus'", "see `gleaner submit --help`"),
         r.err().strip().lines().toList());
     assertTrue(gleaner("--version").out().contains("protocol " + dev.gleaner.protocol.ProtocolVersion.CURRENT));
   }
