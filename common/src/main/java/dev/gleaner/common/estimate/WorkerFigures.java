@@ -10,7 +10,7 @@ import java.util.Map;
  */
 final class WorkerFigures {
   final Map<String, DecayingRate> speed = new HashMap<>();
-  final DecayingRate bandwidth = new DecayingRate(Estimator.BANDWIDTH_HALF_LIFE);
+  final DecayingRate bandwidth = new DecayingRate(Estimator.BANDWIDTH_HALF_LIFE, Estimator.BANDWIDTH_SHIFT);
   long interruptions;
   /** Those of its interruptions seen to be crashes (not an owner's return it vacated at), in this run. */
   long crashes;

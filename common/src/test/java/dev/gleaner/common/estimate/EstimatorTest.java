@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.model.RiskModel;
 import dev.gleaner.common.model.Worker;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +60,34 @@ class EstimatorTest {
     assertEquals(1e6, e.bandwidth("a").value(), 0.03e6);
     assertEquals(30, e.bandwidth("a").observations());
     assertEquals(1e6, e.plannedBandwidth("new"), 0.03e6, "the median of a, b, c");
+  }
+
+  /**
+   * A link cut to a quarter mid-job: two transfers in a row show it, and the estimate is the new
+   * rate within 10% from the second one on (a decaying mean alone would still read 0.96 of the old
+   * rate after five); noise within 1.5x and a single outlier do not move it so.
+   */
+  @Test
+  void aLinkThatDropsFourTimesIsFollowedWithinTwoTransfers() {
+    for (int i = 0; i < 40; i++) {
+      // 1 MiB transfers at 10 MB/s, within +-20%
+      e.transferred("w", 1 << 20, (1 << 20) / 10e6 * (0.8 + 0.4 * random.nextDouble()));
+    }
+    assertEquals(10e6, e.bandwidth("w").value(), 0.1 * 10e6, "noise within 1.5x leaves the mean");
+    e.transferred("w", 1 << 20, (1 << 20) / 4e6);
+    assertEquals(10e6, e.bandwidth("w").value(), 0.1 * 10e6, "one slow transfer is an outlier");
+    e.transferred("w", 1 << 20, (1 << 20) / 10e6);
+    double before = e.bandwidth("w").value();
+    List<Double> after = new ArrayList<>();
+    for (int k = 0; k < 5; k++) {
+      e.transferred("w", 1 << 20, (1 << 20) / 2.5e6 * (0.95 + 0.1 * random.nextDouble()));
+      after.add(e.bandwidth("w").value());
+    }
+    assertTrue(before > 9e6, "before the cut: " + before);
+    assertTrue(after.get(0) > 8e6, "one transfer is not a change yet: " + after);
+    for (double v : after.subList(1, 5)) {
+      assertEquals(2.5e6, v, 0.1 * 2.5e6, "from the second transfer after the cut: " + after);
+    }
   }
 
   @Test
