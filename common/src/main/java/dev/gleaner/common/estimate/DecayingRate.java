@@ -9,9 +9,11 @@ package dev.gleaner.common.estimate;
  * <p>Ratio of decayed sums rather than a mean of ratios: a long piece weighs more than a short
  * one, and a piece of 0 seconds (timer resolution) cannot produce an infinite rate.
  *
- * <p>With a {@code shift} factor, a rate that changed is followed at once: two observations in a
- * row more than {@code shift} times above the estimate (or below it) replace what came before them
- * (a link whose rate was cut mid-job would otherwise take a half-life of transfers to show it).
+ * <p>With a {@code shift} factor, a rate that dropped is followed at once: two observations in a
+ * row more than {@code shift} times below the estimate replace what came before them (a link whose
+ * rate was cut mid-job would otherwise take a half-life of transfers to show it). A rise is followed
+ * at the decaying pace only: a fast-looking transfer may be an artifact (a worker that read late
+ * takes its socket buffer in one go), a slow one is not.
  */
 final class DecayingRate {
   private final double halfLife;
@@ -19,8 +21,8 @@ final class DecayingRate {
   private double amount;
   private double seconds;
   private long observations;
-  /** The last observation, if it was off the estimate by more than the shift: its direction (+1, -1; 0: not off). */
-  private int offBy;
+  /** Whether the last observation was more than the shift below the estimate. */
+  private boolean offBy;
   private double offAmount;
   private double offSeconds;
 
@@ -28,7 +30,7 @@ final class DecayingRate {
     this(halfLife, 0);
   }
 
-  /** A rate that follows a change once two observations in a row are {@code shift} times off (0: never). */
+  /** A rate that follows a drop once two observations in a row are {@code shift} times below it (0: never). */
   DecayingRate(double halfLife, double shift) {
     this.halfLife = halfLife;
     this.shift = shift;
@@ -48,18 +50,13 @@ final class DecayingRate {
     }
     // the first real observation replaces the prior: a piece measured on the job itself beats a
     // calibration on a sample (which can be off by several times: another range, a cold JIT)
-    int off = 0;
-    if (shift > 1 && observations > 0 && seconds > 0) {
-      double rate = amountDone / secondsTaken;
-      double estimate = amount / seconds;
-      off = rate > shift * estimate ? 1 : rate * shift < estimate ? -1 : 0;
-    }
-    if (off != 0 && off == offBy) {
-      // the second in a row off the same way: the rate changed; these two are what is known of it
+    boolean off = shift > 1 && observations > 0 && seconds > 0 && amountDone / secondsTaken * shift < amount / seconds;
+    if (off && offBy) {
+      // the second in a row far below: the rate dropped; these two are what is known of it
       amount = offAmount + amountDone;
       seconds = offSeconds + secondsTaken;
       observations++;
-      offBy = 0;
+      offBy = false;
       return;
     }
     offBy = off;

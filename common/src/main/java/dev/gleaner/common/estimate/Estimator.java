@@ -48,8 +48,8 @@ public final class Estimator implements Estimates {
   /** Seconds on the wire after which an observation of bandwidth weighs half. */
   public static final double BANDWIDTH_HALF_LIFE = 30;
   /**
-   * Two transfers in a row this many times off a link's estimate, the same way, show its rate
-   * changed (tc on a testbed, a VPN, a congested uplink): the estimate restarts from them.
+   * Two transfers in a row this many times below a link's estimate show its rate dropped (tc on a
+   * testbed, a VPN, a congested uplink): the estimate restarts from them.
    */
   public static final double BANDWIDTH_SHIFT = 1.5;
   /** What a calibration weighs, in seconds of observed computing. */

@@ -206,7 +206,7 @@ final class Handout {
 
   /** Seconds from now until the holder finishes this chunk (its chunks ahead of it first). */
   double finishSeconds(Chunk c, double now) {
-    double speed = s.speed(c.worker, c.job);
+    double speed = s.throughput(c.worker, c.job);
     if (!(speed > 0)) {
       return 0;
     }

@@ -161,7 +161,9 @@ final class Stealing {
       return false;
     }
     double latest = handout.finishSeconds(c, now);
-    double sh = s.speed(c.worker, j);
+    // the holder's pace, its input's time over its link included: a holder whose link was cut gets
+    // through its chunk no faster than its link brings it
+    double sh = s.throughput(c.worker, j);
     double sm = s.speed(m, j);
     // the thief's input must still cross its link; the holder's part has mostly crossed already
     double thief = sm > 0 ? s.throughput(m, j) : sh;

@@ -154,7 +154,8 @@ public final class ControlState {
         continue;
       }
       for (Member m : touched) {
-        j.finishes.refile(m, speed(m, j));
+        // when it would finish its chunks, their input's time over its link included
+        j.finishes.refile(m, throughput(m, j));
         j.surplus.refile(m, config.window());
       }
     }

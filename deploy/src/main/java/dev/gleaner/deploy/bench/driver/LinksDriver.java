@@ -19,9 +19,14 @@ import java.util.Map;
  * {@code gleaner bench --links}): one {@code wc} job over a file the master serves, with the strategy
  * given, once {@code workers} workers have joined. The figures: the seconds from submit to DONE, the
  * answer checked against a plain count, the plan's strategy and reason, and for each worker the
- * units it computed and the bandwidth the master measured of its link.
+ * units it computed and the bandwidth the master measured of its link; and, read from the master's
+ * status every {@link #SAMPLE_MILLIS} while the job runs, each worker's link estimate whenever it
+ * counted a new transfer (epoch millis, bytes/s, transfers).
  */
 public final class LinksDriver {
+  /** How often the link estimates are read while the job runs. */
+  static final long SAMPLE_MILLIS = 100;
+
   private final DriverConnection.Connector connector;
   private final Path file;
   private final String strategy;
@@ -50,7 +55,17 @@ public final class LinksDriver {
       Map<String, Long> before = unitsDone(link.everything());
       long t0 = System.nanoTime();
       String id = link.submit(spec.build());
-      JobStatus s = JobWaits.requireDone(waits.awaitEnd(id, Duration.ofMinutes(30)));
+      Map<String, List<List<Number>>> estimates = new LinkedHashMap<>();
+      java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread sampler = new Thread(() -> sample(estimates, ended), "links-estimates");
+      sampler.start();
+      JobStatus s;
+      try {
+        s = JobWaits.requireDone(waits.awaitEnd(id, Duration.ofMinutes(30)));
+      } finally {
+        ended.set(true);
+        sampler.join(10_000);
+      }
       double seconds = (System.nanoTime() - t0) / 1e9;
       String expected = LocalCounts.wc(file);
       if (!s.getResult().equals(expected)) {
@@ -83,8 +98,39 @@ public final class LinksDriver {
         perWorker.add(m);
       }
       out.put("workers", perWorker);
+      synchronized (estimates) {
+        out.put("estimates", estimates);
+      }
       out.put("metrics", after.getMetricsMap());
       return out;
+    }
+  }
+
+  /**
+   * Reads every worker's link estimate until {@code ended}, over a connection of its own, noting each
+   * new count of transfers; at most 30 minutes' worth of readings.
+   */
+  private void sample(Map<String, List<List<Number>>> estimates, java.util.concurrent.atomic.AtomicBoolean ended) {
+    try (DriverConnection c = connector.connect()) {
+      for (long i = 0; i < 30 * 60 * 1000 / SAMPLE_MILLIS && !ended.get(); i++) {
+        long now = System.currentTimeMillis();
+        for (WorkerStatus w : c.everything().getWorkersList()) {
+          Estimate bw = w.getBandwidth();
+          synchronized (estimates) {
+            List<List<Number>> mine = estimates.computeIfAbsent(w.getWorkerId(), k -> new ArrayList<>());
+            if (bw.getObservations() > 0 && (mine.isEmpty()
+                || mine.get(mine.size() - 1).get(2).longValue() != bw.getObservations())) {
+              mine.add(List.of(now, bw.getValue(), bw.getObservations()));
+            }
+          }
+        }
+        Thread.sleep(SAMPLE_MILLIS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      // the figures lose their trajectory, not the run its answer: said in the driver's log
+      System.err.println("links driver: stopped reading the link estimates: " + e);
     }
   }
 

@@ -45,9 +45,10 @@ public final class LinksBench {
    * @param speeds each worker's compute speed in bytes/s, 0 for as fast as it counts
    * @param concurrentSends the master's --concurrent-sends: share, fit or a count
    * @param keep the folder to run in and keep; null: a temporary one, removed at the end
+   * @param change a link that changes during each run; null: none
    */
   public record Settings(Rate uplink, List<Rate> downlinks, List<Double> speeds, long fileBytes,
-      List<String> strategies, int repeat, long chunkUnits, String concurrentSends, Path keep) {
+      List<String> strategies, int repeat, long chunkUnits, String concurrentSends, Path keep, LinkChange change) {
     public Settings {
       downlinks = List.copyOf(downlinks);
       speeds = List.copyOf(speeds);
@@ -55,6 +56,16 @@ public final class LinksBench {
       if (downlinks.isEmpty() || downlinks.size() != speeds.size()) {
         throw new IllegalArgumentException("one speed per link, and at least one link");
       }
+      if (change != null && change.worker() > downlinks.size()) {
+        throw new IllegalArgumentException("--link-change names w" + change.worker() + " but there are "
+            + downlinks.size() + " links");
+      }
+    }
+
+    /** No link changes during the runs. */
+    public Settings(Rate uplink, List<Rate> downlinks, List<Double> speeds, long fileBytes, List<String> strategies,
+        int repeat, long chunkUnits, String concurrentSends, Path keep) {
+      this(uplink, downlinks, speeds, fileBytes, strategies, repeat, chunkUnits, concurrentSends, keep, null);
     }
   }
 
@@ -222,19 +233,44 @@ public final class LinksBench {
     Path err = dir.resolve("driver.log");
     Process p = new ProcessBuilder(Testbed.inside(bed.masterNamespace(), cmd))
         .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.appendTo(err.toFile())).start();
+    LinkChange change = settings.change();
+    long changedAt = -1;
     try {
+      if (change != null) {
+        // the driver's whole run, bounded; the change at its time if the driver is still running then
+        if (!p.waitFor(Math.round(change.afterSeconds() * 1000), TimeUnit.MILLISECONDS)) {
+          bed.shapeDownlink(change.worker(), change.rate());
+          changedAt = System.currentTimeMillis();
+          note("  w%d's link is now %s", change.worker(), change.rate());
+        }
+      }
       if (!p.waitFor(RUN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
         throw new IllegalStateException("the links driver did not end within " + RUN_LIMIT.toMinutes() + " minutes;"
             + " last lines of its log:\n" + WorkerProcesses.tail(err, 20) + "\n" + launched.logs());
       }
     } finally {
       p.destroyForcibly();
+      if (changedAt >= 0) {
+        bed.shapeDownlink(change.worker(), settings.downlinks().get(change.worker() - 1));
+      }
     }
     if (p.exitValue() != 0) {
       throw new IllegalStateException("the links driver failed (exit " + p.exitValue() + "): "
           + WorkerProcesses.tail(err, 20) + "\n" + launched.logs());
     }
-    return new ObjectMapper().readValue(out.toFile(), LinkedHashMap.class);
+    Map<String, Object> doc = new ObjectMapper().readValue(out.toFile(), LinkedHashMap.class);
+    if (changedAt >= 0) {
+      Map<String, List<List<Number>>> estimates = (Map<String, List<List<Number>>>) doc.get("estimates");
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("worker", "w" + change.worker());
+      c.put("rate", change.rate().toString());
+      c.put("bytesPerSecond", change.rate().bytesPerSecond());
+      c.put("afterSeconds", change.afterSeconds());
+      c.putAll(LinkChange.followed(estimates.getOrDefault("w" + change.worker(), List.of()), changedAt,
+          change.rate()));
+      doc.put("change", c);
+    }
+    return doc;
   }
 
   private void note(String format, Object... args) {
@@ -275,6 +311,20 @@ public final class LinksBench {
       double measured = w == null ? Double.NaN : ((Number) w.get("bandwidthBytesPerSecond")).doubleValue();
       out.printf(Locale.ROOT, "%-6s %-10s %14.2f %14.2f %8.3f%n", l.get("id"), l.get("rate"), shaped / 1e6,
           measured / 1e6, measured / shaped);
+    }
+    for (Map<String, Object> r : runs) {
+      Map<String, Object> c = (Map<String, Object>) r.get("change");
+      if (c != null) {
+        out.printf(Locale.ROOT, "%n%s %s: %s's link set to %s after %.1f s; its estimate after each transfer then"
+            + " (MB/s, ratio to the new rate):", r.get("strategy"), r.get("repetition"), c.get("worker"), c.get("rate"),
+            ((Number) c.get("afterSeconds")).doubleValue());
+        List<Number> e = (List<Number>) c.get("estimates");
+        List<Number> q = (List<Number>) c.get("ratios");
+        for (int i = 0; i < e.size(); i++) {
+          out.printf(Locale.ROOT, " %.2f (%.2f)", e.get(i).doubleValue() / 1e6, q.get(i).doubleValue());
+        }
+        out.println();
+      }
     }
   }
 }

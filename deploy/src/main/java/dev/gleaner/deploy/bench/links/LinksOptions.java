@@ -43,6 +43,11 @@ public final class LinksOptions {
       description = "Links: the master's --concurrent-sends (default: ${DEFAULT-VALUE}).")
   String concurrentSends;
 
+  @Option(names = "--link-change", paramLabel = "SECONDS:wI:RATE",
+      description = "Links: SECONDS after each run starts, shape worker I's link to RATE (back after the run), and"
+          + " report how the master's estimate of it followed, transfer by transfer (e.g. 3:w1:20mbit).")
+  String change;
+
   @Option(names = "--link-dir", paramLabel = "DIR",
       description = "Links: run in this folder and keep it (the master's and workers' logs, the served file);"
           + " default: a temporary folder, removed at the end.")
@@ -84,6 +89,6 @@ public final class LinksOptions {
     dev.gleaner.common.port.Sends.parse("--link-concurrent-sends", concurrentSends);
     String sends = concurrentSends.trim();
     return new LinksBench.Settings(Rate.parse(uplink), downlinks, perWorker, (long) (fileMib * (1 << 20)),
-        List.copyOf(strategies), repeat, chunkUnits, sends, dir);
+        List.copyOf(strategies), repeat, chunkUnits, sends, dir, change == null ? null : LinkChange.parse(change));
   }
 }
