@@ -293,8 +293,17 @@ public final class Controller {
 
   /** {@code bytes} of a chunk's input arrived at its worker in {@code seconds} (its link's speed). */
   public void streamed(String worker, String job, long chunkId, long bytes, double seconds, double now) {
+    streamed(worker, job, chunkId, bytes, seconds, false, now);
+  }
+
+  /**
+   * {@code bytes} of a chunk's input arrived at its worker in {@code seconds}; {@code alone}: no other
+   * worker's stream shared the wire with it (its rate is then the link's, and a drop of it shows).
+   */
+  public void streamed(String worker, String job, long chunkId, long bytes, double seconds, boolean alone,
+      double now) {
     if (bytes > 0 && seconds > 0) {
-      state.estimator.transferred(worker, bytes, seconds);
+      state.estimator.transferred(worker, bytes, seconds, alone);
     }
   }
 

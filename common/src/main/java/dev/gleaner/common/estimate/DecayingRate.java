@@ -10,7 +10,8 @@ package dev.gleaner.common.estimate;
  * one, and a piece of 0 seconds (timer resolution) cannot produce an infinite rate.
  *
  * <p>With a {@code shift} factor, a rate that dropped is followed at once: two observations in a
- * row more than {@code shift} times below the estimate replace what came before them (a link whose
+ * row that may show it (a transfer alone on the wire, not one that shared the master's egress) more
+ * than {@code shift} times below the estimate replace what came before them (a link whose
  * rate was cut mid-job would otherwise take a half-life of transfers to show it). A rise is followed
  * at the decaying pace only: a fast-looking transfer may be an artifact (a worker that read late
  * takes its socket buffer in one go), a slow one is not.
@@ -45,12 +46,18 @@ final class DecayingRate {
   }
 
   void observe(double amountDone, double secondsTaken) {
+    observe(amountDone, secondsTaken, false);
+  }
+
+  /** An observation; {@code mayShift}: it may show a drop (see the class comment), else it only decays in. */
+  void observe(double amountDone, double secondsTaken, boolean mayShift) {
     if (!(amountDone > 0) || !(secondsTaken > 0) || Double.isInfinite(secondsTaken)) {
       return;
     }
     // the first real observation replaces the prior: a piece measured on the job itself beats a
     // calibration on a sample (which can be off by several times: another range, a cold JIT)
-    boolean off = shift > 1 && observations > 0 && seconds > 0 && amountDone / secondsTaken * shift < amount / seconds;
+    boolean off = mayShift && shift > 1 && observations > 0 && seconds > 0
+        && amountDone / secondsTaken * shift < amount / seconds;
     if (off && offBy) {
       // the second in a row far below: the rate dropped; these two are what is known of it
       amount = offAmount + amountDone;

@@ -48,8 +48,8 @@ public final class Estimator implements Estimates {
   /** Seconds on the wire after which an observation of bandwidth weighs half. */
   public static final double BANDWIDTH_HALF_LIFE = 30;
   /**
-   * Two transfers in a row this many times below a link's estimate show its rate dropped (tc on a
-   * testbed, a VPN, a congested uplink): the estimate restarts from them.
+   * Two transfers in a row, each alone on the wire, this many times below a link's estimate show its
+   * rate dropped (tc on a testbed, a VPN, a congested uplink): the estimate restarts from them.
    */
   public static final double BANDWIDTH_SHIFT = 1.5;
   /** What a calibration weighs, in seconds of observed computing. */
@@ -112,7 +112,17 @@ public final class Estimator implements Estimates {
 
   /** {@code bytes} went to the worker in {@code seconds} on the wire. */
   public void transferred(String worker, long bytes, double seconds) {
-    figures(worker).bandwidth.observe(bytes, seconds);
+    transferred(worker, bytes, seconds, false);
+  }
+
+  /**
+   * {@code bytes} crossed the worker's link in {@code seconds}; {@code alone}: no other worker's
+   * stream was on the wire beside it, so that its rate is the link's, and two such in a row far below
+   * the estimate show the link's rate dropped ({@link #BANDWIDTH_SHIFT}). Beside others a slow
+   * transfer may be a share of the master's egress.
+   */
+  public void transferred(String worker, long bytes, double seconds, boolean alone) {
+    figures(worker).bandwidth.observe(bytes, seconds, alone);
     medianBandwidth = Double.NaN;
     changed(worker);
   }

@@ -128,13 +128,14 @@ final class DistribStrategy implements PlanStrategy {
    */
   static List<Worker> bestOrder(List<Worker> byBandwidth, PortRule rule) {
     int n = byBandwidth.size();
-    if (n < 3 || n > ORDER_SEARCH || rule.maxStreams() == 1) {
+    if (n < 3 || n > ORDER_SEARCH || rule.maxStreams() == 1 || Double.isInfinite(rule.budget())) {
       return byBandwidth;
     }
     List<Worker> best = new ArrayList<>(byBandwidth);
     double bestRate = java.util.Arrays.stream(endTogether(best, rule)).sum();
-    // each round moves one worker and gains at least a hair, at most n * n rounds
-    for (int round = 0; round < n * n; round++) {
+    // each round moves one worker and gains at least a hair; at most n rounds (a plan is made on the
+    // control thread)
+    for (int round = 0; round < n; round++) {
       List<Worker> found = null;
       for (int from = 0; from < n; from++) {
         for (int to = 0; to < n; to++) {

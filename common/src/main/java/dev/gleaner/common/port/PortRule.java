@@ -77,19 +77,18 @@ public record PortRule(int maxStreams, double budget, boolean probe) {
    */
   public String regime(double[] rates, String unit) {
     double sum = 0;
-    double largest = 0;
     double[] sorted = rates.clone();
     java.util.Arrays.sort(sorted);
     for (double r : sorted) {
       sum += r;
-      largest = Math.max(largest, r);
     }
     double pair = sorted.length >= 2 ? sorted[0] + sorted[1] : Double.POSITIVE_INFINITY;
     if (maxStreams == 1) {
       return "one port (one stream at a time)";
     }
-    if (Double.isInfinite(budget) && !Double.isInfinite(sum)) {
-      return "every link at once (no bound on the master's egress is known yet)";
+    if (Double.isInfinite(budget)) {
+      return sorted.length > maxStreams ? "at most " + maxStreams + " links at once (no bound on the master's egress)"
+          : "every link at once (no bound on the master's egress is known yet)";
     }
     String egress = figure(budget) + " " + unit;
     if (sum <= budget && sorted.length <= maxStreams) {
@@ -103,8 +102,11 @@ public record PortRule(int maxStreams, double budget, boolean probe) {
         + egress + ", of " + figure(sum) + " for all)";
   }
 
-  /** Four significant digits, no trailing zeros. */
+  /** Four significant digits, no trailing zeros; "unbounded" for a link with no limit. */
   private static String figure(double x) {
+    if (!Double.isFinite(x)) {
+      return "unbounded";
+    }
     return new java.math.BigDecimal(x).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
   }
 

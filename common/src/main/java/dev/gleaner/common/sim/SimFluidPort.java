@@ -173,7 +173,7 @@ final class SimFluidPort implements SimPorts.Port {
       measured.put(f.host, bytes / (now - f.startedAt));
     }
     if (clean || Double.isNaN(known)) {
-      controller.streamed(f.host.host.id(), job.id(), f.chunk.id, bytes, now - f.startedAt, now);
+      controller.streamed(f.host.host.id(), job.id(), f.chunk.id, bytes, now - f.startedAt, !f.crowded, now);
     }
     f.arrived.run();
   }
@@ -197,7 +197,9 @@ final class SimFluidPort implements SimPorts.Port {
     // first of each worker's is in line (one asked for later, of a better rank, does not block others)
     Map<SimHost, Long> first = new HashMap<>();
     for (Flow f : waiting) {
-      first.merge(f.host, f.seq, Math::min);
+      if (!f.chunk.gone && f.host.up && f.to > f.from) {
+        first.merge(f.host, f.seq, Math::min);
+      }
     }
     List<Flow> notYet = new ArrayList<>();
     while (!waiting.isEmpty()) {

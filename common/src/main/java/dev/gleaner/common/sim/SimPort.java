@@ -134,8 +134,9 @@ final class SimPort implements SimPorts.Port {
       double now = clock.now();
       sending = null;
       s.chunk.ready = true;
+      // one stream at a time: each is alone on the wire
       controller.streamed(s.host.host.id(), job.id(), s.chunk.id, (long) Math.ceil((s.to - s.from) * job.bytesPerUnit()),
-          now - s.startedAt, now);
+          now - s.startedAt, true, now);
       s.arrived.run();
       kick();
     });

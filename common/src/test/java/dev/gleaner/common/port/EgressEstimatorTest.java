@@ -182,13 +182,13 @@ class EgressEstimatorTest {
     e.arrived(0, 1, 5e6);
     assertEquals(5e6, e.egress(), 1e-6);
     // two more that overlap: 10 MB over [1, 3] beside 10 MB over [2, 4]: 20 MB in 3 s
-    e.arrived(1, 3, 10e6);
-    assertEquals(5e6, e.egress(), 1e-6, "10 MB over [1, 3], after the first (they touch, not overlap)");
+    e.arrived(1, 3, 12e6);
+    assertEquals(6e6, e.egress(), 1e-6, "12 MB over [1, 3], after the first (they touch: not 17 MB over [0, 3])");
     e.arrived(2, 4, 10e6);
-    assertEquals(20e6 / 3, e.egress(), 1e-6);
+    assertEquals(22e6 / 3, e.egress(), 1e-6);
     // one alone later, slower: the floor stays
     e.arrived(10, 12, 2e6);
-    assertEquals(20e6 / 3, e.egress(), 1e-6);
+    assertEquals(22e6 / 3, e.egress(), 1e-6);
     assertFalse(e.bound());
   }
 }

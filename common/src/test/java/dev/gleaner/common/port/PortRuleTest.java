@@ -1,5 +1,6 @@
 package dev.gleaner.common.port;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -66,5 +67,20 @@ class PortRuleTest {
     assertThrows(IllegalArgumentException.class, () -> new PortRule(0, 1));
     assertThrows(IllegalArgumentException.class, () -> new PortRule(1, 0));
     assertThrows(IllegalArgumentException.class, () -> new PortRule(1, NAN));
+  }
+
+  /** The regime a plan names, also for links with no limit and for an egress not known. */
+  @Test
+  void theRegimeIsNamedWhateverIsUnbounded() {
+    double[] links = {1, 2, 3};
+    assertEquals("one port (one stream at a time)", PortRule.ONE_PORT.regime(links, "u"));
+    assertEquals("at most 2 links at once (no bound on the master's egress)",
+        new PortRule(2, Double.POSITIVE_INFINITY).regime(links, "u"));
+    assertEquals("every link at once (no bound on the master's egress is known yet)",
+        new PortRule(8, Double.POSITIVE_INFINITY).regime(new double[] {1, Double.POSITIVE_INFINITY}, "u"));
+    assertEquals("bounded multi-port (links on the wire at once while their sum fits in the master's egress, 10 u,"
+        + " of unbounded for all)", new PortRule(8, 10).regime(new double[] {5, 4, Double.POSITIVE_INFINITY}, "u"));
+    assertEquals("every link at once (the master's egress, 10 u, takes the links' sum, 6)",
+        new PortRule(8, 10).regime(links, "u"));
   }
 }

@@ -60,13 +60,10 @@ class WorkerMetricsTest {
           + value(b, "gleaner_worker_units_discarded_total", "w2");
       // every unit of the job kept at least once, more than once when an idle worker took the tail of a
       // running chunk whose holder had already computed some of it (a busy machine makes the master
-      // split tails; the holder's late pieces are then kept as duplicates or discarded, or dropped
-      // unacknowledged at a cancel), and exactly once otherwise
+      // split tails; the holder's late pieces are then acknowledged as duplicates, discarded, or dropped
+      // unacknowledged at a cancel): with no tail taken over (reported = the job), exactly once
       assertTrue(acknowledged + discarded <= reported, "acknowledged + discarded <= reported");
       assertTrue(acknowledged >= s.getUnitsTotal(), "every unit acknowledged: " + acknowledged);
-      if (reported == s.getUnitsTotal()) {
-        assertEquals(s.getUnitsTotal(), acknowledged, "no tail taken over, so each unit acknowledged once");
-      }
       assertTrue(value(a, "gleaner_worker_input_bytes_total", "w1") + value(b, "gleaner_worker_input_bytes_total", "w2")
           >= Files.size(file), "the whole file arrived");
       assertTrue(value(a, "gleaner_worker_chunks_assigned_total", "w1") >= 1, a);

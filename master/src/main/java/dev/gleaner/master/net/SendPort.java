@@ -193,13 +193,21 @@ final class SendPort implements PortStream.Port {
    * link: false when the stream shared a bound egress, waited on a worker that did not read, or is not
    * known here.
    */
-  boolean arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
+  /**
+   * What a transfer measured: {@code clean}, its link (it did not share a bound egress, nor wait on a
+   * worker that did not read); {@code alone}, no other worker's stream was on the wire beside it.
+   */
+  record Arrival(boolean clean, boolean alone) {
+    static final Arrival UNKNOWN = new Arrival(false, false);
+  }
+
+  Arrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
     PortStream s;
     boolean clean;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
       if (s == null || s.channel != channel) {
-        return false;
+        return Arrival.UNKNOWN;
       }
       // a rate below what the link is known to do says the link got slower only when the stream had the
       // wire to itself; beside others it may say as well that they shared the egress
@@ -208,14 +216,17 @@ final class SendPort implements PortStream.Port {
       double now = seconds();
       clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, now)
           && !(slower && s.crowded);
-      egress.arrived(now - seconds, now, bytes);
+      if (!s.everStalled) {
+        // a worker that stopped reading takes its socket buffer in one go: its span says nothing of the wire
+        egress.arrived(now - seconds, now, bytes);
+      }
       if (clean && bytes > 0 && seconds > 0) {
         // the streams asked for before this measure go by it too
         measured.put(channel, bytes / seconds);
       }
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
-    return clean;
+    return new Arrival(clean, !s.crowded);
   }
 
   /** Called by the connection when its channel becomes writable again: its stream goes on, or asks again. */
@@ -267,11 +278,12 @@ final class SendPort implements PortStream.Port {
    * with a fixed count, that many links at once.
    */
   synchronized PortRule planRule() {
+    PortRule r = egress.rule(Integer.MAX_VALUE);
     if (fit || fixed == Integer.MAX_VALUE) {
-      PortRule r = egress.rule(Integer.MAX_VALUE);
       return new PortRule(r.maxStreams(), r.budget(), false);
     }
-    return fixed == 1 ? PortRule.ONE_PORT : new PortRule(fixed, Double.POSITIVE_INFINITY);
+    // n links at once, still within the egress, as the simulator plans them
+    return fixed == 1 ? PortRule.ONE_PORT : new PortRule(fixed, r.budget(), false);
   }
 
   /** The rule as it stands: fit the egress as now estimated, or the fixed count. */

@@ -130,10 +130,10 @@ final class WorkerHandler extends ConnectionHandler {
       }
       case INPUT_ARRIVED -> {
         InputArrived a = msg.getInputArrived();
-        boolean clean = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(), a.getBytes(),
-            a.getNanos() / 1e9);
-        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9, clean,
-            services.sendPort().planRule());
+        SendPort.Arrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
+            a.getBytes(), a.getNanos() / 1e9);
+        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9,
+            arrival.clean(), arrival.alone(), services.sendPort().planRule());
       }
       case CHUNK_FAILED -> {
         // the worker dropped the chunk: the rest of its input would go nowhere

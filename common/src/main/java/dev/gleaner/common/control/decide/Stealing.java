@@ -134,6 +134,10 @@ final class Stealing {
       if (cut > last.start() && cut < last.end()) {
         longest.addLast(JobLedger.part(last.start(), cut, last.checkpoints()));
         taken = JobLedger.part(cut, last.end(), last.checkpoints());
+      } else if (rv > 0 && rm > 0) {
+        // the alignment left no cut: the whole piece would be more than the thief's share
+        longest.addLast(last);
+        return Boolean.FALSE;
       }
     }
     WorkQueue mine = j.queue(m.id);
@@ -220,7 +224,7 @@ final class Stealing {
   private boolean unload(JobLedger j, Member m, double now) {
     s.refile();
     Chunk c = j.surplus.most(m);
-    if (c == null) {
+    if (c == null || wouldHoldThePort(j, m, c.worker)) {
       return false;
     }
     s.emit(new Action.Cancel(c.worker.id, j.def.id(), c.id, "moved to idle worker " + m.id));

@@ -107,12 +107,16 @@ public final class LinksBench {
     try {
       return run(dir);
     } finally {
+      boolean mine = true;
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException e) {
         // the JVM is shutting down: the hook removes the folder
+        mine = false;
       }
-      deleteTree(dir);
+      if (mine) {
+        deleteTree(dir);
+      }
     }
   }
 
