@@ -122,10 +122,14 @@ public final class EgressEstimator {
     return true;
   }
 
-  /** The egress in bytes/s: measured where it bound, else the floor; NaN before anything was sent. */
+  /**
+   * The egress in bytes/s: measured where it bound, never below what was seen to go through (a window
+   * may look bound when a link's estimate runs high, or a worker reads slowly); else the floor; NaN
+   * before anything was sent.
+   */
   public double egress() {
     if (!Double.isNaN(measured)) {
-      return measured;
+      return Math.max(measured, floor);
     }
     return floor > 0 ? floor : Double.NaN;
   }
@@ -142,7 +146,7 @@ public final class EgressEstimator {
    */
   public PortRule rule(int maxStreams) {
     if (!Double.isNaN(measured)) {
-      return new PortRule(maxStreams, measured, false);
+      return new PortRule(maxStreams, egress(), false);
     }
     return floor > 0 ? new PortRule(maxStreams, floor, true) : new PortRule(maxStreams, Double.POSITIVE_INFINITY);
   }

@@ -191,4 +191,20 @@ class EgressEstimatorTest {
     assertEquals(22e6 / 3, e.egress(), 1e-6);
     assertFalse(e.bound());
   }
+
+  /**
+   * Windows that look bound below what was seen to go through (a link whose estimate runs high makes
+   * the streams look slower than their links) do not pull the egress under the floor.
+   */
+  @Test
+  void aMeasureNeverFallsBelowWhatWentThrough() {
+    EgressEstimator e = EgressEstimator.fromArrivals();
+    e.arrived(0, 2, 18e6);
+    for (int i = 0; i < 20; i++) {
+      assertTrue(e.window(2 + 0.25 * i, 2.25 + 0.25 * i, 1e6, 2, 15e6), "bound: 4 MB/s against links of 15");
+    }
+    assertTrue(e.bound());
+    assertEquals(9e6, e.egress(), 1e-6);
+    assertEquals(new PortRule(8, 9e6, false), e.rule(8));
+  }
 }
