@@ -9,9 +9,9 @@ package dev.gleaner.common.estimate;
  * <p>Ratio of decayed sums rather than a mean of ratios: a long piece weighs more than a short
  * one, and a piece of 0 seconds (timer resolution) cannot produce an infinite rate.
  *
- * <p>With a {@code shift} factor, a rate that dropped is followed at once: two observations in a
- * row that may show it (a transfer alone on the wire, not one that shared the master's egress) more
- * than {@code shift} times below the estimate replace what came before them (a link whose
+ * <p>With a {@code shift} factor, a rate that dropped is followed at once: {@link #RUN} observations
+ * in a row that may show it (a transfer alone on the wire, not one that shared the master's egress)
+ * more than {@code shift} times below the estimate replace what came before them (a link whose
  * rate was cut mid-job would otherwise take a half-life of transfers to show it). A rise is followed
  * at the decaying pace only: a fast-looking transfer may be an artifact (a worker that read late
  * takes its socket buffer in one go), a slow one is not.
@@ -22,8 +22,11 @@ final class DecayingRate {
   private double amount;
   private double seconds;
   private long observations;
-  /** Whether the last observation was more than the shift below the estimate. */
-  private boolean offBy;
+  /** Observations in a row that may show a drop and lie more than the shift below the estimate. */
+  static final int RUN = 3;
+
+  /** How many of the last observations in a row were far below, and what they did. */
+  private int offRun;
   private double offAmount;
   private double offSeconds;
 
@@ -31,7 +34,7 @@ final class DecayingRate {
     this(halfLife, 0);
   }
 
-  /** A rate that follows a drop once two observations in a row are {@code shift} times below it (0: never). */
+  /** A rate that follows a drop once {@link #RUN} observations in a row are {@code shift} times below it (0: never). */
   DecayingRate(double halfLife, double shift) {
     this.halfLife = halfLife;
     this.shift = shift;
@@ -58,17 +61,17 @@ final class DecayingRate {
     // calibration on a sample (which can be off by several times: another range, a cold JIT)
     boolean off = mayShift && shift > 1 && observations > 0 && seconds > 0
         && amountDone / secondsTaken * shift < amount / seconds;
-    if (off && offBy) {
-      // the second in a row far below: the rate dropped; these two are what is known of it
+    if (off && offRun == RUN - 1) {
+      // the last of a run far below: the rate dropped; the run is what is known of it
       amount = offAmount + amountDone;
       seconds = offSeconds + secondsTaken;
       observations++;
-      offBy = false;
+      offRun = 0;
       return;
     }
-    offBy = off;
-    offAmount = amountDone;
-    offSeconds = secondsTaken;
+    offRun = off ? offRun + 1 : 0;
+    offAmount = off ? offAmount + amountDone : 0;
+    offSeconds = off ? offSeconds + secondsTaken : 0;
     double keep = observations == 0 ? 0 : Math.pow(2, -secondsTaken / halfLife);
     amount = amount * keep + amountDone;
     seconds = seconds * keep + secondsTaken;

@@ -48,10 +48,10 @@ public final class Estimator implements Estimates {
   /** Seconds on the wire after which an observation of bandwidth weighs half. */
   public static final double BANDWIDTH_HALF_LIFE = 30;
   /**
-   * Two transfers in a row, each alone on the wire, this many times below a link's estimate show its
-   * rate dropped (tc on a testbed, a VPN, a congested uplink): the estimate restarts from them.
+   * Three transfers in a row, each alone on the wire, this many times below a link's estimate show
+   * its rate dropped (tc on a testbed, a VPN, a congested uplink): the estimate restarts from them.
    */
-  public static final double BANDWIDTH_SHIFT = 1.5;
+  public static final double BANDWIDTH_SHIFT = 2;
   /** What a calibration weighs, in seconds of observed computing. */
   public static final double PRIOR_SECONDS = 1;
 
@@ -117,7 +117,7 @@ public final class Estimator implements Estimates {
 
   /**
    * {@code bytes} crossed the worker's link in {@code seconds}; {@code alone}: no other worker's
-   * stream was on the wire beside it, so that its rate is the link's, and two such in a row far below
+   * stream was on the wire beside it, so that its rate is the link's, and three such in a row far below
    * the estimate show the link's rate dropped ({@link #BANDWIDTH_SHIFT}). Beside others a slow
    * transfer may be a share of the master's egress.
    */
