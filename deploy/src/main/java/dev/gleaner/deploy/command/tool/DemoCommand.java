@@ -53,12 +53,18 @@ public final class DemoCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("gleaner-demo-");
     WorkerProcesses processes = new WorkerProcesses(dir);
     MasterServer[] master = new MasterServer[1];
-    Thread cleanup = new Thread(() -> stopAll(processes, master[0], dir), "gleaner-demo-cleanup");
+    Thread cleanup = new Thread(() -> stopAll(processes, master[0], dir, true), "gleaner-demo-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
+    int code = 1;
     try {
-      return run(dir, processes, master);
+      code = run(dir, processes, master);
+      return code;
     } finally {
-      stopAll(processes, master[0], dir);
+      // after a good run the logs go; after a bad one they stay, for the one who looks into it
+      stopAll(processes, master[0], dir, code == 0);
+      if (code != 0) {
+        System.err.println("the demo's logs are kept in " + dir);
+      }
       Runtime.getRuntime().removeShutdownHook(cleanup);
     }
   }
@@ -78,7 +84,8 @@ public final class DemoCommand implements Callable<Integer> {
         .withHeartbeat(Duration.ofSeconds(1), Duration.ofSeconds(5));
     master[0] = new MasterServer(config).start();
     int port = master[0].port();
-    System.err.printf(Locale.ROOT, "master on 127.0.0.1:%d; starting %d workers (%d slowed %.0fx); logs in %s%n"
+    System.err.printf(Locale.ROOT, "master on 127.0.0.1:%d; starting %d workers (%d slowed %.0fx); logs in %s"
+        + " (removed after a good run, kept otherwise)%n"
         + "watch it in a browser: http://127.0.0.1:%d/%n", port, workers, workers / 2, slowdown, dir, port);
 
     for (int i = 1; i <= workers; i++) {
@@ -138,11 +145,13 @@ public final class DemoCommand implements Callable<Integer> {
     throw new IllegalStateException("the demo did not finish within 30 minutes");
   }
 
-  private static synchronized void stopAll(WorkerProcesses processes, MasterServer master, Path dir) {
+  private static synchronized void stopAll(WorkerProcesses processes, MasterServer master, Path dir, boolean remove) {
     processes.close();
     if (master != null) {
       master.close();
     }
-    LocalRuns.deleteTree(dir, "demo");
+    if (remove) {
+      LocalRuns.deleteTree(dir, "demo");
+    }
   }
 }
