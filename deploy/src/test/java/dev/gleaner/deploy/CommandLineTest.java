@@ -37,7 +37,7 @@ public class CommandLineTest {
 
   /** A missing secret: the master is told how to make one, a worker or client to copy the master's. */
   @Test
-  void aMissingSecretSaysWhatToDoForEachRole() {
+  void aMissingSecretSaysWhatToDoForEachRole() throws Exception {
     Path missing = dir.resolve("keys").resolve("secret");
     Run master = gleaner("master", "--port", "0", "--bind", "127.0.0.1", "--data", dir.resolve("data").toString(),
         "--secret-file", missing.toString());
@@ -48,7 +48,13 @@ public class CommandLineTest {
     Run client = gleaner("status", "--master", "127.0.0.1:1", "--secret-file", missing.toString());
     assertEquals(1, client.code());
     assertEquals("gleaner: secret file " + missing + " does not exist; copy the master's secret file there (the same"
-        + " bytes; chmod 600), or name it with --secret-file", client.err().strip());
+        + " bytes; chmod 600; its folder first: mkdir -p " + missing.getParent() + "), or name it with --secret-file",
+        client.err().strip());
+    // with its folder there, no mkdir
+    Files.createDirectories(missing.getParent());
+    Run inFolder = gleaner("status", "--master", "127.0.0.1:1", "--secret-file", missing.toString());
+    assertEquals("gleaner: secret file " + missing + " does not exist; copy the master's secret file there (the same"
+        + " bytes; chmod 600), or name it with --secret-file", inFolder.err().strip());
   }
 
   /** A result limit below one frame is refused at start: a one-frame result is taken whole, so it could not be held to. */

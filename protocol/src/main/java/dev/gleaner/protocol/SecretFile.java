@@ -38,7 +38,8 @@ public final class SecretFile {
       throw new IllegalArgumentException("secret file " + file + " does not exist; " + (master
           ? "make one with: mkdir -p " + dir + " && (umask 077 && head -c 32 /dev/urandom | base64 > " + file
               + "), then copy it to every worker and client"
-          : "copy the master's secret file there (the same bytes; chmod 600), or name it with --secret-file"), e);
+          : "copy the master's secret file there (the same bytes; chmod 600" + (Files.isDirectory(dir) ? ""
+              : "; its folder first: mkdir -p " + dir) + "), or name it with --secret-file"), e);
     } catch (IOException e) {
       throw new IllegalArgumentException("cannot read secret file " + file + ": " + e.getMessage(), e);
     }
