@@ -245,7 +245,12 @@ final class ChunkRunner implements AutoCloseable {
       if (cause instanceof CancellationException) {
         return;
       }
-      log.error("chunk {} failed: {}", task.key(), cause.toString(), cause);
+      if (cause instanceof ProgramFailure) {
+        // the user's program, not the worker: one line an admin does not read as a bug
+        log.warn("chunk {} failed: {}", task.key(), cause.getMessage());
+      } else {
+        log.error("chunk {} failed: {}", task.key(), cause.toString(), cause);
+      }
       reporter.failed(a.getJobId(), a.getChunkId(), String.valueOf(cause.getMessage()));
     }
   }

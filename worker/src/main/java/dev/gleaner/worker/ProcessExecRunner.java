@@ -135,7 +135,7 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
         }
         long cap = cap();
         if (stdout.size() > cap) {
-          throw new IllegalStateException("exec: " + command.get(0) + " wrote more than " + cap + " bytes to stdout, "
+          throw new ProgramFailure("exec: " + command.get(0) + " wrote more than " + cap + " bytes to stdout, "
               + (cap < maxOutput ? "more than this worker's heap holds (the master takes up to " + maxOutput
                   + "; give the worker a larger -Xmx in JAVA_OPTS)" : "over the master's limit for one piece"
                   + " (gleaner master --max-result-mib)") + "; give the job smaller chunks or more checkpoints");
@@ -146,7 +146,7 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
           if (err.length() > STDERR_TAIL || stderr.dropped()) {
             err = "..." + err.substring(Math.max(0, err.length() - STDERR_TAIL));
           }
-          throw new IllegalStateException("exec: " + String.join(" ", command) + " exited with status " + code
+          throw new ProgramFailure("exec: " + String.join(" ", command) + " exited with status " + code
               + (err.isBlank() ? "" : ": " + err.strip()));
         }
         return stdout.toByteArray();

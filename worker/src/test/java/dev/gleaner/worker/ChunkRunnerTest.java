@@ -240,6 +240,32 @@ class ChunkRunnerTest {
     assertTrue(r.pieces.isEmpty());
   }
 
+  /** A user's program that fails is one WARN line on the worker, with no stack trace: not a bug of Gleaner's. */
+  @Test
+  void aFailingProgramIsOneWarningWithoutAStackTrace() {
+    ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+        ChunkRunner.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+        new ch.qos.logback.core.read.ListAppender<>();
+    lines.start();
+    logger.addAppender(lines);
+    RecordingReporter r = new RecordingReporter();
+    try (ChunkRunner runner = new ChunkRunner(Workers.workloads(getClass().getClassLoader(), Set.of("false")), 1, 1, 0,
+        Map.of())) {
+      runner.assign(Assign.newBuilder().setJobId("j").setChunkId(1).setWorkload("exec").putParams("command", "false")
+          .putParams("to", "1").setStart(0).setEnd(1).build(), NO_FLOW, r);
+      await().atMost(Duration.ofSeconds(10)).until(() -> !r.failures.isEmpty());
+    } finally {
+      logger.detachAppender(lines);
+    }
+    assertTrue(r.failures.get(0).matches("exec: \\S*false exited with status 1"), r.failures.get(0));
+    List<ch.qos.logback.classic.spi.ILoggingEvent> failed = lines.list.stream()
+        .filter(e -> e.getFormattedMessage().startsWith("chunk j#1 failed")).toList();
+    assertEquals(1, failed.size(), lines.list.toString());
+    assertEquals(ch.qos.logback.classic.Level.WARN, failed.get(0).getLevel());
+    assertEquals(null, failed.get(0).getThrowableProxy(), "no stack trace");
+  }
+
   @Test
   void aResultOverTheMastersResultLimitFailsItsChunkInsteadOfVanishing() {
     RecordingReporter r = new RecordingReporter();
