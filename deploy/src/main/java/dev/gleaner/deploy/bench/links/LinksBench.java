@@ -36,6 +36,9 @@ public final class LinksBench {
   private static final Duration RUN_LIMIT = Duration.ofMinutes(30);
   /** How often the wire's counters are read. */
   private static final Duration METER_PERIOD = Duration.ofMillis(100);
+  /** Walks of a folder to remove while something may still write in it, and the pause between them. */
+  private static final int DELETE_TRIES = 20;
+  private static final long DELETE_PAUSE_MILLIS = 50;
   /** Bytes in one period below which a link counts as idle (heartbeats, acks). */
   private static final long IDLE_BYTES = 4096;
 
@@ -282,10 +285,33 @@ public final class LinksBench {
     progress.flush();
   }
 
+  /**
+   * Removes the folder and all in it. On the way out (a SIGTERM) the run's own thread may still make a
+   * file in it while this walks (a driver's log as a run starts): the walk then goes again, at most
+   * {@link #DELETE_TRIES} times, {@link #DELETE_PAUSE_MILLIS} apart.
+   */
   private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        if (!Files.exists(dir)) {
+          return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+          for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+            Files.deleteIfExists(p);
+          }
+        }
+        return;
+      } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException e) {
+        if (attempt >= DELETE_TRIES) {
+          throw e;
+        }
+        try {
+          TimeUnit.MILLISECONDS.sleep(DELETE_PAUSE_MILLIS);
+        } catch (InterruptedException stop) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
       }
     }
   }
