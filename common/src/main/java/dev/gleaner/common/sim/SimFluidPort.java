@@ -24,7 +24,7 @@ import java.util.Set;
  * has a measure already, as the runtime does.
  */
 final class SimFluidPort implements SimPorts.Port {
-  private final class Flow {
+  private final class Flow implements SimPorts.Queued {
     final SimHost host;
     final SimChunk chunk;
     final long from;
@@ -59,6 +59,21 @@ final class SimFluidPort implements SimPorts.Port {
 
     double left() {
       return (to - from) - sent;
+    }
+
+    @Override
+    public SimHost host() {
+      return host;
+    }
+
+    @Override
+    public long seq() {
+      return seq;
+    }
+
+    @Override
+    public boolean live() {
+      return !chunk.gone && host.up && to > from;
     }
   }
 
@@ -193,18 +208,11 @@ final class SimFluidPort implements SimPorts.Port {
       links.put(f.host, link(f));
     }
     PortRule rule = new PortRule(Integer.MAX_VALUE, network.egress());
-    // a worker's streams go in the order they were asked for, as its connection sends them: only the
-    // first of each worker's is in line (one asked for later, of a better rank, does not block others)
-    Map<SimHost, Long> first = new HashMap<>();
-    for (Flow f : waiting) {
-      if (!f.chunk.gone && f.host.up && f.to > f.from) {
-        first.merge(f.host, f.seq, Math::min);
-      }
-    }
+    Map<SimHost, Long> first = SimPorts.firstOfEach(waiting);
     List<Flow> notYet = new ArrayList<>();
     while (!waiting.isEmpty()) {
       Flow f = waiting.peek();
-      if (f.chunk.gone || !f.host.up || f.to <= f.from) {
+      if (!f.live()) {
         waiting.poll();
         continue;
       }

@@ -15,7 +15,7 @@ import java.util.PriorityQueue;
  * ready, the controller hears how long the bytes took, and the worker is told.
  */
 final class SimPort implements SimPorts.Port {
-  private static final class SimStream {
+  private static final class SimStream implements SimPorts.Queued {
     final SimHost host;
     final SimChunk chunk;
     final long from;
@@ -39,6 +39,21 @@ final class SimPort implements SimPorts.Port {
       this.seq = seq;
       this.linkEstimate = s.linkRate();
       this.arrived = arrived;
+    }
+
+    @Override
+    public SimHost host() {
+      return host;
+    }
+
+    @Override
+    public long seq() {
+      return seq;
+    }
+
+    @Override
+    public boolean live() {
+      return !chunk.gone && host.up && to > from;
     }
   }
 
@@ -100,17 +115,11 @@ final class SimPort implements SimPorts.Port {
     if (sending != null) {
       return;
     }
-    // a worker's streams go in the order they were asked for, as its connection sends them
-    java.util.Map<SimHost, Long> first = new java.util.HashMap<>();
-    for (SimStream s : waiting) {
-      if (!s.chunk.gone && s.host.up && s.to > s.from) {
-        first.merge(s.host, s.seq, Math::min);
-      }
-    }
+    java.util.Map<SimHost, Long> first = SimPorts.firstOfEach(waiting);
     java.util.List<SimStream> notYet = new java.util.ArrayList<>();
     while (sending == null && !waiting.isEmpty()) {
       SimStream s = waiting.poll();
-      if (s.chunk.gone || !s.host.up || s.to <= s.from) {
+      if (!s.live()) {
         continue;
       }
       if (s.seq != first.get(s.host)) {

@@ -3,6 +3,8 @@ package dev.gleaner.common.sim;
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
+import java.util.HashMap;
+import java.util.Map;
 
 /** The simulated master's port for the network it is given: one stream at a time, or a fluid model of several. */
 final class SimPorts {
@@ -21,6 +23,31 @@ final class SimPorts {
 
     /** The chunk was cancelled: its streams stop. */
     void cancel(SimChunk c);
+  }
+
+  /** A stream waiting at a port: its worker, when it was asked for, and whether it still has bytes to send. */
+  interface Queued {
+    SimHost host();
+
+    long seq();
+
+    /** Its chunk is not gone, its worker is up, and it has units left. */
+    boolean live();
+  }
+
+  /**
+   * Each worker's first live stream among those waiting: a worker's streams go in the order they were
+   * asked for, as its connection sends them, so only that one is in line (one asked for later, of a
+   * better rank, does not block the others).
+   */
+  static Map<SimHost, Long> firstOfEach(Iterable<? extends Queued> waiting) {
+    Map<SimHost, Long> first = new HashMap<>();
+    for (Queued q : waiting) {
+      if (q.live()) {
+        first.merge(q.host(), q.seq(), Math::min);
+      }
+    }
+    return first;
   }
 
   /**

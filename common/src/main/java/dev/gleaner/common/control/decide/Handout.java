@@ -74,11 +74,11 @@ final class Handout {
     int held = m.chunks.size();
     ControlConfig config = s.config;
     return held < config.window()
-        || held < config.maxWindow() && config.lead() > 0 && busySeconds(m, now) < config.lead() && knownSpeed(m);
+        || held < config.maxWindow() && config.lead() > 0 && busySeconds(m, now) < config.lead() && knownPace(m);
   }
 
   /** Whether the worker's time for each chunk it holds is known. */
-  private boolean knownSpeed(Member m) {
+  private boolean knownPace(Member m) {
     JobLedger last = null;
     for (Chunk c : m.chunks) {
       // a worker's chunks are mostly of one job: one look-up per run of them
