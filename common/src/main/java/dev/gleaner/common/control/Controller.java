@@ -4,6 +4,7 @@ import dev.gleaner.common.control.decide.Decisions;
 import dev.gleaner.common.control.state.ControlState;
 import dev.gleaner.common.estimate.Estimates;
 import dev.gleaner.common.estimate.Estimator;
+import dev.gleaner.common.port.PortRule;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.function.Consumer;
@@ -311,7 +312,7 @@ public final class Controller {
    * How the master's port sends chunk input now ({@code rule}'s budget in bytes/s: the egress as the
    * port knows it), for the plans made from now on.
    */
-  public void port(dev.gleaner.common.port.PortRule rule) {
+  public void port(PortRule rule) {
     state.port = java.util.Objects.requireNonNull(rule, "rule");
   }
 
