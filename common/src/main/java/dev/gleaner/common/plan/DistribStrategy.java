@@ -50,8 +50,9 @@ final class DistribStrategy implements PlanStrategy {
       // nothing is lost whatever the split: the one that ends soonest, under the port the input crosses
       List<Worker> byBandwidth = new ArrayList<>(safe);
       byBandwidth.sort((a, b) -> Double.compare(b.bandwidth(), a.bandwidth()));
-      List<Worker> ordered = bestOrder(byBandwidth, request.port());
-      double[] amounts = endTogether(ordered, request.port());
+      int pieces = checkpoints + 1;
+      List<Worker> ordered = bestOrder(byBandwidth, request.port(), pieces);
+      double[] amounts = endTogether(ordered, request.port(), pieces);
       return build(request, ordered, round(amounts, request.units()), checkpoints, maxChunks,
           who + ": sizes that end together, served " + (ordered.equals(byBandwidth) ? "by non-increasing bandwidth"
               : "in the order that packs the links best into the egress") + ", under "
@@ -100,17 +101,20 @@ final class DistribStrategy implements PlanStrategy {
   /**
    * Shares (summing to 1 time unit's worth, to be scaled) with which workers served in this order all
    * end at the same moment when nothing interrupts them: each receives its share at its link's rate
-   * from when the port's {@code rule} lets its stream start, then computes it (the papers'
-   * store-and-forward worker). Under one port this is the classic single-round optimum; the schedule
-   * scales with the work, so one time unit gives the proportions.
+   * from when the port's {@code rule} lets its stream start, and computes it in {@code pieces} equal
+   * pieces, each once its input is there (one piece: all the input, then the computing, the papers'
+   * store-and-forward worker). A share x then ends max(x/b + x/(m s), x/(m b) + x/s) after its
+   * stream starts (m pieces, link b, speed s: the last piece waits for its input, or the first piece's
+   * input starts a computing that never waits). Under one port and one piece this is the classic
+   * single-round optimum; the schedule scales with the work, so one time unit gives the proportions.
    */
-  static double[] endTogether(List<Worker> ordered, PortRule rule) {
+  static double[] endTogether(List<Worker> ordered, PortRule rule, int pieces) {
     PortClock port = new PortClock(rule);
     double[] amounts = new double[ordered.size()];
     for (int i = 0; i < amounts.length; i++) {
       Worker w = ordered.get(i);
       double start = port.start(w.bandwidth());
-      double perUnit = 1 / w.bandwidth() + 1 / w.speed();
+      double perUnit = Math.max(1 / w.bandwidth() + 1 / (pieces * w.speed()), 1 / (pieces * w.bandwidth()) + 1 / w.speed());
       amounts[i] = Math.max(0, 1 - start) / perUnit;
       port.occupy(w.bandwidth(), amounts[i] / w.bandwidth());
     }
@@ -126,13 +130,13 @@ final class DistribStrategy implements PlanStrategy {
    * worker elsewhere in the order helps, when some links but not all fit together in the egress
    * (a thin link may then go beside a fast one before a middle one that would have to wait).
    */
-  static List<Worker> bestOrder(List<Worker> byBandwidth, PortRule rule) {
+  static List<Worker> bestOrder(List<Worker> byBandwidth, PortRule rule, int pieces) {
     int n = byBandwidth.size();
     if (n < 3 || n > ORDER_SEARCH || rule.maxStreams() == 1 || Double.isInfinite(rule.budget())) {
       return byBandwidth;
     }
     List<Worker> best = new ArrayList<>(byBandwidth);
-    double bestRate = java.util.Arrays.stream(endTogether(best, rule)).sum();
+    double bestRate = java.util.Arrays.stream(endTogether(best, rule, pieces)).sum();
     // each round moves one worker and gains at least a hair; at most n rounds (a plan is made on the
     // control thread)
     for (int round = 0; round < n; round++) {
@@ -144,7 +148,7 @@ final class DistribStrategy implements PlanStrategy {
           }
           List<Worker> o = new ArrayList<>(best);
           o.add(to, o.remove(from));
-          double rate = java.util.Arrays.stream(endTogether(o, rule)).sum();
+          double rate = java.util.Arrays.stream(endTogether(o, rule, pieces)).sum();
           if (rate > bestRate * (1 + 1e-9)) {
             bestRate = rate;
             found = o;

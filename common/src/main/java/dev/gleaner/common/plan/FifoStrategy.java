@@ -71,7 +71,8 @@ final class FifoStrategy implements PlanStrategy {
       // the master is busy (pi0 + tau) per unit plus F per message; the worker unpacks pi_k per unit
       double sent = port + model.fixed() + (model.pi0() + model.tau()) * (cut - at);
       List<Timeline.Piece> pieces = new ArrayList<>();
-      Timelines.compute(wk, chunk, request.eps(), sent + model.pi(k) * (cut - at), pieces);
+      // the FIFO model's worker computes once its whole message is unpacked
+      Timelines.compute(wk, chunk, request.eps(), sent + model.pi(k) * (cut - at), Double.NEGATIVE_INFINITY, pieces);
       lanes.add(new Timeline.Lane(wk.id(), List.of(new Timeline.Interval(port, sent)), pieces));
       port = sent;
       at = cut;

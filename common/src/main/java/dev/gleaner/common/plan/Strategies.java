@@ -17,7 +17,7 @@ public final class Strategies {
   static {
     for (PlanStrategy s : List.of(new EqualSplitStrategy(), new ProportionalStrategy(), new SelfSchedulingStrategy(),
         new DistribStrategy(), new ReplicateStrategy(), new FifoStrategy(),
-        new BandwidthCentricStrategy(), new AutoStrategy(false))) {
+        new BandwidthCentricStrategy(), new ReverseOrderStrategy(), new AutoStrategy(false))) {
       BY_NAME.put(s.name(), s);
     }
   }

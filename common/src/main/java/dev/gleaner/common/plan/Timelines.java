@@ -17,8 +17,9 @@ public final class Timelines {
 
   /**
    * Single round, one port: the master sends each assignment whole, in order, one worker at a time
-   * (units / bandwidth seconds); the worker then computes its chunks in order, and saves at each
-   * checkpoint and at each chunk's end, paying {@code eps} seconds each time.
+   * (units / bandwidth seconds); the worker computes its chunks in order, each piece once its input
+   * is there (a chunk of one piece: all its input, then its computing, the papers' model), and saves
+   * at each checkpoint and at each chunk's end, paying {@code eps} seconds each time.
    */
   public static Timeline singleRound(Platform platform, List<Assignment> order, double eps) {
     return singleRound(platform, order, eps, PortRule.ONE_PORT);
@@ -27,7 +28,7 @@ public final class Timelines {
   /**
    * Single round under the port's {@code rule} (budget in units/s): each assignment's input goes whole,
    * at its link's rate, starting in order as soon as the rule lets it beside those on the wire; the
-   * worker then computes its chunks as above.
+   * worker computes its chunks as above.
    */
   public static Timeline singleRound(Platform platform, List<Assignment> order, double eps, PortRule rule) {
     Map<String, Worker> byId = platform.byId();
@@ -42,9 +43,11 @@ public final class Timelines {
       double begin = port.admit(w.bandwidth(), seconds);
       double sent = begin + seconds;
       List<Timeline.Piece> pieces = new ArrayList<>();
-      double t = sent;
+      double t = begin;
+      double inputFrom = begin;
       for (ChunkPlan c : a.chunks()) {
-        t = compute(w, c, eps, t, pieces);
+        t = compute(w, c, eps, t, inputFrom, pieces);
+        inputFrom += c.units() / w.bandwidth();
       }
       lanes.add(new Timeline.Lane(w.id(), List.of(new Timeline.Interval(begin, sent)), pieces));
     }
@@ -79,7 +82,7 @@ public final class Timelines {
       double sent = begin + c.units() / w.bandwidth();
       receiving.get(next).add(new Timeline.Interval(begin, sent));
       port = sent;
-      free[next] = compute(w, c, eps, sent, pieces.get(next));
+      free[next] = compute(w, c, eps, begin, begin, pieces.get(next));
       idle.add(next);
     }
     List<Timeline.Lane> lanes = new ArrayList<>();
@@ -91,14 +94,19 @@ public final class Timelines {
     return new Timeline(lanes);
   }
 
-  /** Appends the pieces of chunk c computed by w from time t; returns when the last is saved. */
-  static double compute(Worker w, ChunkPlan c, double eps, double t, List<Timeline.Piece> out) {
+  /**
+   * Appends the pieces of chunk c computed by w from time t, whose input starts arriving at
+   * {@code inputFrom} at w's link rate: a piece starts once the one before is saved and its own input
+   * is there. Returns when the last is saved.
+   */
+  static double compute(Worker w, ChunkPlan c, double eps, double t, double inputFrom, List<Timeline.Piece> out) {
     long from = c.start();
     long[] cps = c.checkpoints();
     for (int k = 0; k <= cps.length; k++) {
       long to = k < cps.length ? cps[k] : c.end();
-      double saved = t + (to - from) / w.speed() + eps;
-      out.add(new Timeline.Piece(from, to, t, saved));
+      double begin = Math.max(t, inputFrom + (to - c.start()) / w.bandwidth());
+      double saved = begin + (to - from) / w.speed() + eps;
+      out.add(new Timeline.Piece(from, to, begin, saved));
       t = saved;
       from = to;
     }

@@ -2,7 +2,7 @@ package dev.gleaner.common.sim;
 
 import dev.gleaner.common.control.Action;
 
-/** A chunk a simulated worker holds: its range, its checkpoints, how far it has saved, whether its input is there. */
+/** A chunk a simulated worker holds: its range, its checkpoints, how far it has saved, how far its input is there. */
 final class SimChunk {
   final String job;
   final long id;
@@ -10,8 +10,11 @@ final class SimChunk {
   final long[] checkpoints;
   /** The end of its last saved piece. */
   long cursor;
-  /** Its whole input has arrived (a chunk without input is ready at once). */
-  boolean ready;
+  /**
+   * The unit up to which its input has arrived (the stream sends it in order); {@link Long#MAX_VALUE}
+   * once it is all there, and at once for a chunk without input.
+   */
+  long arrived;
   /** Finished, cancelled, or lost with its worker: its streams are dropped. */
   boolean gone;
 
@@ -21,6 +24,26 @@ final class SimChunk {
     end = a.end();
     checkpoints = a.checkpoints();
     cursor = a.start();
-    ready = a.inputBytes() == 0;
+    arrived = a.inputBytes() == 0 ? Long.MAX_VALUE : a.start();
+  }
+
+  /** Whether the input of its units up to {@code to} is there: a piece starts only then, as on a real worker. */
+  boolean inputThere(long to) {
+    return arrived >= to;
+  }
+
+  /** The input is there up to unit {@code at}. */
+  void arrivedTo(long at) {
+    arrived = Math.max(arrived, at);
+  }
+
+  /**
+   * Where the next piece boundary past unit {@code after} is (a checkpoint), or {@code limit} if none
+   * comes before it: the next moment a stream's progress lets a piece start.
+   */
+  long nextBoundary(long after, long limit) {
+    int i = java.util.Arrays.binarySearch(checkpoints, after);
+    i = i >= 0 ? i + 1 : -i - 1;
+    return i < checkpoints.length && checkpoints[i] < limit ? checkpoints[i] : limit;
   }
 }

@@ -19,9 +19,9 @@ import java.util.Set;
  * link's rate, as TCP flows behind one bottleneck do (what the testbed measured); which streams are on
  * it is the runtime port's choice: all ({@code share}), the ones whose links fit in the egress in the
  * plan's order ({@code fit}, the rule of {@link PortRule}), or n links. A worker's streams go one after
- * the other. When a stream ends its chunk is ready, the worker is told, and the controller hears how
- * long the bytes took, unless the stream went slower than its link (it shared the egress) and the link
- * has a measure already, as the runtime does.
+ * the other. Each piece boundary a stream's bytes reach lets its worker start that piece. When a stream
+ * ends, the worker is told, and the controller hears how long the bytes took, unless the stream went
+ * slower than its link (it shared the egress) and the link has a measure already, as the runtime does.
  */
 final class SimFluidPort implements SimPorts.Port {
   private final class Flow implements SimPorts.Queued {
@@ -35,6 +35,8 @@ final class SimFluidPort implements SimPorts.Port {
     final double linkEstimate;
     final Runnable arrived;
     double sent;
+    /** The last piece boundary its bytes reached (its start at first). */
+    long reached;
     double rate;
     double startedAt = Double.NaN;
     boolean shared;
@@ -50,6 +52,23 @@ final class SimFluidPort implements SimPorts.Port {
       this.seq = seq;
       this.linkEstimate = s.linkRate();
       this.arrived = arrived;
+      this.reached = from;
+    }
+
+    /** The next piece boundary its bytes reach, or its end. */
+    long nextBoundary() {
+      return chunk.nextBoundary(reached, to);
+    }
+
+    /** Moves {@link #reached} to the last piece boundary its bytes passed; whether it moved. */
+    boolean reach() {
+      double at = from + sent + 1e-9 * Math.max(1, to - from);
+      boolean moved = false;
+      for (long b = nextBoundary(); b < to && b <= at; b = nextBoundary()) {
+        reached = b;
+        moved = true;
+      }
+      return moved;
     }
 
     /** The link's true rate, units/s. */
@@ -163,10 +182,20 @@ final class SimFluidPort implements SimPorts.Port {
           }
         }
         active.removeAll(done);
+        List<Flow> progressed = new ArrayList<>();
+        for (Flow f : active) {
+          if (f.reach()) {
+            f.chunk.arrivedTo(f.reached);
+            progressed.add(f);
+          }
+        }
         admit();
         share();
         for (Flow f : done) {
           finish(f);
+        }
+        for (Flow f : progressed) {
+          f.arrived.run();
         }
         schedule();
       } while (again);
@@ -177,7 +206,7 @@ final class SimFluidPort implements SimPorts.Port {
 
   private void finish(Flow f) {
     double now = clock.now();
-    f.chunk.ready = true;
+    f.chunk.arrivedTo(Long.MAX_VALUE);
     long bytes = (long) Math.ceil((f.to - f.from) * job.bytesPerUnit());
     // as the runtime's port judges it: a rate below the link's known one, beside other links, may be a share
     double known = link(f);
@@ -263,12 +292,13 @@ final class SimFluidPort implements SimPorts.Port {
     }
   }
 
-  /** The next end of a stream on the wire, as the rates stand. */
+  /** The next end of a stream on the wire, or piece boundary reached, as the rates stand. */
   private void schedule() {
     double next = Double.POSITIVE_INFINITY;
     for (Flow f : active) {
       if (f.rate > 0) {
-        next = Math.min(next, f.left() / f.rate);
+        // its end, or the next piece boundary its bytes reach (the worker may start that piece)
+        next = Math.min(next, (f.nextBoundary() - f.from - f.sent) / f.rate);
       }
     }
     long t = ++token;

@@ -6,8 +6,8 @@ import dev.gleaner.common.control.Verdict;
 import dev.gleaner.common.util.RangeSet;
 
 /**
- * What simulated workers compute: each computes its chunks in order at its true speed once a chunk's
- * input is there, and saves a piece at every checkpoint, paying {@code commitDelay} seconds (the
+ * What simulated workers compute: each computes its chunks in order at its true speed, a piece once its
+ * input is there (the piece before it done), and saves a piece at every checkpoint, paying {@code commitDelay} seconds (the
  * papers' eps) before it goes on; every piece goes to the real controller. The controller's
  * truncations and cancels of a chunk cut or stop the piece under way and the chunk's streams.
  */
@@ -40,17 +40,15 @@ final class SimPieces {
       return;
     }
     SimChunk c = h.chunks.peekFirst();
-    if (c == null || !c.ready) {
+    if (c == null) {
+      return;
+    }
+    long to = c.nextBoundary(c.cursor, c.end);
+    if (!c.inputThere(to)) {
+      // a real worker computes a piece as its input comes and ends it once the last byte is there
       return;
     }
     h.computing = c;
-    long to = c.end;
-    for (long k : c.checkpoints) {
-      if (k > c.cursor && k < to) {
-        to = k;
-        break;
-      }
-    }
     startPiece(h, c, c.cursor, to, clock.now());
   }
 

@@ -11,8 +11,9 @@ import java.util.PriorityQueue;
  * link first, each worker's own in the order they were asked for (as the master's port serves them).
  *
  * <p>A stream whose chunk is gone or whose worker is down is skipped; a truncated chunk's streams are
- * cut to its new end, the one under way at the units already sent. When a stream ends its chunk is
- * ready, the controller hears how long the bytes took, and the worker is told.
+ * cut to its new end, the one under way at the units already sent. Each piece boundary a stream's bytes
+ * reach lets its worker start that piece; when a stream ends, the controller hears how long the bytes
+ * took.
  */
 final class SimPort implements SimPorts.Port {
   private static final class SimStream implements SimPorts.Queued {
@@ -93,7 +94,7 @@ final class SimPort implements SimPorts.Port {
     if (sending != null && sending.chunk == c && sending.to > end) {
       double sentUnits = (clock.now() - sending.startedAt) * sending.host.host.bandwidth() / job.bytesPerUnit();
       sending.to = Math.max(end, (long) Math.ceil(sending.from + sentUnits));
-      scheduleEnd(sending);
+      scheduleEnd(sending, Math.min(sending.to, (long) Math.floor(sending.from + sentUnits)));
     }
     for (SimStream s : waiting) {
       if (s.chunk == c) {
@@ -128,21 +129,32 @@ final class SimPort implements SimPorts.Port {
       }
       sending = s;
       s.startedAt = clock.now();
-      scheduleEnd(s);
+      scheduleEnd(s, s.from);
     }
     waiting.addAll(notYet);
   }
 
-  private void scheduleEnd(SimStream s) {
+  /**
+   * Plans the stream's next event: the next piece boundary its bytes reach (the worker may start that
+   * piece), or its end.
+   */
+  private void scheduleEnd(SimStream s, long reached) {
     long token = ++s.token;
-    double seconds = (s.to - s.from) * job.bytesPerUnit() / s.host.host.bandwidth();
-    clock.at(s.startedAt + seconds, () -> {
+    double unitSeconds = job.bytesPerUnit() / s.host.host.bandwidth();
+    long next = s.chunk.nextBoundary(reached, s.to);
+    clock.at(s.startedAt + (next - s.from) * unitSeconds, () -> {
       if (sending != s || s.token != token) {
+        return;
+      }
+      if (next < s.to) {
+        s.chunk.arrivedTo(next);
+        s.arrived.run();
+        scheduleEnd(s, next);
         return;
       }
       double now = clock.now();
       sending = null;
-      s.chunk.ready = true;
+      s.chunk.arrivedTo(Long.MAX_VALUE);
       // one stream at a time: each is alone on the wire
       controller.streamed(s.host.host.id(), job.id(), s.chunk.id, (long) Math.ceil((s.to - s.from) * job.bytesPerUnit()),
           now - s.startedAt, true, now);

@@ -66,8 +66,11 @@ class DistribStrategyTest {
   private static final Platform LINKS = new Platform(List.of(new Worker("thin", 40, 12.5, 0),
       new Worker("fast", 40, 100, 0), new Worker("mid", 20, 50, 0)));
 
-  /** The least makespan of any split on a grid of {@code 1/steps} of the units, in any service order. */
-  private static double bruteForce(Platform p, long units, PortRule rule, int steps) {
+  /**
+   * The least makespan of any split on a grid of {@code 1/steps} of the units, in any service order,
+   * each chunk in {@code checkpoints + 1} pieces as the plan cuts it.
+   */
+  private static double bruteForce(Platform p, long units, PortRule rule, int steps, int checkpoints) {
     List<Worker> w = p.workers();
     int[][] orders = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     double best = Double.POSITIVE_INFINITY;
@@ -81,7 +84,7 @@ class DistribStrategyTest {
           long at = 0;
           for (int k = 0; k < 3; k++) {
             order.add(new Assignment(w.get(o[k]).id(), sizes[k] == 0 ? List.of()
-                : List.of(new ChunkPlan(at, at + sizes[k], new long[0]))));
+                : List.of(Cutter.chunk(at, at + sizes[k], checkpoints, x -> x))));
             at += sizes[k];
           }
           best = Math.min(best, Timelines.singleRound(p, order, 0, rule).makespan());
@@ -92,7 +95,11 @@ class DistribStrategyTest {
   }
 
   private static Plan planUnder(PortRule rule, long units) {
-    Plan plan = Strategies.byName("distrib").plan(new PlanRequest(0, units, LINKS, 0, 0, x -> x, 0,
+    return planUnder("distrib", rule, units, 0);
+  }
+
+  private static Plan planUnder(String strategy, PortRule rule, long units, int checkpoints) {
+    Plan plan = Strategies.byName(strategy).plan(new PlanRequest(0, units, LINKS, 0, checkpoints, x -> x, 0,
         dev.gleaner.common.model.RiskModel.LINEAR, Double.NaN, false, rule));
     plan.requireCovers(0, units);
     return plan;
@@ -106,10 +113,18 @@ class DistribStrategyTest {
   @Test
   void riskFreeWorkersBehindLinksEndTogetherAsSoonAsAnySplitCould() {
     long units = 6_000;
-    for (PortRule rule : List.of(PortRule.ONE_PORT, new PortRule(Integer.MAX_VALUE, 120),
-        new PortRule(Integer.MAX_VALUE, 200))) {
-      Plan plan = planUnder(rule, units);
-      double best = bruteForce(LINKS, units, rule, 100);
+    for (int checkpoints : new int[] {1, 9}) {
+      for (PortRule rule : List.of(PortRule.ONE_PORT, new PortRule(Integer.MAX_VALUE, 120),
+          new PortRule(Integer.MAX_VALUE, 200))) {
+        endsAsSoonAsAnySplitCould(rule, units, checkpoints);
+      }
+    }
+  }
+
+  private static void endsAsSoonAsAnySplitCould(PortRule rule, long units, int checkpoints) {
+    {
+      Plan plan = planUnder("distrib", rule, units, checkpoints);
+      double best = bruteForce(LINKS, units, rule, 100, checkpoints);
       double makespan = plan.timeline().makespan();
       assertTrue(makespan <= best * 1.001, rule + ": " + makespan + " s against " + best + " s on the grid");
       // one port, or every link at once: by non-increasing bandwidth; an egress of 120 takes the thin
@@ -124,6 +139,46 @@ class DistribStrategyTest {
       }
       assertEquals(last, first, last * 0.002, rule + ": every worker ends at once");
     }
+  }
+
+  /**
+   * A worker computes each piece once its input is there: with the link binding, its chunk ends a
+   * piece's computing after the last byte; with the computing binding, a piece's input after its
+   * first byte, ten pieces of computing later. All the input and then all the computing (the papers'
+   * worker) is the one-piece case.
+   */
+  @Test
+  void aPieceStartsOnceItsOwnInputIsThere() {
+    for (double[] c : new double[][] {{1e6, 2e6, 10 + 0.5}, {4e6, 1e6, 0.25 + 10}}) {
+      Platform one = new Platform(List.of(new Worker("w", c[1], c[0], 0)));
+      long units = 10_000_000;
+      double pieces = Timelines.singleRound(one, List.of(new Assignment("w",
+          List.of(Cutter.chunk(0, units, 9, x -> x)))), 0).makespan();
+      assertEquals(c[2], pieces, 1e-9, "ten pieces, link " + c[0] + ", speed " + c[1]);
+      double whole = Timelines.singleRound(one, List.of(new Assignment("w",
+          List.of(new ChunkPlan(0, units, new long[0])))), 0).makespan();
+      assertEquals(units / c[0] + units / c[1], whole, 1e-9, "one piece");
+    }
+  }
+
+  /**
+   * DISTRIB's order turned around, the thinnest link first: its own sizes still end together, and
+   * under one port it ends later than DISTRIB's order by what the theory says the order is worth.
+   */
+  @Test
+  void theReverseOrderServesTheThinnestLinkFirstAndEndsLaterUnderOnePort() {
+    Plan reverse = planUnder("distrib-reverse", PortRule.ONE_PORT, 6_000, 0);
+    assertEquals(List.of("thin", "mid", "fast"), reverse.order().stream().map(Assignment::workerId).toList());
+    double first = Double.POSITIVE_INFINITY;
+    double last = 0;
+    for (Timeline.Lane l : reverse.timeline().lanes()) {
+      first = Math.min(first, l.end());
+      last = Math.max(last, l.end());
+    }
+    assertEquals(last, first, last * 0.002, "every worker ends at once");
+    double distrib = planUnder(PortRule.ONE_PORT, 6_000).timeline().makespan();
+    assertTrue(reverse.timeline().makespan() > distrib * 1.2, reverse.timeline().makespan() + " s against " + distrib);
+    assertTrue(reverse.reason().contains("non-decreasing bandwidth"), reverse.reason());
   }
 
   @Test

@@ -37,6 +37,35 @@ class SimFluidPortTest {
     return r;
   }
 
+  /**
+   * One worker, its link known, ten pieces of 1e6 units (the master hands out a plan's chunk a piece
+   * at a time): when the job ends, on each port.
+   */
+  private static double tenPieces(double link, double speed, SimNetwork network) {
+    JobDef job = JobDef.of("j", "wc", 0, 10_000_000, "self").withMinWorkers(1).withChunking(10_000_000, 9)
+        .withInput(1, x -> x);
+    List<ClosedLoop.Host> one = List.of(new ClosedLoop.Host("w1", speed, link, speed, 0, List.of(),
+        Double.POSITIVE_INFINITY));
+    ClosedLoop.Result r = ClosedLoop.run(job, one, ClosedLoop.Setup.defaults(3600).with(network.withLinksKnown()));
+    assertEquals(JobPhase.DONE, r.phase());
+    assertEquals(10_000_000, r.committed());
+    return r.end();
+  }
+
+  @Test
+  void aWorkerComputesAPieceWhileTheNextOnesInputArrives() {
+    for (SimNetwork network : List.of(SimNetwork.ONE_PORT, new SimNetwork(1e15, Sends.FIT))) {
+      // the link binds (1 MB/s, 2e6 units/s): the last piece's input comes at 10 s, then 0.5 s of
+      // computing and 5 ms of saving; all the input and then all the computing would take 15 s
+      double linkBound = tenPieces(1e6, 2e6, network);
+      assertTrue(linkBound >= 10.505 && linkBound < 10.505 + 0.6, linkBound + " s");
+      // the computing binds (4 MB/s, 1e6 units/s): the first piece's input comes at 0.25 s, then ten
+      // pieces of 1 s and 5 ms; all the input first would take 12.55 s
+      double computeBound = tenPieces(4e6, 1e6, network);
+      assertTrue(computeBound >= 10.3 && computeBound < 10.3 + 0.6, computeBound + " s");
+    }
+  }
+
   @Test
   void oneLinkAtATimeIsTheOnePortPortWhateverTheImplementation() {
     for (String strategy : List.of("self", "equal", "distrib")) {

@@ -19,7 +19,7 @@ import java.util.Map;
  * name: count-primes        # optional
  * workload: primes          # primes | grep | exec | a plugin's name
  * params: {from: 0, to: 1e9}
- * strategy: auto            # auto | distrib | fifo | replicate | bandwidth-centric | proportional | equal | self
+ * strategy: auto            # auto | distrib | fifo | replicate | bandwidth-centric | proportional | equal | self | distrib-reverse
  * chunk-units: 0            # chunk size for the strategies that use one; 0 = automatic
  * checkpoints: 4            # checkpoints per chunk; 0 = automatic
  * min-workers: 1            # wait for this many workers before planning
