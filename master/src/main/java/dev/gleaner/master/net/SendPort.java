@@ -365,17 +365,25 @@ final class SendPort implements PortStream.Port {
     return fit && s.rank == Integer.MAX_VALUE;
   }
 
-  /** Whether every stream asked before {@code s} on its connection has all been queued. Under the port's lock. */
+  /**
+   * Whether the stream may go now as far as its own connection goes: when the port keeps an order
+   * (n links, or fit with a plan's order), once every stream asked before it on its connection has
+   * arrived, so that the next one competes with the other workers' by the port's order (a worker's
+   * streams sent back to back would keep a thin link on the wire while a faster one waits); when it
+   * shares, once they have all been queued, so that the connection never idles between them. Under
+   * the port's lock.
+   */
   private boolean turnCame(PortStream s) {
     Deque<PortStream> mine = byChannel.get(s.channel);
     if (mine == null) {
       return false;
     }
+    boolean inOrder = fit ? !unordered(s) : fixed != Integer.MAX_VALUE;
     for (PortStream before : mine) {
       if (before == s) {
         return true;
       }
-      if (before.state != PortStream.State.SENT && before.state != PortStream.State.DONE) {
+      if (before.state != PortStream.State.DONE && (inOrder || before.state != PortStream.State.SENT)) {
         return false;
       }
     }

@@ -1,0 +1,83 @@
+package dev.gleaner.master.net;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.gleaner.common.port.Sends;
+import dev.gleaner.master.loop.FileInputSource;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The port's order between workers: a worker's next stream does not follow its last one onto the wire
+ * ahead of a better-ranked stream of another worker; under one port it waits, like every other stream,
+ * for the wire to be free (its worker's word that the input before it arrived), then goes by the order.
+ */
+class SendPortOrderTest {
+  @TempDir
+  Path dir;
+
+  /** Streams that went onto the channel: a header and a slice each. */
+  private static int streams(EmbeddedChannel c) {
+    c.runPendingTasks();
+    return c.outboundMessages().size() / 2;
+  }
+
+  private static void settle(EmbeddedChannel... channels) {
+    for (int i = 0; i < 3; i++) {
+      for (EmbeddedChannel c : channels) {
+        c.runPendingTasks();
+      }
+    }
+  }
+
+  @Test
+  void underOnePortAWorkersNextStreamWaitsItsTurnByTheOrder() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[300]);
+    SendPort port = new SendPort(1);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(a, "j", 1, input, 0, 100, 0, Double.NaN, quiet);
+      port.enqueue(a, "j", 2, input, 100, 200, 5, Double.NaN, quiet);
+      settle(a, b);
+      // a's first chunk is all written; its bytes are on their way until a says they arrived
+      assertEquals(1, streams(a), "a's first stream went, its second waits for the wire");
+      port.enqueue(b, "j", 3, input, 200, 300, 1, Double.NaN, quiet);
+      settle(a, b);
+      assertEquals(0, streams(b), "one port: b waits while a's bytes are on the wire");
+      port.arrived(a, "j", 1, 100, 0.01);
+      settle(a, b);
+      assertEquals(1, streams(b), "the wire is free: b's stream, of the better rank, goes first");
+      assertEquals(1, streams(a), "a's second stream waits behind it");
+      port.arrived(b, "j", 3, 100, 0.01);
+      settle(a, b);
+      assertEquals(2, streams(a), "then a's second stream");
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+    }
+  }
+
+  @Test
+  void whenTheEgressIsSharedAWorkersStreamsFollowEachOtherWithoutAPause() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[200]);
+    SendPort port = new SendPort(Sends.SHARE);
+    EmbeddedChannel a = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(a, "j", 1, input, 0, 100, 0, Double.NaN, quiet);
+      port.enqueue(a, "j", 2, input, 100, 200, 0, Double.NaN, quiet);
+      settle(a);
+      // the connection never idles between them: the second is queued behind the first at once
+      assertEquals(2, streams(a));
+    } finally {
+      a.finishAndReleaseAll();
+    }
+  }
+}
