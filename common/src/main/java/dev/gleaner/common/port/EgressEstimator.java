@@ -10,39 +10,47 @@ import java.util.Deque;
  *
  * <p>A window's rate is a floor of the egress. When two or more streams had bytes waiting all
  * through a window and together went slower than their links allow ({@link #SLOWER} of the sum),
- * something they share held them back: the egress, which is then measured, not only floored. Until
+ * something they share held them back: the egress, which is then measured, not only floored; when
+ * they went as fast, their links fit together. Until
  * then the port may try one stream past the floor ({@link PortRule#probe}): each try either raises
  * the floor or finds the egress. A transfer that was on the wire during such a window shared the
  * egress and does not measure its own link ({@link #clean}).
  *
  * <p>A real port's windows count the bytes the kernel took, which run ahead of the wire while socket
  * buffers fill (a new stream's first window may take 4 MB at once): there the floor comes from
- * arrivals instead ({@link #fromArrivals}, {@link #arrived}), the bytes of transfers that overlapped
- * over the time from the first's first byte to the last's last byte at the workers, which the wire
- * did carry in that time.
+ * arrivals instead ({@link #fromArrivals}, {@link #arrived}): what arrived at the workers while a
+ * transfer arrived, its bytes and the overlapping part of the others', which the wire did carry in
+ * that time.
  */
 public final class EgressEstimator {
   /** Streams together below this share of their links' sum show the egress binding. */
   public static final double SLOWER = 0.85;
+  /**
+   * Links that went together at their own rates fit together; so do links whose sum is at most this
+   * much more (a link's estimate moves by a few percent from one transfer to the next).
+   */
+  static final double FITTED_SLACK = 0.05;
   /** Weight kept by the measure of the egress at each new one (a decaying mean). */
   static final double KEEP = 0.75;
   /** Windows where the egress bound, remembered to judge the transfers that crossed them. */
   static final int KEPT = 1024;
 
   /** Transfers remembered to floor the egress by those that overlap a new one. */
-  static final int ARRIVALS_KEPT = 64;
+  static final int ARRIVALS_KEPT = 256;
   /**
-   * The shortest time, first byte to last, over which arrivals floor the egress: a worker that reads
-   * late takes what its socket buffer holds in one go, and a short transfer read so looks as fast as
-   * memory.
+   * The shortest time, first byte to last, of a transfer over which arrivals floor the egress: a
+   * worker that reads late takes what its socket buffer holds in one go, and a short transfer read so
+   * looks as fast as memory.
    */
-  static final double ARRIVALS_MIN_SECONDS = 1;
+  static final double ARRIVALS_MIN_SECONDS = 0.5;
 
   private final Deque<double[]> boundWindows = new ArrayDeque<>();
-  private final Deque<double[]> arrivals = new ArrayDeque<>();
+  private final Deque<Arrival> arrivals = new ArrayDeque<>();
   private final boolean floorFromArrivals;
   private double floor;
   private double measured = Double.NaN;
+  /** The largest sum of links seen on the wire together, each going at its own rate (the egress did not bind). */
+  private double fitted;
 
   /** An estimator whose windows floor the egress: what they count went out on the wire (the simulator's). */
   public EgressEstimator() {
@@ -60,32 +68,52 @@ public final class EgressEstimator {
 
   /**
    * A transfer's {@code bytes} arrived at its worker over {@code [start, end]} of the master's clock
-   * (first byte to last): with the transfers remembered that overlap it, they floor the egress by
-   * their bytes over the time from the earliest start to the latest end, if that is at least
-   * {@link #ARRIVALS_MIN_SECONDS}.
+   * (first byte to last): if that took at least {@link #ARRIVALS_MIN_SECONDS}, what arrived in that
+   * time floors the egress: its bytes and, of each transfer remembered that overlaps it, the part
+   * that arrived in that time (each taken as arriving evenly over its own span).
    */
   public void arrived(double start, double end, double bytes) {
+    arrived(start, end, bytes, Double.NaN, new Object());
+  }
+
+  /**
+   * As {@link #arrived(double, double, double)}, the transfer's link ({@code who}'s) known to go at
+   * {@code link} bytes/s (NaN: not known): when every transfer in that time had a known link and
+   * together they went as fast as their links (at least {@link #SLOWER} of their sum, over the time),
+   * the links they went over fit together.
+   */
+  public void arrived(double start, double end, double bytes, double link, Object who) {
     if (!(end > start) || !(bytes > 0)) {
       return;
     }
-    double lo = start;
-    double hi = end;
-    double sum = bytes;
-    for (double[] a : arrivals) {
-      if (a[0] < end && a[1] > start) {
-        lo = Math.min(lo, a[0]);
-        hi = Math.max(hi, a[1]);
-        sum += a[2];
+    if (end - start >= ARRIVALS_MIN_SECONDS) {
+      double seconds = end - start;
+      double sum = bytes;
+      double linkSeconds = link * seconds;
+      java.util.Map<Object, Double> links = new java.util.HashMap<>();
+      links.put(who, link);
+      for (Arrival a : arrivals) {
+        double overlap = Math.min(end, a.end) - Math.max(start, a.start);
+        if (overlap > 0) {
+          sum += a.bytes * overlap / (a.end - a.start);
+          linkSeconds += a.link * overlap;
+          links.putIfAbsent(a.who, a.link);
+        }
+      }
+      floor = Math.max(floor, sum / seconds);
+      double together = links.values().stream().mapToDouble(Double::doubleValue).sum();
+      if (links.size() >= 2 && Double.isFinite(linkSeconds) && sum >= SLOWER * linkSeconds && Double.isNaN(measured)) {
+        fitted = Math.max(fitted, together);
       }
     }
-    if (hi - lo >= ARRIVALS_MIN_SECONDS) {
-      floor = Math.max(floor, sum / (hi - lo));
-    }
-    arrivals.addLast(new double[] {start, end, bytes});
+    arrivals.addLast(new Arrival(start, end, bytes, link, who));
     if (arrivals.size() > ARRIVALS_KEPT) {
       arrivals.removeFirst();
     }
   }
+
+  /** A transfer remembered: its span at its worker, its bytes, its link's rate and whose link it is. */
+  private record Arrival(double start, double end, double bytes, double link, Object who) {}
 
   /**
    * Adds the window {@code [start, end)} of the master's clock (seconds) in which it sent {@code bytes},
@@ -108,6 +136,10 @@ public final class EgressEstimator {
         boundWindows.removeFirst();
       }
       return true;
+    }
+    if (streams >= 2 && Double.isFinite(linkSum)) {
+      // these links went together at their own rates: they fit, whatever the floor says yet
+      fitted = Math.max(fitted, linkSum);
     }
     return false;
   }
@@ -141,13 +173,15 @@ public final class EgressEstimator {
 
   /**
    * The rule the port follows: streams that fit in the measured egress; while the egress has not
-   * bound, in the floor and one stream past it; before anything was sent, any (they are alone until
-   * their links are known anyway).
+   * bound, in what is known to go through (the floor, or links as many as were seen together at their
+   * own rates, give or take {@link #FITTED_SLACK}) and one stream past it; before anything was sent,
+   * any (they are alone until their links are known anyway).
    */
   public PortRule rule(int maxStreams) {
     if (!Double.isNaN(measured)) {
       return new PortRule(maxStreams, egress(), false);
     }
-    return floor > 0 ? new PortRule(maxStreams, floor, true) : new PortRule(maxStreams, Double.POSITIVE_INFINITY);
+    double known = Math.max(floor, fitted * (1 + FITTED_SLACK));
+    return known > 0 ? new PortRule(maxStreams, known, true) : new PortRule(maxStreams, Double.POSITIVE_INFINITY);
   }
 }

@@ -169,8 +169,8 @@ class EgressEstimatorTest {
 
   /**
    * A real port's windows count what the kernel took into socket buffers (4 MB in a quarter second as
-   * a stream starts): its floor comes from arrivals, the bytes of overlapping transfers over the time
-   * they spanned at the workers, which the wire did carry.
+   * a stream starts): its floor comes from arrivals, what arrived at the workers while a transfer
+   * arrived, which the wire did carry.
    */
   @Test
   void aRealPortsFloorComesFromArrivalsNotFromWhatItsBuffersTook() {
@@ -185,11 +185,79 @@ class EgressEstimatorTest {
     e.arrived(1, 3, 12e6);
     assertEquals(6e6, e.egress(), 1e-6, "12 MB over [1, 3], after the first (they touch: not 17 MB over [0, 3])");
     e.arrived(2, 4, 10e6);
-    assertEquals(22e6 / 3, e.egress(), 1e-6);
+    assertEquals(8e6, e.egress(), 1e-6, "over [2, 4]: its 10 MB and the 6 MB of the other that came in [2, 3]");
     // one alone later, slower: the floor stays
     e.arrived(10, 12, 2e6);
-    assertEquals(22e6 / 3, e.egress(), 1e-6);
+    assertEquals(8e6, e.egress(), 1e-6);
     assertFalse(e.bound());
+  }
+
+  /**
+   * What arrived while a transfer arrived, not over the span of every transfer it touched: a long one
+   * over a thin link reaching back before it would dilute the short ones beside it over time they
+   * were not counted in.
+   */
+  @Test
+  void theFloorIsWhatArrivedWhileATransferArrived() {
+    EgressEstimator e = EgressEstimator.fromArrivals();
+    // a fast link at 10 MB/s: 0.5 MB every 50 ms over [0, 4]; a thin one at 1 MB/s over [0, 4]
+    for (int i = 0; i < 80; i++) {
+      e.arrived(0.05 * i, 0.05 * (i + 1), 0.5e6);
+    }
+    assertTrue(Double.isNaN(e.egress()), "no transfer took half a second yet");
+    e.arrived(0, 4, 4e6);
+    assertEquals(11e6, e.egress(), 1e-3);
+    // then a middle link at 2.5 MB/s over [3.5, 4.5]: 2.5 MB, with 5 MB of the fast link's and 0.5 MB
+    // of the thin one's in that second (over [0, 4.5], 11.5 MB: 2.6 MB/s); the floor stays
+    e.arrived(3.5, 4.5, 2.5e6);
+    assertEquals(11e6, e.egress(), 1e-3);
+    EgressEstimator alone = EgressEstimator.fromArrivals();
+    alone.arrived(0, 4, 4e6);
+    for (int i = 70; i < 80; i++) {
+      alone.arrived(0.05 * i, 0.05 * (i + 1), 0.5e6);
+    }
+    alone.arrived(3.5, 4.5, 2.5e6);
+    assertEquals(8e6, alone.egress(), 1e-3, "the second the middle link's transfer took");
+  }
+
+  /**
+   * Links seen on the wire together, each at its own rate, fit together: the port lets them go
+   * together again (and a plan counts on it) though the floor that arrivals measured, never quite all
+   * of what went, is below their sum.
+   */
+  @Test
+  void linksSeenTogetherAtTheirRatesFitTogetherAboveTheFloor() {
+    EgressEstimator e = EgressEstimator.fromArrivals();
+    e.arrived(0, 2, 30e6);
+    assertEquals(15e6, e.egress(), 1e-6);
+    assertFalse(e.window(2, 2.25, 4.3e6, 4, 17.9e6), "17.2 MB/s of links summing 17.9: not bound");
+    assertFalse(e.bound());
+    assertEquals(15e6, e.egress(), 1e-6, "still a floor of what arrived");
+    PortRule r = e.rule(8);
+    assertTrue(r.mayStart(List.of(9.6e6, 4.8e6, 2.4e6), 1.2e6), "the four links fit together again");
+    assertTrue(r.mayStart(List.of(9.9e6, 4.9e6, 2.5e6), 1.25e6), "give or take their estimates' moves");
+  }
+
+  /**
+   * Transfers that arrived together, each over a link of known rate: as fast as their links, those
+   * links fit together (though the floor, 95% of their sum, does not take them); at half their links'
+   * rates they shared something, and only the floor counts.
+   */
+  @Test
+  void transfersThatArrivedTogetherAtTheirLinksRatesShowTheLinksFit() {
+    double[] links = {9.6e6, 4.8e6, 2.4e6, 1.2e6};
+    for (double pace : new double[] {0.95, 0.5}) {
+      EgressEstimator e = EgressEstimator.fromArrivals();
+      for (double l : links) {
+        e.arrived(0, 2, 2 * pace * l, l, "w" + l);
+      }
+      assertEquals(18e6 * pace, e.egress(), 1e-3);
+      assertFalse(e.bound());
+      // as a plan counts on it: no stream past what is known to go through
+      PortRule known = new PortRule(8, e.rule(8).budget(), false);
+      assertEquals(pace > 0.9, known.mayStart(List.of(links[0], links[1], links[2]), links[3]),
+          "at " + pace + " of their rates");
+    }
   }
 
   /**

@@ -188,37 +188,50 @@ final class SendPort implements PortStream.Port {
   }
 
   /**
-   * The worker on {@code channel} says the chunk's input has all arrived ({@code bytes} in {@code
-   * seconds} from the first to the last): its stream leaves the wire. Whether its transfer measured its
-   * link: false when the stream shared a bound egress, waited on a worker that did not read, or is not
-   * known here.
-   */
-  /**
    * What a transfer measured: {@code clean}, its link (it did not share a bound egress, nor wait on a
-   * worker that did not read); {@code alone}, no other worker's stream was on the wire beside it.
+   * worker that did not read); {@code alone}, no other worker's stream was on the wire beside it;
+   * {@code seconds}, how long its bytes took.
    */
-  record Arrival(boolean clean, boolean alone) {
-    static final Arrival UNKNOWN = new Arrival(false, false);
+  record Arrival(boolean clean, boolean alone, double seconds) {
+    static Arrival unknown(double seconds) {
+      return new Arrival(false, false, seconds);
+    }
   }
 
+  /**
+   * A worker's span this much shorter than the port's says the worker read the first bytes late: they
+   * waited in its socket buffer, and the span leaves out the time they took to get there.
+   */
+  static final double LATE_READ = 0.9;
+
+  /**
+   * The worker on {@code channel} says the chunk's input has all arrived ({@code bytes} in {@code
+   * seconds} from the first to the last): its stream leaves the wire. What its transfer measured; its
+   * time is the port's own (first byte sent to the worker's word) when the worker read the first
+   * bytes late ({@link #LATE_READ}).
+   */
   Arrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
     PortStream s;
     boolean clean;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
       if (s == null || s.channel != channel) {
-        return Arrival.UNKNOWN;
+        return Arrival.unknown(seconds);
       }
       // a rate below what the link is known to do says the link got slower only when the stream had the
       // wire to itself; beside others it may say as well that they shared the egress
       double known = link(s);
-      boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
       double now = seconds();
+      if (s.idleStart && s.startSeconds >= 0 && seconds < LATE_READ * (now - s.startSeconds)) {
+        // from its first byte sent to the worker's word of its last: a few milliseconds long, not a late read short
+        seconds = now - s.startSeconds;
+      }
+      boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
       clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, now)
           && !(slower && s.crowded);
       if (!s.everStalled) {
         // a worker that stopped reading takes its socket buffer in one go: its span says nothing of the wire
-        egress.arrived(now - seconds, now, bytes);
+        egress.arrived(now - seconds, now, bytes, known, channel);
       }
       if (clean && bytes > 0 && seconds > 0) {
         // the streams asked for before this measure go by it too
@@ -226,7 +239,7 @@ final class SendPort implements PortStream.Port {
       }
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
-    return new Arrival(clean, !s.crowded);
+    return new Arrival(clean, !s.crowded, seconds);
   }
 
   /** Called by the connection when its channel becomes writable again: its stream goes on, or asks again. */
@@ -339,6 +352,7 @@ final class SendPort implements PortStream.Port {
         s.state = PortStream.State.SENDING;
         if (s.startSeconds < 0) {
           s.startSeconds = seconds();
+          s.idleStart = !links.containsKey(s.channel);
         }
         onWire.add(s);
         links.put(s.channel, rateForRule(s));

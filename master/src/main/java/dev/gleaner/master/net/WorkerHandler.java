@@ -132,7 +132,7 @@ final class WorkerHandler extends ConnectionHandler {
         InputArrived a = msg.getInputArrived();
         SendPort.Arrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
             a.getBytes(), a.getNanos() / 1e9);
-        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), a.getNanos() / 1e9,
+        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), arrival.seconds(),
             arrival.clean(), arrival.alone(), services.sendPort().planRule());
       }
       case CHUNK_FAILED -> {

@@ -95,6 +95,8 @@ public final class LinksDriver {
         Estimate bw = w.getBandwidth();
         m.put("bandwidthBytesPerSecond", bw.getValue());
         m.put("bandwidthObservations", bw.getObservations());
+        Estimate speed = w.getSpeedsMap().get("wc");
+        m.put("speed", speed == null ? Double.NaN : speed.getValue());
         perWorker.add(m);
       }
       out.put("workers", perWorker);

@@ -188,6 +188,9 @@ public final class LinksBench {
             }
             one.put("wire", wire(samples));
             one.put("repetition", r);
+            one.put("asked", strategy);
+            one.put("predicted", LinksPrediction.of(settings, strategy, settings.fileBytes(),
+                speeds(settings, one), !runs.isEmpty()));
             runs.add(one);
             note("  %.2f s, %s", (Double) one.get("seconds"), one.get("result"));
           }
@@ -200,6 +203,23 @@ public final class LinksBench {
     doc.put("links", links);
     doc.put("runs", runs);
     return doc;
+  }
+
+  /** Each worker's speed for the prediction: as set, or as the master measured it in the run. */
+  @SuppressWarnings("unchecked")
+  private static double[] speeds(Settings settings, Map<String, Object> run) {
+    double[] speeds = new double[settings.speeds().size()];
+    for (int i = 0; i < speeds.length; i++) {
+      speeds[i] = settings.speeds().get(i);
+      if (!(speeds[i] > 0)) {
+        for (Map<String, Object> w : (List<Map<String, Object>>) run.get("workers")) {
+          if (("w" + (i + 1)).equals(w.get("id"))) {
+            speeds[i] = ((Number) w.get("speed")).doubleValue();
+          }
+        }
+      }
+    }
+    return speeds;
   }
 
   /**
@@ -320,11 +340,16 @@ public final class LinksBench {
   @SuppressWarnings("unchecked")
   public static void print(java.io.PrintWriter out, Map<String, Object> doc) {
     out.printf(Locale.ROOT, "master uplink: %s, --concurrent-sends %s%n%n", doc.get("uplink"), doc.get("concurrentSends"));
-    out.printf(Locale.ROOT, "%-10s %-12s %8s %8s %12s%n", "strategy", "repetition", "seconds", "MB/s", "result");
+    out.printf(Locale.ROOT, "%-16s %-11s %-8s %8s %8s %10s %10s %8s%n", "strategy", "repetition", "links", "seconds",
+        "MB/s", "simulated", "sim/real", "plan");
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       double seconds = ((Number) r.get("seconds")).doubleValue();
-      out.printf(Locale.ROOT, "%-10s %-12s %8.2f %8.2f %12s%n", r.get("strategy"), r.get("repetition"), seconds,
-          ((Number) r.get("bytes")).doubleValue() / 1e6 / seconds, r.get("result"));
+      Map<String, Object> p = (Map<String, Object>) r.get("predicted");
+      double simulated = ((Number) p.get("simulated")).doubleValue();
+      out.printf(Locale.ROOT, "%-16s %-11s %-8s %8.2f %8.2f %10.2f %10.3f %8.2f%n", r.get("asked"), r.get("repetition"),
+          Boolean.TRUE.equals(p.get("linksKnown")) ? "known" : "learned", seconds,
+          ((Number) r.get("bytes")).doubleValue() / 1e6 / seconds, simulated, simulated / seconds,
+          ((Number) p.get("plan")).doubleValue());
     }
     out.println();
     out.printf(Locale.ROOT, "%-6s %-10s %14s %14s %8s%n", "link", "rate", "shaped MB/s", "measured MB/s", "ratio");

@@ -1,0 +1,81 @@
+package dev.gleaner.deploy.bench.links;
+
+import dev.gleaner.common.control.ControlConfig;
+import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.model.Platform;
+import dev.gleaner.common.model.RiskModel;
+import dev.gleaner.common.model.Worker;
+import dev.gleaner.common.plan.Plan;
+import dev.gleaner.common.plan.PlanRequest;
+import dev.gleaner.common.plan.Strategies;
+import dev.gleaner.common.port.Sends;
+import dev.gleaner.common.sim.ClosedLoop;
+import dev.gleaner.common.sim.SimNetwork;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the theory and the simulator say of a run of the links bench, for the table beside the real
+ * run: the same workers, each link at its shaped rate's TCP payload, each speed as set (or as the
+ * master measured it, for a worker left to count as fast as it can), the master's port as started.
+ * With a link that changes during each run, the prediction is for the network after the change,
+ * from the start.
+ *
+ * <ul>
+ *   <li>{@code plan}: the runtime's strategy planned once on that platform, knowing everything, under
+ *       the port's rule (no egress limit but the uplink's): the papers' figure, the makespan of its
+ *       timeline;
+ *   <li>{@code simulated}: {@code gleaner simulate}'s closed loop, the real controller on a simulated
+ *       port and workers, the links known or learned as the master had them before the run.
+ * </ul>
+ */
+final class LinksPrediction {
+  /** A TCP segment's payload per frame on the wire: what a shaped link carries of its rate (1448 of 1514 bytes). */
+  static final double PAYLOAD = 1448.0 / 1514.0;
+
+  private LinksPrediction() {}
+
+  /**
+   * The prediction of one run.
+   *
+   * @param speeds each worker's speed, bytes/s (the set one, or the measured one)
+   * @param linksKnown whether the master had measured the links before this run (a run before it)
+   */
+  static Map<String, Object> of(LinksBench.Settings settings, String strategy, long bytes, double[] speeds,
+      boolean linksKnown) {
+    int n = settings.downlinks().size();
+    List<Worker> platform = new ArrayList<>();
+    List<ClosedLoop.Host> hosts = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      LinkChange change = settings.change();
+      double link = (change != null && change.worker() == i + 1 ? change.rate() : settings.downlinks().get(i))
+          .bytesPerSecond() * PAYLOAD;
+      platform.add(new Worker("w" + (i + 1), speeds[i], link, 0));
+      hosts.add(new ClosedLoop.Host("w" + (i + 1), speeds[i], link, speeds[i], 0, List.of(), Double.POSITIVE_INFINITY));
+    }
+    double egress = settings.uplink().bytesPerSecond() * PAYLOAD;
+    int sends = Sends.parse("--link-concurrent-sends", settings.concurrentSends());
+    SimNetwork network = new SimNetwork(egress, sends);
+    Map<String, Object> out = new LinkedHashMap<>();
+    PlanRequest request = new PlanRequest(0, bytes, new Platform(platform), settings.chunkUnits(), 0, x -> x, 0,
+        RiskModel.LINEAR, Double.NaN, false, network.planRule());
+    Plan plan = Strategies.forRuntime(strategy).plan(request);
+    out.put("plan", plan.timeline().makespan());
+    out.put("planStrategy", plan.strategy());
+    JobDef job = JobDef.of("links", "wc", 0, bytes, strategy).withChunking(settings.chunkUnits(), 0)
+        .withMinWorkers(n).withInput(1, x -> x);
+    double total = 0;
+    for (double s : speeds) {
+      total += s;
+    }
+    double horizon = 1000 * (bytes / Math.min(total, egress) + 1);
+    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), 0.5, 0, horizon)
+        .with(linksKnown ? network.withLinksKnown() : network);
+    ClosedLoop.Result r = ClosedLoop.run(job, hosts, setup);
+    out.put("simulated", r.end());
+    out.put("linksKnown", linksKnown);
+    return out;
+  }
+}
