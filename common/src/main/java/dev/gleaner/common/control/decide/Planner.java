@@ -153,6 +153,7 @@ final class Planner {
       j.autoWorkers = platform.size();
     }
     j.planned = probe ? Map.of() : new Platform(platform).byId();
+    j.plannedPort = s.port;
     j.timeline = probe ? Timeline.EMPTY : plan.timeline();
     j.expectedWork = j.committed.size() + j.pending.size() + held.size() + plan.expectedWork();
     j.message = "";
@@ -188,6 +189,27 @@ final class Planner {
     return list;
   }
 
+  /**
+   * Whether the master's egress, as its port learned it since the plan, now takes every one of the
+   * plan's links at once where it did not (or no longer does): the plan's sizes and order rest on it.
+   */
+  private String portDrift(JobLedger j) {
+    if (!j.def.hasInput() || j.planned.size() < 2 || j.plannedPort.equals(s.port)) {
+      return null;
+    }
+    double sum = 0;
+    for (Worker w : j.planned.values()) {
+      sum += w.bandwidth() * j.def.bytesPerUnit();
+    }
+    boolean before = j.plannedPort.maxStreams() >= j.planned.size() && sum <= j.plannedPort.budget();
+    boolean after = s.port.maxStreams() >= j.planned.size() && sum <= s.port.budget();
+    if (before == after) {
+      return null;
+    }
+    return String.format(Locale.ROOT, "the master's egress, now %.4g bytes/s, %s the links' sum, %.4g", s.port.budget(),
+        after ? "takes" : "no longer takes", sum);
+  }
+
   /** Whether none of these workers' links has been measured yet. */
   private boolean noLinkKnown(List<Member> members) {
     for (Member m : members) {
@@ -208,10 +230,14 @@ final class Planner {
         m.savesOnVacate, now);
   }
 
-  /** A worker's estimate moved past the drift threshold against the plan's figures, or null. */
+  /** A worker's estimate moved past the drift threshold against the plan's figures, or the port's regime changed; or null. */
   String drift(JobLedger j, double now) {
     if (!j.anyQueued()) {
       return null;
+    }
+    String port = portDrift(j);
+    if (port != null) {
+      return port;
     }
     for (Member m : s.members.values()) {
       if (!m.up() || !j.takes(m)) {

@@ -94,6 +94,8 @@ public final class JobLedger {
   public double expectedWork = Double.NaN;
   /** The figures the plan used, to notice a drift. */
   public Map<String, Worker> planned = Map.of();
+  /** The master's port as the last plan assumed it (bytes/s). */
+  public dev.gleaner.common.port.PortRule plannedPort = dev.gleaner.common.port.PortRule.ONE_PORT;
   /** What the current plan predicts (seconds from {@link #lastPlanAt}); empty for probe chunks. */
   public dev.gleaner.common.plan.Timeline timeline = dev.gleaner.common.plan.Timeline.EMPTY;
   /** Worker id to its place in the plan's service order. */
