@@ -30,6 +30,11 @@ public final class EgressEstimator {
    * much more (a link's estimate moves by a few percent from one transfer to the next).
    */
   static final double FITTED_SLACK = 0.05;
+  /**
+   * Transfers together at least this share of their links' sum went at their links' rates: the links
+   * fit together (between it and {@link #SLOWER}, they may have shared a little: neither is said).
+   */
+  static final double FIT_PACE = 0.95;
   /** Weight kept by the measure of the egress at each new one (a decaying mean). */
   static final double KEEP = 0.75;
   /** Windows where the egress bound, remembered to judge the transfers that crossed them. */
@@ -78,9 +83,10 @@ public final class EgressEstimator {
 
   /**
    * As {@link #arrived(double, double, double)}, the transfer's link ({@code who}'s) known to go at
-   * {@code link} bytes/s (NaN: not known): when every transfer in that time had a known link and
-   * together they went as fast as their links (at least {@link #SLOWER} of their sum, over the time),
-   * the links they went over fit together.
+   * {@code link} bytes/s (NaN: not known): when every transfer in that time had a known link, and
+   * together they went as fast as their links (at least {@link #FIT_PACE} of their sum, over the
+   * time), the links they went over fit together; when they went slower than {@link #SLOWER} of it,
+   * they shared the egress, which is then measured: that share of their links' sum.
    */
   public void arrived(double start, double end, double bytes, double link, Object who) {
     if (!(end > start) || !(bytes > 0)) {
@@ -102,8 +108,15 @@ public final class EgressEstimator {
       }
       floor = Math.max(floor, sum / seconds);
       double together = links.values().stream().mapToDouble(Double::doubleValue).sum();
-      if (links.size() >= 2 && Double.isFinite(linkSeconds) && sum >= SLOWER * linkSeconds && Double.isNaN(measured)) {
-        fitted = Math.max(fitted, together);
+      if (links.size() >= 2 && Double.isFinite(linkSeconds) && linkSeconds > 0) {
+        double pace = sum / linkSeconds;
+        if (pace < SLOWER) {
+          // they went slower than their links together: the egress bound, and they got this share of their sum
+          double rate = pace * together;
+          measured = Double.isNaN(measured) ? rate : KEEP * measured + (1 - KEEP) * rate;
+        } else if (pace >= FIT_PACE && Double.isNaN(measured)) {
+          fitted = Math.max(fitted, together);
+        }
       }
     }
     arrivals.addLast(new Arrival(start, end, bytes, link, who));

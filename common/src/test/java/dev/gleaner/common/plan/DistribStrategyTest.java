@@ -190,8 +190,8 @@ class DistribStrategyTest {
     String bounded = planUnder(new PortRule(8, 120), 6_000).reason();
     assertTrue(bounded.contains("in the order that packs the links best into the egress, under bounded multi-port"),
         bounded);
-    assertTrue(planUnder(new PortRule(8, 60), 6_000).reason().contains("one port (no two links fit together"),
-        planUnder(new PortRule(8, 60), 6_000).reason());
+    assertTrue(planUnder(new PortRule(8, 55), 6_000).reason().contains("one port (no two links fit together"),
+        planUnder(new PortRule(8, 55), 6_000).reason());
   }
 
   /** The old way to share out the units rounding left over: one at a time to the largest remainder left. */

@@ -24,8 +24,9 @@ class PortClockTest {
     assertEquals(0, c.admit(5, 2));
     // 5 + 5 + 5 do not fit: the third waits for the second to end
     assertEquals(2, c.admit(5, 1));
-    // at t=2 the first and the third are on the wire (5 + 5 + 1 > 10): a thin link waits for the third
-    assertEquals(3, c.admit(1, 1));
+    // at t=2 the first and the third are on the wire (5 + 5 + 2 > 10, past its slack): a thin link waits
+    // for the third
+    assertEquals(3, c.admit(2, 1));
   }
 
   @Test

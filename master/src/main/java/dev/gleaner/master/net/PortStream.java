@@ -75,8 +75,6 @@ final class PortStream {
   /** Another link was on the wire beside it at some time. */
   boolean crowded;
   double startSeconds = -1;
-  /** Its connection carried no other stream when it started: its first byte went at once. */
-  boolean idleStart;
   volatile boolean done;
 
   PortStream(Port port, Channel channel, String job, long chunkId, FileInputSource input, long from, long to,

@@ -77,6 +77,8 @@ final class SendPort implements PortStream.Port {
   /** Each connection's unfinished streams, in the order they were asked for. */
   private final Map<Channel, Deque<PortStream>> byChannel = new HashMap<>();
   private final AtomicLong accepted = new AtomicLong();
+  /** When each connection's last stream arrived (the worker's word), seconds of the port's clock. */
+  private final Map<Channel, Double> lastArrival = new HashMap<>();
   /** Each connection's link as the port measured it last (a transfer that had the link to itself), bytes/s. */
   private final Map<Channel, Double> measured = new HashMap<>();
   /** Bytes of chunk input each connection took, for the stall check. */
@@ -222,9 +224,12 @@ final class SendPort implements PortStream.Port {
       // wire to itself; beside others it may say as well that they shared the egress
       double known = link(s);
       double now = seconds();
-      if (s.idleStart && s.startSeconds >= 0 && seconds < LATE_READ * (now - s.startSeconds)) {
+      // its bytes began to arrive when it started, or when the connection's stream before it had arrived
+      Double before = lastArrival.put(channel, now);
+      double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before);
+      if (s.startSeconds >= 0 && seconds < LATE_READ * (now - from)) {
         // from its first byte sent to the worker's word of its last: a few milliseconds long, not a late read short
-        seconds = now - s.startSeconds;
+        seconds = now - from;
       }
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
       clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, now)
@@ -276,6 +281,7 @@ final class SendPort implements PortStream.Port {
     synchronized (this) {
       acceptedByChannel.remove(channel);
       measured.remove(channel);
+      lastArrival.remove(channel);
       Deque<PortStream> mine = byChannel.remove(channel);
       streams = mine == null ? List.of() : new ArrayList<>(mine);
     }
@@ -352,7 +358,6 @@ final class SendPort implements PortStream.Port {
         s.state = PortStream.State.SENDING;
         if (s.startSeconds < 0) {
           s.startSeconds = seconds();
-          s.idleStart = !links.containsKey(s.channel);
         }
         onWire.add(s);
         links.put(s.channel, rateForRule(s));

@@ -189,9 +189,13 @@ final class Planner {
     return list;
   }
 
+  /** A move of the egress, as a share, that makes a plan whose links do not all go at once be made again. */
+  static final double PORT_DRIFT = 0.1;
+
   /**
    * Whether the master's egress, as its port learned it since the plan, now takes every one of the
-   * plan's links at once where it did not (or no longer does): the plan's sizes and order rest on it.
+   * plan's links at once where it did not (or no longer does), or, while it does not, moved by more
+   * than {@link #PORT_DRIFT}: the plan's sizes and order rest on it.
    */
   private String portDrift(JobLedger j) {
     if (!j.def.hasInput() || j.planned.size() < 2 || j.plannedPort.equals(s.port)) {
@@ -201,13 +205,19 @@ final class Planner {
     for (Worker w : j.planned.values()) {
       sum += w.bandwidth() * j.def.bytesPerUnit();
     }
-    boolean before = j.plannedPort.maxStreams() >= j.planned.size() && sum <= j.plannedPort.budget();
-    boolean after = s.port.maxStreams() >= j.planned.size() && sum <= s.port.budget();
-    if (before == after) {
-      return null;
+    boolean before = j.plannedPort.maxStreams() >= j.planned.size() && j.plannedPort.takes(sum);
+    boolean after = s.port.maxStreams() >= j.planned.size() && s.port.takes(sum);
+    if (before != after) {
+      return String.format(Locale.ROOT, "the master's egress, now %.4g bytes/s, %s the links' sum, %.4g",
+          s.port.budget(), after ? "takes" : "no longer takes", sum);
     }
-    return String.format(Locale.ROOT, "the master's egress, now %.4g bytes/s, %s the links' sum, %.4g", s.port.budget(),
-        after ? "takes" : "no longer takes", sum);
+    double was = j.plannedPort.budget();
+    double now = s.port.budget();
+    if (!after && Double.isFinite(was) && Double.isFinite(now) && Math.abs(now - was) > PORT_DRIFT * was) {
+      // which links go together, and so the sizes, rest on it
+      return String.format(Locale.ROOT, "the master's egress is now %.4g bytes/s (planned with %.4g)", now, was);
+    }
+    return null;
   }
 
   /** Whether none of these workers' links has been measured yet. */
