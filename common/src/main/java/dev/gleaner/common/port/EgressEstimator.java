@@ -85,8 +85,7 @@ public final class EgressEstimator {
    * As {@link #arrived(double, double, double)}, the transfer's link ({@code who}'s) known to go at
    * {@code link} bytes/s (NaN: not known): when every transfer in that time had a known link, and
    * together they went as fast as their links (at least {@link #FIT_PACE} of their sum, over the
-   * time), the links they went over fit together; when they went slower than {@link #SLOWER} of it,
-   * they shared the egress, which is then measured: that share of their links' sum.
+   * time), the links they went over fit together.
    */
   public void arrived(double start, double end, double bytes, double link, Object who) {
     if (!(end > start) || !(bytes > 0)) {
@@ -109,12 +108,9 @@ public final class EgressEstimator {
       floor = Math.max(floor, sum / seconds);
       double together = links.values().stream().mapToDouble(Double::doubleValue).sum();
       if (links.size() >= 2 && Double.isFinite(linkSeconds) && linkSeconds > 0) {
-        double pace = sum / linkSeconds;
-        if (pace < SLOWER) {
-          // they went slower than their links together: the egress bound, and they got this share of their sum
-          double rate = pace * together;
-          measured = Double.isNaN(measured) ? rate : KEEP * measured + (1 - KEEP) * rate;
-        } else if (pace >= FIT_PACE && Double.isNaN(measured)) {
+        // slower than their links is not taken for the egress binding: a worker's late reads and the
+        // port's own timing of a transfer make arrivals look slow, and a false measure keeps links apart
+        if (sum / linkSeconds >= FIT_PACE && Double.isNaN(measured)) {
           fitted = Math.max(fitted, together);
         }
       }
