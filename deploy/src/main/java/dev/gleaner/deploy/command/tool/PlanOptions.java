@@ -21,7 +21,7 @@ final class PlanOptions {
   long work;
 
   @Option(names = "--strategy", paramLabel = "S", defaultValue = "auto",
-      description = "auto, distrib, replicate, fifo, bandwidth-centric, equal, proportional or self"
+      description = "auto, distrib, replicate, fifo, bandwidth-centric, equal, proportional, self or distrib-reverse"
           + " (default: ${DEFAULT-VALUE}).")
   String strategy;
 
