@@ -144,6 +144,29 @@ class ClientArchiveTest {
     }
   }
 
+  /** A link to the launcher on the PATH (and a relative link to that link) runs the jar the launcher is beside. */
+  @Test
+  void aLinkToTheLauncherFindsTheJarBesideTheLauncher() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path link = Files.createSymbolicLink(bin.resolve("gleaner"), dist.resolve("gleaner"));
+    Path again = Files.createSymbolicLink(dir.resolve("g"), Path.of("bin", "gleaner"));
+    for (Path l : List.of(link, again)) {
+      ProcessBuilder pb = new ProcessBuilder(l.toString(), "--version").redirectErrorStream(true);
+      pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+      pb.environment().put("GLEANER_CDS", "off");
+      pb.environment().remove("JAVA_OPTS");
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      try {
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "--version ended");
+      } finally {
+        p.destroyForcibly();
+      }
+      assertEquals(0, p.exitValue(), l + ": " + out);
+      assertTrue(out.startsWith("gleaner "), l + ": " + out);
+    }
+  }
+
   private Process launch(List<String> args, Map<String, String> env) throws IOException {
     List<String> command = new ArrayList<>(List.of(dist.resolve("gleaner").toString()));
     command.addAll(args);
