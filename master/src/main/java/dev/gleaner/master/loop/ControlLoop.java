@@ -310,7 +310,7 @@ public final class ControlLoop implements AutoCloseable {
    * the job is unknown, another client's, still running, or failed.
    */
   public CompletableFuture<byte[]> result(String jobId, Caller caller) {
-    return thread.call(() -> calls.readable(jobId, caller)).thenCompose(calls::result);
+    return thread.ask(() -> calls.readable(jobId, caller)).thenCompose(calls::result);
   }
 
   /**

@@ -101,11 +101,29 @@ final class ControlThread {
 
   /** Runs {@code f} on the thread; the future completes with its value, or fails as it did or when the thread is closed. */
   <T> CompletableFuture<T> call(Supplier<T> f) {
+    return call(f, false);
+  }
+
+  /**
+   * As {@link #call(Supplier)}, for a request whose IllegalArgumentException is its answer (an unknown
+   * job, another client's, one not ended yet): the caller says it to whoever asked, and it is not the
+   * loop's error. Any other exception is logged as one too.
+   */
+  <T> CompletableFuture<T> ask(Supplier<T> f) {
+    return call(f, true);
+  }
+
+  private <T> CompletableFuture<T> call(Supplier<T> f, boolean answers) {
     CompletableFuture<T> out = new CompletableFuture<>();
     try {
       enqueue(() -> run(() -> {
         try {
           out.complete(f.get());
+        } catch (IllegalArgumentException refused) {
+          out.completeExceptionally(refused);
+          if (!answers) {
+            throw refused;
+          }
         } catch (RuntimeException e) {
           out.completeExceptionally(e);
           throw e;

@@ -57,6 +57,8 @@ final class ClientHandler extends ConnectionHandler {
         services.loop().result(job, caller).whenComplete((bytes, err) -> ctx.executor().execute(() -> {
           if (err != null) {
             Throwable cause = unwrap(err);
+            log.info("{} from {} asked for the result of {}: {}", caller, ctx.channel().remoteAddress(), job,
+                cause.getMessage());
             ctx.writeAndFlush(Messages.error(refusalCode(cause), cause.getMessage()));
           } else {
             result = new ResultStream(job, bytes);

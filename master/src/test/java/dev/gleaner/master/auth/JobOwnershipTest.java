@@ -109,8 +109,29 @@ class JobOwnershipTest {
       assertTrue(cancelled.hasJobReply(), cancelled.toString());
       master.awaitEnd(job);
 
-      assertTrue(notAllowed(ask(bob, Envelope.newBuilder().setResultRequest(ResultRequest.newBuilder().setJobId(job))
-          .build())).contains("belongs to client 'alice'; only client 'alice' or an operator may read the result of it"));
+      // a refused request is an answer, not the master's error: one line saying it, no stack trace
+      ch.qos.logback.classic.Logger loopLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+          "dev.gleaner.master.loop.ControlLoop");
+      ch.qos.logback.classic.Logger clientLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+          "dev.gleaner.master.net.ClientHandler");
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+          new ch.qos.logback.core.read.ListAppender<>();
+      lines.start();
+      loopLog.addAppender(lines);
+      clientLog.addAppender(lines);
+      try {
+        assertTrue(notAllowed(ask(bob, Envelope.newBuilder().setResultRequest(ResultRequest.newBuilder()
+            .setJobId(job)).build())).contains(
+                "belongs to client 'alice'; only client 'alice' or an operator may read the result of it"));
+      } finally {
+        loopLog.detachAppender(lines);
+        clientLog.detachAppender(lines);
+      }
+      assertTrue(lines.list.stream().noneMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR
+          || e.getThrowableProxy() != null), lines.list.toString());
+      assertTrue(lines.list.stream().anyMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO
+          && e.getFormattedMessage().contains("asked for the result of " + job + ": job " + job + " belongs to")),
+          lines.list.toString());
       assertTrue(notAllowed(ask(bob, forget(job))).contains("may forget it"));
       assertTrue(ask(alice, Envelope.newBuilder().setResultRequest(ResultRequest.newBuilder().setJobId(job)).build())
           .hasResultPart(), "the owner reads her result");
