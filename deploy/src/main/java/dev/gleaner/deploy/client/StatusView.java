@@ -150,7 +150,8 @@ public final class StatusView {
         }
       }
       for (dev.gleaner.protocol.Reroute r : j.getReroutesList()) {
-        out.printf("    rerouted: %d units (%d chunks) of %s's work, lost with %s, to %s%n", r.getUnits(), r.getChunks(),
+        // taken from it: it crashed, its owner came back, or its program failed the chunk
+        out.printf("    rerouted: %d units (%d chunks) of %s's work, taken from %s, to %s%n", r.getUnits(), r.getChunks(),
             r.getOrigin(), r.getFromWorker(), r.getToWorker().isEmpty() ? "the shared queue" : r.getToWorker());
       }
     }

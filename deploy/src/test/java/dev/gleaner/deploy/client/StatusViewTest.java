@@ -38,6 +38,21 @@ class StatusViewTest {
     assertTrue(line(t, "seen").contains("1.00 (2 in 2.0 h)"), t);
   }
 
+  /**
+   * Work moved off a worker is "taken from" it: its owner's polite return and its program's failure
+   * move work too, and no crash lost it.
+   */
+  @Test
+  void reroutedWorkIsTakenFromItsWorkerNotLostWithIt() {
+    String t = table(StatusReply.newBuilder().addJobs(JobStatus.newBuilder().setJobId("job-1").setState("RUNNING")
+        .setWorkload("primes").setUnitsTotal(100).addReroutes(dev.gleaner.protocol.Reroute.newBuilder()
+            .setFromWorker("lab-pc-2").setOrigin("lab-pc-2").setToWorker("lab-pc-1").setUnits(40).setChunks(2)))
+        .build());
+    assertTrue(t.contains("    rerouted: 40 units (2 chunks) of lab-pc-2's work, taken from lab-pc-2, to lab-pc-1\n"),
+        t);
+    assertFalse(t.contains("lost with"), t);
+  }
+
   private static final long NOW = 1_780_000_000_000L;
 
   /** With a deadline, the forecast is the units saved by then, with its band; the plan's own figure is not shown. */

@@ -85,8 +85,14 @@ final class ActionRunner {
       if (x.split()) {
         b.metrics.splits.increment();
       }
-      log.info("job {}: chunk {} of worker {} now ends at unit {}: {}", x.job(), x.chunkId(), x.worker(), x.end(),
-          x.why());
+      if (x.split()) {
+        log.info("job {}: chunk {} of worker {} now ends at unit {}: {}", x.job(), x.chunkId(), x.worker(), x.end(),
+            x.why());
+      } else {
+        // a stop (a cancel, the deadline): the worker keeps what it computed, up to its next step
+        log.info("job {}: chunk {} of worker {} stops at its next step (unit {} at the earliest), keeping what it"
+            + " computed: {}", x.job(), x.chunkId(), x.worker(), x.end(), x.why());
+      }
     } else if (a instanceof Action.Cancel x) {
       b.store.submit(ChunkTable.chunkEnded(x.job(), x.chunkId(), ChunkState.CANCELLED));
       log.debug("job {}: chunk {} of worker {} cancelled: {}", x.job(), x.chunkId(), x.worker(), x.why());
