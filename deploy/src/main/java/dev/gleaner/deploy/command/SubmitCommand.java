@@ -3,6 +3,7 @@ package dev.gleaner.deploy.command;
 import dev.gleaner.common.time.Backoff;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.client.Terminal;
 import dev.gleaner.deploy.client.TextSink;
 import dev.gleaner.deploy.format.JobFile;
 import dev.gleaner.protocol.JobStatus;
@@ -176,6 +177,7 @@ public final class SubmitCommand implements Callable<Integer> {
   /** Polls the job until it is DONE or FAILED, drawing a progress line on stderr if asked. */
   public static JobStatus follow(MasterClient c, String id, boolean progress, long pollMs) throws Exception {
     boolean tty = System.console() != null;
+    int columns = tty && progress ? Terminal.columns() : Integer.MAX_VALUE;
     long lastLine = 0;
     boolean planShown = false;
     while (true) {
@@ -192,15 +194,18 @@ public final class SubmitCommand implements Callable<Integer> {
         System.err.println((tty ? "\r" : "") + planLine(j));
       }
       if (progress) {
-        String line = String.format(Locale.ROOT, "%s %s %6.2f%%  saved %s of %s  %s units/s  %s", j.getJobId(),
-            StatusView.bar(j.getUnitsDone(), j.getUnitsTotal(), 30), StatusView.percent(j),
+        // the figures first, then the forecast, then the master's message: a narrow terminal cuts the end
+        String line = String.format(Locale.ROOT, "%s %s %6.2f%%  saved %s of %s  %s units/s", j.getJobId(),
+            StatusView.bar(j.getUnitsDone(), j.getUnitsTotal(), Math.max(10, Math.min(30, columns - 60))),
+            StatusView.percent(j),
             StatusView.human(j.getUnitsDone()), StatusView.human(j.getUnitsTotal()),
-            StatusView.human(j.getUnitsPerSecond()), j.getMessage())
-            + (j.hasForecast() ? "  forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "");
+            StatusView.human(j.getUnitsPerSecond()))
+            + (j.hasForecast() ? "  forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "")
+            + (j.getMessage().isEmpty() ? "" : "  " + j.getMessage());
         long now = System.nanoTime();
         if (tty) {
           // the line's length changes (the forecast's text): clear what a longer one left
-          System.err.print("\r" + line + "\033[K" + (ended ? "\n" : ""));
+          System.err.print("\r" + Terminal.fit(line, columns) + "\033[K" + (ended ? "\n" : ""));
         } else if (ended || now - lastLine > TimeUnit.SECONDS.toNanos(5)) {
           System.err.println(line);
           lastLine = now;

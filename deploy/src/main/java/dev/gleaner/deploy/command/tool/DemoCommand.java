@@ -5,6 +5,7 @@ import dev.gleaner.common.workload.Workloads;
 import dev.gleaner.deploy.audit.KnownPrimeCounts;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
+import dev.gleaner.deploy.client.Terminal;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.WorkerProcesses;
@@ -120,19 +121,21 @@ public final class DemoCommand implements Callable<Integer> {
 
   private static JobStatus follow(MasterClient client, String id, WorkerProcesses processes) throws Exception {
     boolean tty = System.console() != null;
+    int columns = tty ? Terminal.columns() : Integer.MAX_VALUE;
     long lastLine = 0;
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
     while (System.nanoTime() < deadline) {
       processes.requireAlive();
       JobStatus j = client.status(id).getJobs(0);
       boolean ended = StatusView.ended(j.getState());
+      // the bar gives way to the figures on a narrow terminal
       String line = String.format(Locale.ROOT, "%s %6.2f%%  %s units/s  %s", StatusView.bar(j.getUnitsDone(),
-          j.getUnitsTotal(), 40), StatusView.percent(j), StatusView.human(j.getUnitsPerSecond()), j.getMessage())
+          j.getUnitsTotal(), Math.max(10, Math.min(40, columns - 40))), StatusView.percent(j), StatusView.human(j.getUnitsPerSecond()), j.getMessage())
           + (j.hasForecast() ? " forecast: " + StatusView.forecast(j, System.currentTimeMillis()) : "");
       long now = System.nanoTime();
       if (tty) {
         // the line's length changes (the forecast's text): clear what a longer one left
-        System.err.print("\r" + line + "\033[K" + (ended ? "\n" : ""));
+        System.err.print("\r" + Terminal.fit(line, columns) + "\033[K" + (ended ? "\n" : ""));
       } else if (ended || now - lastLine > TimeUnit.SECONDS.toNanos(3)) {
         System.err.println(line);
         lastLine = now;
