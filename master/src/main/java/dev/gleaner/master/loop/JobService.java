@@ -226,6 +226,7 @@ public final class JobService {
       uncommitted.put(key, new Pending(spec, stored));
     }
     MasterJob job = new MasterJob(id, spec, workload, input, start, end, now);
+    job.unitsBefore = resumes == null ? 0 : (end - start) - remaining.size();
     if (resumes != null) {
       // it holds the earlier job's pieces, however many: its end is written the usual way
       job.piecesCommitted = JobEnds.END_WITH_LAST_PIECE;

@@ -40,6 +40,8 @@ public final class MasterJob {
   /** The rendered result's size in UTF-8 bytes. */
   long resultSize;
   String message = "";
+  /** Units saved before it was submitted: the pieces of the job it resumes (its rate counts only its own). */
+  long unitsBefore;
   /** The strategy of its last plan; null before the first. */
   String strategy;
   long finishedAtMillis;
@@ -69,6 +71,11 @@ public final class MasterJob {
 
   public long units() {
     return end - start;
+  }
+
+  /** Units saved before it was submitted (the pieces of the job it resumes). */
+  public long unitsBefore() {
+    return unitsBefore;
   }
 
   /** How it ended, as stored; null while it runs (or its end is being written). */

@@ -220,7 +220,8 @@ final class StatusReport {
       default -> JobPhase.RUNNING;
     };
     b.setState(state.name()).setMessage(j.message().isEmpty() ? v.message() : j.message()).setStrategy(v.strategy())
-        .setPlanReason(v.reason()).setUnitsDone(v.committed()).setUnitsPerSecond(v.committed() / seconds)
+        .setPlanReason(v.reason()).setUnitsDone(v.committed())
+        .setUnitsPerSecond(Math.max(0, v.committed() - j.unitsBefore()) / seconds)
         .setExpectedWork(v.expectedWork()).setReplans(v.replans()).setUnitsQueued(v.queued())
         .setUnitsHeld(v.held()).setRecoveryScheme(v.scheme()).setUnitsVerified(v.verified())
         .addAllMismatches(v.mismatches());

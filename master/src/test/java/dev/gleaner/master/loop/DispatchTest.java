@@ -675,6 +675,10 @@ class DispatchTest {
       try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w2")) {
         var done = m.awaitEnd(second);
         assertEquals("DONE", done.getState(), done.getMessage());
+        // its rate counts its own units, not the pieces it took over from the first job
+        double seconds = Math.max(1e-3, (done.getFinishedAtMillis() - done.getSubmittedAtMillis()) / 1000.0);
+        assertEquals(1_000_000 - (a.getEnd() - a.getStart()), done.getUnitsPerSecond() * seconds,
+            1e-6 * 1_000_000, "units/s over its own time");
         assertEquals(primes(0, 1_000_000) + " primes", done.getResult(), "the first job's pieces count in the result");
         for (Assign x : new ArrayList<>(w.assigned)) {
           assertTrue(x.getEnd() <= a.getStart() || x.getStart() >= a.getEnd(), "saved units are not computed again: " + x);
