@@ -212,7 +212,8 @@ class SecureClusterTest {
     }
     Run revoked = gleaner("token", "revoke", "client", "bob", "--data", data.toString(), "--reason", "left");
     assertEquals(0, revoked.code(), revoked.err());
-    assertTrue(revoked.out().contains("gleaner token client bob --generation 1"), revoked.out());
+    assertTrue(revoked.out().contains("gleaner token client bob --generation 1 --cluster-key DIR/cluster.key"),
+        revoked.out());
     Run list = gleaner("token", "list", "--data", data.toString());
     assertTrue(list.out().contains("client    bob") && list.out().contains("left"), list.out());
     oneLineRefusal(gleaner("token", "list", "--data", dir.resolve("nowhere").toString()), "holds no master's store");

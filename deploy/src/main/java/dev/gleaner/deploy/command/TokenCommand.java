@@ -181,7 +181,8 @@ public final class TokenCommand implements Runnable {
       out.println("revoked " + role + " '" + id + "': its logins are refused from now on"
           + (target.data != null ? " (when the master starts on " + target.data + ")" : "; " + closed
           + " live session(s) closed"));
-      out.println("a new token for it: gleaner token " + role + " " + id + " --generation " + rec.getNextGeneration());
+      out.println("a new token for it, made where the cluster key is (the folder of `gleaner init`): gleaner token " + role
+          + " " + id + " --generation " + rec.getNextGeneration() + " --cluster-key DIR/cluster.key");
       return 0;
     }
   }
