@@ -190,35 +190,18 @@ final class SendPort implements PortStream.Port {
   }
 
   /**
-   * What a transfer measured: {@code clean}, its link (it did not share a bound egress, nor wait on a
-   * worker that did not read); {@code alone}, no other worker's stream was on the wire beside it;
-   * {@code seconds}, how long its bytes took.
-   */
-  record Arrival(boolean clean, boolean alone, double seconds) {
-    static Arrival unknown(double seconds) {
-      return new Arrival(false, false, seconds);
-    }
-  }
-
-  /**
-   * A worker's span this much shorter than the port's says the worker read the first bytes late: they
-   * waited in its socket buffer, and the span leaves out the time they took to get there.
-   */
-  static final double LATE_READ = 0.9;
-
-  /**
    * The worker on {@code channel} says the chunk's input has all arrived ({@code bytes} in {@code
    * seconds} from the first to the last): its stream leaves the wire. What its transfer measured; its
    * time is the port's own (first byte sent to the worker's word) when the worker read the first
-   * bytes late ({@link #LATE_READ}).
+   * bytes late ({@link InputArrival#LATE_READ}).
    */
-  Arrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
+  InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
     PortStream s;
     boolean clean;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
       if (s == null || s.channel != channel) {
-        return Arrival.unknown(seconds);
+        return InputArrival.unknown(seconds);
       }
       // a rate below what the link is known to do says the link got slower only when the stream had the
       // wire to itself; beside others it may say as well that they shared the egress
@@ -227,7 +210,7 @@ final class SendPort implements PortStream.Port {
       // its bytes began to arrive when it started, or when the connection's stream before it had arrived
       Double before = lastArrival.put(channel, now);
       double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before);
-      if (s.startSeconds >= 0 && seconds < LATE_READ * (now - from)) {
+      if (s.startSeconds >= 0 && seconds < InputArrival.LATE_READ * (now - from)) {
         // from its first byte sent to the worker's word of its last: a few milliseconds long, not a late read short
         seconds = now - from;
       }
@@ -244,7 +227,7 @@ final class SendPort implements PortStream.Port {
       }
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
-    return new Arrival(clean, !s.crowded, seconds);
+    return new InputArrival(clean, !s.crowded, seconds);
   }
 
   /** Called by the connection when its channel becomes writable again: its stream goes on, or asks again. */

@@ -130,7 +130,7 @@ final class WorkerHandler extends ConnectionHandler {
       }
       case INPUT_ARRIVED -> {
         InputArrived a = msg.getInputArrived();
-        SendPort.Arrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
+        InputArrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
             a.getBytes(), a.getNanos() / 1e9);
         services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), arrival.seconds(),
             arrival.clean(), arrival.alone(), services.sendPort().planRule());
