@@ -18,9 +18,9 @@ import java.util.List;
  * Every decision (plans, re-plans, reroutes, splits, replicas, the deadline) is the controller's,
  * exactly as in the master.
  *
- * <p>Model: a piece of a chunk with input starts computing once its input has arrived, as a real
- * worker's does (a chunk of one piece is the papers' single-round model: all its input, then its
- * computing); the port serves one stream at a time in rank order; a worker that goes
+ * <p>Model: a piece of a chunk with input starts computing once its input has arrived (a real worker
+ * computes within a piece as its bytes come, a little sooner; a chunk of one piece is the papers'
+ * single-round model: all its input, then its computing); the port serves one stream at a time in rank order; a worker that goes
  * down loses everything it had not reported; the controller hears of a loss at once and of a
  * return when the worker is back.
  *

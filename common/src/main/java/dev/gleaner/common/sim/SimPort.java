@@ -72,7 +72,10 @@ final class SimPort implements SimPorts.Port {
     this.job = job;
   }
 
-  /** Queues the input {@code s} of the worker's chunk; {@code arrived} runs once it is all there. */
+  /**
+   * Queues the input {@code s} of the worker's chunk; {@code arrived} runs at each piece boundary its
+   * bytes reach, and once they are all there.
+   */
   @Override
   public void queue(SimHost h, SimChunk c, Action.Stream s, Runnable arrived) {
     waiting.add(new SimStream(h, c, s, clock.next(), arrived));

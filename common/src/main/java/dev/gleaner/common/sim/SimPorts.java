@@ -12,7 +12,10 @@ final class SimPorts {
 
   /** What the simulated workers ask of the port. */
   interface Port {
-    /** Queues the input {@code s} of the worker's chunk; {@code arrived} runs once it is all there. */
+    /**
+     * Queues the input {@code s} of the worker's chunk; {@code arrived} runs at each piece boundary its
+     * bytes reach, and once they are all there.
+     */
     void queue(SimHost h, SimChunk c, Action.Stream s, Runnable arrived);
 
     /** The worker went down: its streams stop. */

@@ -12,6 +12,16 @@ record InputArrival(boolean clean, boolean alone, double seconds) {
    * waited in its socket buffer, and the span leaves out the time they took to get there.
    */
   static final double LATE_READ = 0.9;
+  /**
+   * And at least this much shorter, seconds: the port's time holds a round trip and the handling of
+   * the worker's word beside the transfer, which on a short transfer is more than a tenth.
+   */
+  static final double LATE_READ_SECONDS = 0.02;
+
+  /** Whether a worker's span of {@code workerSeconds}, beside the port's {@code portSeconds}, says it read late. */
+  static boolean readLate(double workerSeconds, double portSeconds) {
+    return workerSeconds < LATE_READ * portSeconds && portSeconds - workerSeconds > LATE_READ_SECONDS;
+  }
 
   /** A transfer the port does not know (its stream ended already): the worker's own time, measuring nothing. */
   static InputArrival unknown(double seconds) {

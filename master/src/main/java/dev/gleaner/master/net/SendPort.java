@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * many at once as its mode lets: by default all at once, sharing the master's egress as TCP shares it;
  * in the fit mode, the streams whose links fit together in the egress ({@link PortRule}), learned as it
  * sends ({@link EgressEstimator}); with a fixed count, that many links. One worker's streams go out in
- * the order they were asked for, each after the one before it has all been queued, because the worker
- * consumes its chunks in that order.
+ * the order they were asked for, because the worker consumes its chunks in that order: when the port
+ * shares, each after the one before it has all been queued; when it keeps an order, each after the
+ * one before it has arrived, and then by the port's order.
  *
  * <p>A stream is on the wire from its first byte until its worker says the last one arrived
  * ({@code InputArrived}): bytes queued in the kernel's socket buffer are still on their way, and a
@@ -210,7 +211,7 @@ final class SendPort implements PortStream.Port {
       // its bytes began to arrive when it started, or when the connection's stream before it had arrived
       Double before = lastArrival.put(channel, now);
       double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before);
-      if (s.startSeconds >= 0 && seconds < InputArrival.LATE_READ * (now - from)) {
+      if (!s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
         // from its first byte sent to the worker's word of its last: a few milliseconds long, not a late read short
         seconds = now - from;
       }
@@ -219,7 +220,7 @@ final class SendPort implements PortStream.Port {
           && !(slower && s.crowded);
       if (!s.everStalled) {
         // a worker that stopped reading takes its socket buffer in one go: its span says nothing of the wire
-        egress.arrived(now - seconds, now, bytes, known, channel);
+        egress.arrived(now - seconds, now, bytes, known, channel.id());
       }
       if (clean && bytes > 0 && seconds > 0) {
         // the streams asked for before this measure go by it too

@@ -189,8 +189,7 @@ public final class LinksBench {
             one.put("wire", wire(samples));
             one.put("repetition", r);
             one.put("asked", strategy);
-            one.put("predicted", LinksPrediction.of(settings, strategy, settings.fileBytes(),
-                speeds(settings, one), !runs.isEmpty()));
+            one.put("predicted", predict(strategy, one, !runs.isEmpty()));
             runs.add(one);
             note("  %.2f s, %s", (Double) one.get("seconds"), one.get("result"));
           }
@@ -203,6 +202,19 @@ public final class LinksBench {
     doc.put("links", links);
     doc.put("runs", runs);
     return doc;
+  }
+
+  /**
+   * The plan's and the simulator's figures for the run; null, said on the progress stream, when they
+   * cannot be made (a worker's speed not measured): the run's own figures stand.
+   */
+  private Map<String, Object> predict(String strategy, Map<String, Object> run, boolean linksKnown) {
+    try {
+      return LinksPrediction.of(settings, strategy, settings.fileBytes(), speeds(settings, run), linksKnown);
+    } catch (IllegalArgumentException e) {
+      note("  no prediction for this run: %s", e.getMessage());
+      return null;
+    }
   }
 
   /** Each worker's speed for the prediction: as set, or as the master measured it in the run. */
@@ -345,11 +357,11 @@ public final class LinksBench {
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       double seconds = ((Number) r.get("seconds")).doubleValue();
       Map<String, Object> p = (Map<String, Object>) r.get("predicted");
-      double simulated = ((Number) p.get("simulated")).doubleValue();
+      double simulated = p == null ? Double.NaN : ((Number) p.get("simulated")).doubleValue();
       out.printf(Locale.ROOT, "%-16s %-11s %-8s %8.2f %8.2f %10.2f %10.3f %8.2f%n", r.get("asked"), r.get("repetition"),
-          Boolean.TRUE.equals(p.get("linksKnown")) ? "known" : "learned", seconds,
+          p == null ? "-" : Boolean.TRUE.equals(p.get("linksKnown")) ? "known" : "learned", seconds,
           ((Number) r.get("bytes")).doubleValue() / 1e6 / seconds, simulated, simulated / seconds,
-          ((Number) p.get("plan")).doubleValue());
+          p == null ? Double.NaN : ((Number) p.get("plan")).doubleValue());
     }
     out.println();
     out.printf(Locale.ROOT, "%-6s %-10s %14s %14s %8s%n", "link", "rate", "shaped MB/s", "measured MB/s", "ratio");

@@ -28,7 +28,8 @@ import java.util.Map;
  *       the port's rule (no egress limit but the uplink's): the papers' figure, the makespan of its
  *       timeline;
  *   <li>{@code simulated}: {@code gleaner simulate}'s closed loop, the real controller on a simulated
- *       port and workers, the links known or learned as the master had them before the run.
+ *       port and workers, the links known or learned as the master had them before the run; the
+ *       simulated master knows its egress from the start (the real one learns it as it sends).
  * </ul>
  */
 final class LinksPrediction {
