@@ -28,6 +28,11 @@ public final class EgressEstimator {
   /** Streams together below this share of their links' sum show the egress binding. */
   public static final double SLOWER = 0.85;
   /**
+   * Links that went together at their own rates fit together; so do links whose sum is at most this
+   * much more (a link's estimate moves by a few percent from one transfer to the next).
+   */
+  static final double FITTED_SLACK = 0.05;
+  /**
    * Transfers together at least this share of their links' sum went at their links' rates: the links
    * fit together (between it and {@link #SLOWER}, they may have shared a little: neither is said).
    */
@@ -143,10 +148,8 @@ public final class EgressEstimator {
       }
       return true;
     }
-    if (!floorFromArrivals && streams >= 2 && Double.isFinite(linkSum) && rate >= FIT_PACE * linkSum
-        && Double.isNaN(measured)) {
-      // these links went together at their own rates: they fit, whatever the floor says yet (a real port's
-      // windows count what socket buffers took, ahead of the wire: there arrivals say it)
+    if (streams >= 2 && Double.isFinite(linkSum)) {
+      // these links went together at their own rates: they fit, whatever the floor says yet
       fitted = Math.max(fitted, linkSum);
     }
     return false;
@@ -182,14 +185,14 @@ public final class EgressEstimator {
   /**
    * The rule the port follows: streams that fit in the measured egress; while the egress has not
    * bound, in what is known to go through (the floor, or links as many as were seen together at their
-   * own rates: {@link PortRule#SLACK} gives or takes their estimates' moves) and one stream past it; before anything was sent,
+   * own rates, give or take {@link #FITTED_SLACK}) and one stream past it; before anything was sent,
    * any (they are alone until their links are known anyway).
    */
   public PortRule rule(int maxStreams) {
     if (!Double.isNaN(measured)) {
       return new PortRule(maxStreams, egress(), false);
     }
-    double known = Math.max(floor, fitted);
+    double known = Math.max(floor, fitted * (1 + FITTED_SLACK));
     return known > 0 ? new PortRule(maxStreams, known, true) : new PortRule(maxStreams, Double.POSITIVE_INFINITY);
   }
 }

@@ -13,14 +13,15 @@ record InputArrival(boolean clean, boolean alone, double seconds) {
    */
   static final double LATE_READ = 0.9;
   /**
-   * And at least this much shorter, seconds: the port's time holds a round trip and the handling of
-   * the worker's word beside the transfer, which on a short transfer is more than a tenth.
+   * Whether a worker's span of {@code workerSeconds}, beside the port's {@code portSeconds}, says it
+   * read late. The port's time holds a round trip and the handling of the worker's word beside the
+   * transfer (a few milliseconds here); on a transfer so short that they pass a tenth of it, the
+   * port's time is taken too, a little long, rather than a span that may be a late read's: a link
+   * measured high makes the egress look bound (links seemingly faster than what went), and the plan
+   * then keeps them apart.
    */
-  static final double LATE_READ_SECONDS = 0.02;
-
-  /** Whether a worker's span of {@code workerSeconds}, beside the port's {@code portSeconds}, says it read late. */
   static boolean readLate(double workerSeconds, double portSeconds) {
-    return workerSeconds < LATE_READ * portSeconds && portSeconds - workerSeconds > LATE_READ_SECONDS;
+    return workerSeconds < LATE_READ * portSeconds;
   }
 
   /** A transfer the port does not know (its stream ended already): the worker's own time, measuring nothing. */
