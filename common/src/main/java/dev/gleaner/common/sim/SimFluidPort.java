@@ -24,34 +24,17 @@ import java.util.Set;
  * slower than its link (it shared the egress) and the link has a measure already, as the runtime does.
  */
 final class SimFluidPort implements SimPorts.Port {
-  private final class Flow implements SimPorts.Queued {
-    final SimHost host;
-    final SimChunk chunk;
-    final long from;
-    long to;
-    final int rank;
-    final long seq;
-    /** The link as the controller measured it when it asked, bytes/s; NaN: not known. */
-    final double linkEstimate;
-    final Runnable arrived;
+  private final class Flow extends SimPorts.Transfer {
     double sent;
     /** The last piece boundary its bytes reached (its start at first). */
     long reached;
     double rate;
-    double startedAt = Double.NaN;
     boolean shared;
     /** Another worker's stream was on the wire beside it at some time. */
     boolean crowded;
 
     Flow(SimHost host, SimChunk chunk, Action.Stream s, long seq, Runnable arrived) {
-      this.host = host;
-      this.chunk = chunk;
-      this.from = s.start();
-      this.to = s.end();
-      this.rank = s.rank();
-      this.seq = seq;
-      this.linkEstimate = s.linkRate();
-      this.arrived = arrived;
+      super(host, chunk, s, seq, arrived);
       this.reached = from;
     }
 
@@ -79,29 +62,13 @@ final class SimFluidPort implements SimPorts.Port {
     double left() {
       return (to - from) - sent;
     }
-
-    @Override
-    public SimHost host() {
-      return host;
-    }
-
-    @Override
-    public long seq() {
-      return seq;
-    }
-
-    @Override
-    public boolean live() {
-      return !chunk.gone && host.up && to > from;
-    }
   }
 
   private final SimClock clock;
   private final Controller controller;
   private final JobDef job;
   private final SimNetwork network;
-  private final PriorityQueue<Flow> waiting = new PriorityQueue<>((a, b) ->
-      SimPorts.serviceOrder(a.rank, a.linkEstimate, a.seq, b.rank, b.linkEstimate, b.seq));
+  private final PriorityQueue<Flow> waiting = new PriorityQueue<>(SimPorts::serviceOrder);
   private final List<Flow> active = new ArrayList<>();
   /** Each worker's link as the port measured it last, bytes/s. */
   private final Map<SimHost, Double> measured = new HashMap<>();

@@ -16,45 +16,12 @@ import java.util.PriorityQueue;
  * took.
  */
 final class SimPort implements SimPorts.Port {
-  private static final class SimStream implements SimPorts.Queued {
-    final SimHost host;
-    final SimChunk chunk;
-    final long from;
-    long to;
-    final int rank;
-    final long seq;
-    /** The link as the controller measured it when it asked, bytes/s; NaN: not known. */
-    final double linkEstimate;
-    /** What the worker does once the input is there. */
-    final Runnable arrived;
-    double startedAt = Double.NaN;
+  private static final class SimStream extends SimPorts.Transfer {
     /** Raised whenever the stream's end moves, so that the end scheduled before is ignored. */
     long token;
 
     SimStream(SimHost host, SimChunk chunk, Action.Stream s, long seq, Runnable arrived) {
-      this.host = host;
-      this.chunk = chunk;
-      this.from = s.start();
-      this.to = s.end();
-      this.rank = s.rank();
-      this.seq = seq;
-      this.linkEstimate = s.linkRate();
-      this.arrived = arrived;
-    }
-
-    @Override
-    public SimHost host() {
-      return host;
-    }
-
-    @Override
-    public long seq() {
-      return seq;
-    }
-
-    @Override
-    public boolean live() {
-      return !chunk.gone && host.up && to > from;
+      super(host, chunk, s, seq, arrived);
     }
   }
 
@@ -62,8 +29,7 @@ final class SimPort implements SimPorts.Port {
   private final Controller controller;
   private final JobDef job;
   /** In the plan's order; between equal ranks the faster link first (an unknown one first of all), as the master's port. */
-  private final PriorityQueue<SimStream> waiting = new PriorityQueue<>((a, b) ->
-      SimPorts.serviceOrder(a.rank, a.linkEstimate, a.seq, b.rank, b.linkEstimate, b.seq));
+  private final PriorityQueue<SimStream> waiting = new PriorityQueue<>(SimPorts::serviceOrder);
   private SimStream sending;
 
   SimPort(SimClock clock, Controller controller, JobDef job) {

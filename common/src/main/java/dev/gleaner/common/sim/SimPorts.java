@@ -28,14 +28,40 @@ final class SimPorts {
     void cancel(SimChunk c);
   }
 
-  /** A stream waiting at a port: its worker, when it was asked for, and whether it still has bytes to send. */
-  interface Queued {
-    SimHost host();
+  /**
+   * A chunk's input at a port, waiting or on the wire: its worker and chunk, the units it still
+   * carries, its place in the port's order, and what its worker does as its bytes come. Each port
+   * keeps what it needs more of the stream's progress in its own kind of transfer.
+   */
+  abstract static class Transfer {
+    final SimHost host;
+    final SimChunk chunk;
+    final long from;
+    long to;
+    final int rank;
+    /** When it was asked for, in the run's one sequence. */
+    final long seq;
+    /** The link as the controller measured it when it asked, bytes/s; NaN: not known. */
+    final double linkEstimate;
+    /** What the worker does at each piece boundary its bytes reach, and once they are all there. */
+    final Runnable arrived;
+    double startedAt = Double.NaN;
 
-    long seq();
+    Transfer(SimHost host, SimChunk chunk, Action.Stream s, long seq, Runnable arrived) {
+      this.host = host;
+      this.chunk = chunk;
+      this.from = s.start();
+      this.to = s.end();
+      this.rank = s.rank();
+      this.seq = seq;
+      this.linkEstimate = s.linkRate();
+      this.arrived = arrived;
+    }
 
     /** Its chunk is not gone, its worker is up, and it has units left. */
-    boolean live();
+    boolean live() {
+      return !chunk.gone && host.up && to > from;
+    }
   }
 
   /**
@@ -43,11 +69,11 @@ final class SimPorts {
    * asked for, as its connection sends them, so only that one is in line (one asked for later, of a
    * better rank, does not block the others).
    */
-  static Map<SimHost, Long> firstOfEach(Iterable<? extends Queued> waiting) {
+  static Map<SimHost, Long> firstOfEach(Iterable<? extends Transfer> waiting) {
     Map<SimHost, Long> first = new HashMap<>();
-    for (Queued q : waiting) {
-      if (q.live()) {
-        first.merge(q.host(), q.seq(), Math::min);
+    for (Transfer t : waiting) {
+      if (t.live()) {
+        first.merge(t.host, t.seq, Math::min);
       }
     }
     return first;
@@ -56,16 +82,15 @@ final class SimPorts {
   /**
    * The order in which waiting streams are served, as the master's port serves them: by the plan's
    * rank, between equal ranks the faster link first (one not measured yet first of all), then in the
-   * order they were asked for. Each stream as its rank, the link as measured when it was asked
-   * (bytes/s, NaN: not known) and its sequence number.
+   * order they were asked for.
    */
-  static int serviceOrder(int rankA, double linkA, long seqA, int rankB, double linkB, long seqB) {
-    if (rankA != rankB) {
-      return Integer.compare(rankA, rankB);
+  static int serviceOrder(Transfer a, Transfer b) {
+    if (a.rank != b.rank) {
+      return Integer.compare(a.rank, b.rank);
     }
-    double ra = Double.isNaN(linkA) ? Double.POSITIVE_INFINITY : linkA;
-    double rb = Double.isNaN(linkB) ? Double.POSITIVE_INFINITY : linkB;
-    return ra != rb ? Double.compare(rb, ra) : Long.compare(seqA, seqB);
+    double ra = Double.isNaN(a.linkEstimate) ? Double.POSITIVE_INFINITY : a.linkEstimate;
+    double rb = Double.isNaN(b.linkEstimate) ? Double.POSITIVE_INFINITY : b.linkEstimate;
+    return ra != rb ? Double.compare(rb, ra) : Long.compare(a.seq, b.seq);
   }
 
   static Port of(SimClock clock, Controller controller, JobDef job, SimNetwork network) {

@@ -5,6 +5,7 @@ import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.JobPhase;
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.ChunkPlan;
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.recovery.RecoveryScheme;
 import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayDeque;
@@ -95,7 +96,7 @@ public final class JobLedger {
   /** The figures the plan used, to notice a drift. */
   public Map<String, Worker> planned = Map.of();
   /** The master's port as the last plan assumed it (bytes/s). */
-  public dev.gleaner.common.port.PortRule plannedPort = dev.gleaner.common.port.PortRule.ONE_PORT;
+  public PortRule plannedPort = PortRule.ONE_PORT;
   /** What the current plan predicts (seconds from {@link #lastPlanAt}); empty for probe chunks. */
   public dev.gleaner.common.plan.Timeline timeline = dev.gleaner.common.plan.Timeline.EMPTY;
   /** Worker id to its place in the plan's service order. */
