@@ -2,6 +2,7 @@ package dev.gleaner.deploy.cds;
 
 import dev.gleaner.common.workload.ExecWorkload;
 import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.master.MasterConfig;
 import dev.gleaner.master.MasterServer;
 import java.io.IOException;
@@ -17,11 +18,9 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
-import java.util.stream.Stream;
 
 /**
  * Makes the class-data archive (AppCDS) of the client commands for one jar and this Java, as
@@ -105,7 +104,7 @@ public final class ClientArchive {
       Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(partial);
-      deleteTree(dir);
+      LocalRuns.removeTree(dir);
     }
   }
 
@@ -171,11 +170,4 @@ public final class ClientArchive {
     return file.resolveSibling(file.getFileName() + suffix);
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(f);
-      }
-    }
-  }
 }

@@ -3,6 +3,7 @@ package dev.gleaner.deploy.bench.links;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gleaner.deploy.bench.TextFile;
 import dev.gleaner.deploy.launch.EntryPoint;
+import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.MasterProcess;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.deploy.launch.WorkersJoined;
@@ -15,13 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * {@code gleaner bench --links}: a master and one worker JVM per link, each in a network namespace of
@@ -36,9 +35,6 @@ public final class LinksBench {
   private static final Duration RUN_LIMIT = Duration.ofMinutes(30);
   /** How often the wire's counters are read. */
   private static final Duration METER_PERIOD = Duration.ofMillis(100);
-  /** Walks of a folder to remove while something may still write in it, and the pause between them. */
-  private static final int DELETE_TRIES = 20;
-  private static final long DELETE_PAUSE_MILLIS = 50;
   /** Bytes in one period below which a link counts as idle (heartbeats, acks). */
   private static final long IDLE_BYTES = 4096;
 
@@ -101,7 +97,7 @@ public final class LinksBench {
         if (bed != null) {
           bed.close();
         }
-        deleteTree(dir);
+        LocalRuns.removeTree(dir);
       } catch (IOException | RuntimeException e) {
         System.err.println("gleaner bench --links: could not remove " + dir + " on the way out: " + e);
       }
@@ -118,7 +114,7 @@ public final class LinksBench {
         mine = false;
       }
       if (mine) {
-        deleteTree(dir);
+        LocalRuns.removeTree(dir);
       }
     }
   }
@@ -315,37 +311,6 @@ public final class LinksBench {
   private void note(String format, Object... args) {
     progress.println(String.format(Locale.ROOT, format, args));
     progress.flush();
-  }
-
-  /**
-   * Removes the folder and all in it. On the way out (a SIGTERM) the run's own thread may still make a
-   * file in it while this walks (a driver's log as a run starts): the walk then goes again, at most
-   * {@link #DELETE_TRIES} times, {@link #DELETE_PAUSE_MILLIS} apart.
-   */
-  private static void deleteTree(Path dir) throws IOException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        if (!Files.exists(dir)) {
-          return;
-        }
-        try (Stream<Path> all = Files.walk(dir)) {
-          for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-            Files.deleteIfExists(p);
-          }
-        }
-        return;
-      } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException e) {
-        if (attempt >= DELETE_TRIES) {
-          throw e;
-        }
-        try {
-          TimeUnit.MILLISECONDS.sleep(DELETE_PAUSE_MILLIS);
-        } catch (InterruptedException stop) {
-          Thread.currentThread().interrupt();
-          throw e;
-        }
-      }
-    }
   }
 
   /** The figures as tables. */

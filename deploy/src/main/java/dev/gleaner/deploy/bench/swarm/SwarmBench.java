@@ -1,6 +1,7 @@
 package dev.gleaner.deploy.bench.swarm;
 
 import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
@@ -69,7 +70,7 @@ public final class SwarmBench {
         runs.add(run(dir.resolve("swarm-" + s.workers() + "-" + runs.size()), s, limit));
       }
     } finally {
-      deleteTree(dir);
+      LocalRuns.removeTree(dir);
     }
     doc.put("runs", runs);
     doc.put("ok", runs.stream().allMatch(r -> Boolean.TRUE.equals(r.get("ok"))));
@@ -276,13 +277,6 @@ public final class SwarmBench {
     return b;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
 
   /** The figures as a person reads them, one scenario after another. */
   public static void print(java.io.PrintWriter out, Map<String, Object> doc) {
