@@ -19,11 +19,11 @@ public final class LocalRuns {
 
   /** Removes a temporary folder and everything in it; a failure is reported, not thrown. */
   public static void deleteTree(Path dir, String command) {
-    if (dir == null || !Files.exists(dir)) {
+    if (dir == null) {
       return;
     }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    try {
+      removeTree(dir);
     } catch (IOException e) {
       System.err.println("gleaner " + command + ": could not remove " + dir + ": " + e.getMessage());
     }
