@@ -37,11 +37,13 @@ import java.time.Duration;
  *     (false: every job in full but another client's result, as reading is shared in a lab)
  * @param expectedUpSeconds the risk prior: a worker with no history is expected to go down after
  *     this long up on average (worth 10 interruptions); 0: none, nobody is at risk until seen
+ * @param expectedDownSeconds the outages' prior: a worker interrupted is expected back after this long
+ *     on average (worth 10 outages), until its outages are seen; 0: none, the outages seen alone
  */
 public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth, Duration heartbeatInterval,
     Duration heartbeatTimeout, int maxFrameBytes, int concurrentSends, ControlConfig control, Ticker ticker,
     Workloads workloads, java.util.List<Path> serve, ServerTls tls, long maxResultBytes,
-    double expectedUpSeconds, boolean metricsFromAnywhere, boolean webFromAnywhere, boolean privateJobs) {
+    double expectedUpSeconds, double expectedDownSeconds, boolean metricsFromAnywhere, boolean webFromAnywhere, boolean privateJobs) {
 
   /** The default {@link #maxResultBytes}: 256 MiB. */
   public static final long DEFAULT_MAX_RESULT_BYTES = 256L * 1024 * 1024;
@@ -59,6 +61,9 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
     if (!(expectedUpSeconds >= 0)) {
       throw new IllegalArgumentException("the expected time up must not be negative, got " + expectedUpSeconds);
     }
+    if (!(expectedDownSeconds >= 0)) {
+      throw new IllegalArgumentException("the expected time down must not be negative, got " + expectedDownSeconds);
+    }
     if (maxResultBytes < maxFrameBytes) {
       throw new IllegalArgumentException("the result limit (" + maxResultBytes + " bytes) must be at least one frame ("
           + maxFrameBytes + " bytes)");
@@ -69,15 +74,15 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
   public static MasterConfig defaults(InetSocketAddress bind, Path dataDir, byte[] secret, Workloads workloads) {
     return new MasterConfig(bind, dataDir, MasterAuth.sharedSecret(secret), Duration.ofSeconds(2), Duration.ofSeconds(10),
         Framing.DEFAULT_MAX_FRAME_BYTES, 0, ControlConfig.defaults(), Ticker.SYSTEM, workloads, java.util.List.of(), null,
-        DEFAULT_MAX_RESULT_BYTES, 0, false, false, false);
+        DEFAULT_MAX_RESULT_BYTES, 0, 0, false, false, false);
   }
 
   public MasterConfig withHeartbeat(Duration interval, Duration timeout) {
-    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+    return new MasterConfig(bind, dataDir, auth, interval, timeout, maxFrameBytes, concurrentSends, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   public MasterConfig withTicker(Ticker t) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control, t, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /**
@@ -86,57 +91,64 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
    */
   public MasterConfig withMaxFrameBytes(int max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, max, concurrentSends, control, ticker, workloads, serve, tls,
-        Math.max(max, maxResultBytes), expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+        Math.max(max, maxResultBytes), expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   public MasterConfig withConcurrentSends(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, n, control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   public MasterConfig withWindow(int n) {
-    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends, control.withWindow(n), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Leases of at least {@code floor} and {@code factor} times a piece's expected time (see {@link ControlConfig}). */
   public MasterConfig withLease(Duration floor, double factor) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+        control.withLease(floor.toMillis() / 1000.0, factor), ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Jobs may name regular files under these directories as input. */
   public MasterConfig withServe(Path... dirs) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+        control, ticker, workloads, java.util.List.of(dirs), tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Takes these logins instead. */
   public MasterConfig withAuth(MasterAuth a) {
     return new MasterConfig(bind, dataDir, a, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Speaks TLS only, with this certificate; null: clear text. */
   public MasterConfig withTls(ServerTls t) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+        control, ticker, workloads, serve, t, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** Pieces' results may be this large (at least one frame). */
   public MasterConfig withMaxResultBytes(long max) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, max, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+        control, ticker, workloads, serve, tls, max, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
   }
 
   /** A worker with no history is expected to go down after this long up on average (0: no prior). */
   public MasterConfig withExpectedUp(double seconds) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, seconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+        control, ticker, workloads, serve, tls, maxResultBytes, seconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere, privateJobs);
+  }
+
+  /** A worker interrupted is expected back after this long on average, until its outages are seen (0: no prior). */
+  public MasterConfig withExpectedDown(double seconds) {
+    return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, seconds, metricsFromAnywhere,
+        webFromAnywhere, privateJobs);
   }
 
   /** Whether {@code /metrics} answers every address, not only loopback ones. */
   public MasterConfig withMetricsFromAnywhere(boolean anywhere) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, anywhere, webFromAnywhere, privateJobs);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, anywhere, webFromAnywhere, privateJobs);
   }
 
   /**
@@ -145,7 +157,7 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
    */
   public MasterConfig withWebFromAnywhere(boolean anywhere) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, anywhere, privateJobs);
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, anywhere, privateJobs);
   }
 
   /**
@@ -154,7 +166,7 @@ public record MasterConfig(InetSocketAddress bind, Path dataDir, MasterAuth auth
    */
   public MasterConfig withPrivateJobs(boolean hide) {
     return new MasterConfig(bind, dataDir, auth, heartbeatInterval, heartbeatTimeout, maxFrameBytes, concurrentSends,
-        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, metricsFromAnywhere, webFromAnywhere,
+        control, ticker, workloads, serve, tls, maxResultBytes, expectedUpSeconds, expectedDownSeconds, metricsFromAnywhere, webFromAnywhere,
         hide);
   }
 

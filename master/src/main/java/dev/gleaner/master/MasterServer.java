@@ -75,6 +75,9 @@ public final class MasterServer implements AutoCloseable {
     if (config.expectedUpSeconds() > 0) {
       loop.expectUp(config.expectedUpSeconds());
     }
+    if (config.expectedDownSeconds() > 0) {
+      loop.expectDown(config.expectedDownSeconds());
+    }
     JobService jobs;
     try {
       jobs = new JobService(store, loop, config.workloads(), config.serve());

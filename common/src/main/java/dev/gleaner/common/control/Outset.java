@@ -14,11 +14,13 @@ import java.util.List;
  * @param hosts the workers that can take the job: those up, and those down after an interruption
  *     (for less than {@link dev.gleaner.common.estimate.Estimator#DEPARTED_AFTER}), which may come back
  * @param eps the measured checkpoint round trip, seconds (NaN: not measured yet)
- * @param upVariability the squared coefficient of variation of the fleet's up periods (1: exponential)
- * @param downVariability that of its outages
+ * @param upShape the Weibull shape of the fleet's up periods (1: exponential; below: heavy-tailed)
+ * @param downShape that of its outages
+ * @param speedSpread the standard deviation of the logarithm of the job's workload's pieces' speeds
+ *     (see {@code Estimator#speedSpread})
  */
-public record Outset(JobDef job, long committed, double now, List<Host> hosts, double eps, double upVariability,
-    double downVariability) {
+public record Outset(JobDef job, long committed, double now, List<Host> hosts, double eps, double upShape,
+    double downShape, double speedSpread) {
   public Outset {
     hosts = List.copyOf(hosts);
   }
@@ -38,10 +40,11 @@ public record Outset(JobDef job, long committed, double now, List<Host> hosts, d
    *     fleet's mean, weighing one)
    * @param availableUntil when it will surely be gone (controller time), or infinity
    * @param savesOnVacate its owner's returns lose nothing (see {@link WorkerInfo})
+   * @param speedSeconds seconds of computing its speed rests on (0: its calibration alone)
    */
   public record Host(String id, double speed, double bandwidth, double rate, long interruptions,
       double exposureSeconds, double upFor, double downFor, double downtime, long returns, double availableUntil,
-      boolean savesOnVacate) {
+      boolean savesOnVacate, double speedSeconds) {
     public boolean up() {
       return Double.isNaN(downFor);
     }

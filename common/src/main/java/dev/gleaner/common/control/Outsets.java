@@ -62,10 +62,10 @@ final class Outsets {
       double bandwidth = d.bytesPerUnit() > 0 ? e.plannedBandwidth(m.id) : Double.POSITIVE_INFINITY;
       hosts.add(new Outset.Host(m.id, speed, bandwidth, r.rate(), r.interruptions(), r.exposureSeconds(),
           up ? e.upFor(m.id, now) : Double.NaN, up ? Double.NaN : down, e.downtime(m.id, now, fleetDowntime),
-          e.returns(m.id), m.availableUntil, m.savesOnVacate));
+          e.returns(m.id), m.availableUntil, m.savesOnVacate, e.speedSeconds(m.id, d.workload())));
     }
     Estimate eps = e.eps();
     return new Outset(rest, j.committed.size() + credited, now, hosts, eps.known() ? eps.value() : Double.NaN,
-        e.upVariability(), e.downVariability());
+        e.upShape(), e.downShape(), e.speedSpread(d.workload()));
   }
 }

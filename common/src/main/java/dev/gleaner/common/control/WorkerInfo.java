@@ -15,12 +15,27 @@ import java.util.Set;
  * @param pastExposureSeconds seconds it was up in that history
  * @param savesOnVacate its owner policy saves the piece under way when its owner comes back: an
  *     owner's return loses nothing of it, only a crash does
+ * @param pastReturns returns after an interruption in its history before this controller started
+ *     (a prior's: what the outages' mean rests on before the worker's own are seen)
+ * @param pastDowntimeSeconds seconds those outages lasted
  */
 public record WorkerInfo(String id, Set<String> workloads, int cores, Map<String, Double> calibrated,
-    double availableUntil, long pastInterruptions, double pastExposureSeconds, boolean savesOnVacate) {
+    double availableUntil, long pastInterruptions, double pastExposureSeconds, boolean savesOnVacate,
+    long pastReturns, double pastDowntimeSeconds) {
   public WorkerInfo {
     workloads = Set.copyOf(workloads);
     calibrated = Map.copyOf(calibrated);
+    if (pastReturns < 0 || !(pastDowntimeSeconds >= 0) || pastReturns > 0 && !(pastDowntimeSeconds > 0)) {
+      throw new IllegalArgumentException("a history of outages needs returns >= 0 over a positive downtime, got "
+          + pastReturns + " over " + pastDowntimeSeconds + " s");
+    }
+  }
+
+  /** A worker with no history of outages. */
+  public WorkerInfo(String id, Set<String> workloads, int cores, Map<String, Double> calibrated,
+      double availableUntil, long pastInterruptions, double pastExposureSeconds, boolean savesOnVacate) {
+    this(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds, savesOnVacate,
+        0, 0);
   }
 
   /** A worker whose interruptions are crashes. */
@@ -35,16 +50,23 @@ public record WorkerInfo(String id, Set<String> workloads, int cores, Map<String
   }
 
   public WorkerInfo withAvailableUntil(double at) {
-    return new WorkerInfo(id, workloads, cores, calibrated, at, pastInterruptions, pastExposureSeconds, savesOnVacate);
+    return new WorkerInfo(id, workloads, cores, calibrated, at, pastInterruptions, pastExposureSeconds, savesOnVacate,
+        pastReturns, pastDowntimeSeconds);
   }
 
   public WorkerInfo withHistory(long interruptions, double exposureSeconds) {
     return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, interruptions, exposureSeconds,
-        savesOnVacate);
+        savesOnVacate, pastReturns, pastDowntimeSeconds);
   }
 
   public WorkerInfo withSavesOnVacate(boolean saves) {
     return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds,
-        saves);
+        saves, pastReturns, pastDowntimeSeconds);
+  }
+
+  /** The worker with {@code returns} past outages lasting {@code downtimeSeconds} in all. */
+  public WorkerInfo withOutages(long returns, double downtimeSeconds) {
+    return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds,
+        savesOnVacate, returns, downtimeSeconds);
   }
 }

@@ -106,8 +106,47 @@ public final class Estimator implements Estimates {
 
   /** The worker computed {@code units} of a workload in {@code seconds}. */
   public void computed(String worker, String workload, long units, double seconds) {
-    figures(worker).speed(workload).observe(units, seconds);
+    WorkerFigures f = figures(worker);
+    f.speed(workload).observe(units, seconds);
+    if (units > 0 && seconds > 0 && Double.isFinite(seconds)) {
+      f.spread.computeIfAbsent(workload, k -> new LogSpread()).observe(units / seconds, seconds);
+    }
     changed(worker);
+  }
+
+  /**
+   * A speed's spread seen before any piece: the standard deviation of the logarithm of a speed,
+   * which a calibration on a sample or the first pieces of a cold JVM can be off by (a factor of
+   * 1.65 either way), worth {@link #PRIOR_SECONDS} of computing, as a calibration is.
+   */
+  public static final double SPEED_SPREAD_PRIOR = 0.5;
+
+  /**
+   * How far a speed measured on a workload may be from what the rest of a job will see: the
+   * standard deviation of the logarithm of the pieces' speeds, each worker's about its own mean,
+   * pooled over the workers with two pieces or more, each piece weighing its seconds of computing,
+   * and the prior {@link #SPEED_SPREAD_PRIOR} weighing {@link #PRIOR_SECONDS}. A workload whose pieces
+   * go at one pace reads low; one whose pieces' cost varies along the range, or a worker whose JVM
+   * is still warming up, reads high.
+   */
+  public double speedSpread(String workload) {
+    double squares = PRIOR_SECONDS * SPEED_SPREAD_PRIOR * SPEED_SPREAD_PRIOR;
+    double seconds = PRIOR_SECONDS;
+    for (WorkerFigures f : workers.values()) {
+      LogSpread s = f.spread.get(workload);
+      if (s != null && s.pieces() >= 2) {
+        squares += s.variance() * s.seconds;
+        seconds += s.seconds;
+      }
+    }
+    return Math.sqrt(squares / seconds);
+  }
+
+  /** The seconds of computing the worker's speed for a workload rests on (0: a calibration at most). */
+  public double speedSeconds(String worker, String workload) {
+    WorkerFigures f = workers.get(worker);
+    LogSpread s = f == null ? null : f.spread.get(workload);
+    return s == null ? 0 : s.seconds;
   }
 
   /** {@code bytes} went to the worker in {@code seconds} on the wire. */
@@ -204,6 +243,15 @@ public final class Estimator implements Estimates {
   }
 
   /**
+   * The outages of the worker's past as a prior gives them (replaces what was given before):
+   * {@code returns} after an interruption, lasting {@code downtimeSeconds} in all. They count in its
+   * mean downtime and the fleet's as the outages seen do, but not in the outages' shape.
+   */
+  public void pastOutages(String worker, long returns, double downtimeSeconds) {
+    figures(worker).pastOutages(returns, downtimeSeconds, fleet);
+  }
+
+  /**
    * A past session of the worker, from the store, for its hours of the week (its totals come
    * through {@link #history}): up from {@code startEpoch} to {@code endEpoch} (epoch seconds),
    * ended by an interruption or not. Needs the wall clock.
@@ -255,28 +303,29 @@ public final class Estimator implements Estimates {
 
   // ---------------------------------------------------------------- outages and returns, for forecasts
 
-  /** Periods a variability rests on before its own count weighs as much (see {@link #upVariability}). */
-  public static final double VARIABILITY_PRIOR = 5;
+  /** Periods a shape rests on before its own count weighs as much (see {@link #upShape}). */
+  public static final double SHAPE_PRIOR = 5;
 
   /**
-   * The squared coefficient of variation of the fleet's up periods (those that ended in an
-   * interruption): 1 for an exponential law, above for the heavy tails of desktops, whose owners
-   * come and go in bursts. The periods' own figure is shrunk toward 1 by {@link #VARIABILITY_PRIOR}
-   * periods' weight.
+   * The Weibull shape of the fleet's up periods (those that ended in an interruption), from the
+   * variance of their logarithms: 1 for an exponential law, below for the heavy tails of desktops
+   * (about 0.45 on the Notre Dame fit), where the squares' variability of a few dozen periods reads
+   * near 1 most of the time, as the long periods that make a heavy tail are rarely among them. Shrunk
+   * toward 1 by {@link #SHAPE_PRIOR} periods' weight.
    */
-  public double upVariability() {
-    return fleet.upVariability();
+  public double upShape() {
+    return fleet.upShape();
   }
 
-  /** As {@link #upVariability()}, for the outages that ended in a return. */
-  public double downVariability() {
-    return fleet.downVariability();
+  /** As {@link #upShape()}, for the outages that ended in a return. */
+  public double downShape() {
+    return fleet.downShape();
   }
 
-  /** The worker's own returns after an interruption (see {@link #downtime}). */
+  /** The returns after an interruption the worker's downtime rests on (a prior's included; see {@link #downtime}). */
   public long returns(String worker) {
     WorkerFigures f = workers.get(worker);
-    return f == null ? 0 : f.returns;
+    return f == null ? 0 : f.returns + f.priorReturns;
   }
 
   /** Returns after an interruption seen over the fleet (this run's and the store's past sessions'). */
@@ -318,7 +367,7 @@ public final class Estimator implements Estimates {
     if (f == null) {
       return fleet;
     }
-    return Shrinkage.mean(f.downtime + f.outage(now), f.returns, fleet);
+    return Shrinkage.mean(f.downtime + f.priorDowntime + f.outage(now), f.returns + f.priorReturns, fleet);
   }
 
   // ---------------------------------------------------------------- risk

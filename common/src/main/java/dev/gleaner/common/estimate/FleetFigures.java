@@ -14,11 +14,16 @@ final class FleetFigures {
   /** Returns seen after an interruption, and the seconds those outages lasted. */
   private long returns;
   private double downtime;
-  private double downtimeSquares;
-  /** Up periods seen to end in an interruption: their count, seconds and squared seconds. */
+  /** Returns and their seconds the workers' priors give (in the mean, not in the shape). */
+  private long priorReturns;
+  private double priorDowntime;
+  /** Up periods seen to end in an interruption. */
   private long ups;
-  private double uptime;
-  private double uptimeSquares;
+  /** The logarithms of the up periods and of the outages seen to end: their sums and sums of squares. */
+  private double upLogs;
+  private double upLogSquares;
+  private double downLogs;
+  private double downLogSquares;
 
   /** A worker's past as the store knows it changed by {@code interruptions} and {@code exposureSeconds}. */
   void history(long interruptions, double exposureSeconds) {
@@ -48,14 +53,38 @@ final class FleetFigures {
   void returned(double seconds) {
     returns++;
     downtime += seconds;
-    downtimeSquares += seconds * seconds;
+    double l = log(seconds);
+    downLogs += l;
+    downLogSquares += l * l;
+  }
+
+  /** The workers' priors changed by {@code returns} outages lasting {@code seconds} in all. */
+  void pastOutages(long returns, double seconds) {
+    priorReturns += returns;
+    priorDowntime += seconds;
   }
 
   /** An up period of {@code seconds} ended in an interruption. */
   void upEnded(double seconds) {
     ups++;
-    uptime += seconds;
-    uptimeSquares += seconds * seconds;
+    double l = log(seconds);
+    upLogs += l;
+    upLogSquares += l * l;
+  }
+
+  /** A period's logarithm: of a millisecond for one seen to last less (a period of 0 has none). */
+  private static double log(double seconds) {
+    return Math.log(Math.max(1e-3, seconds));
+  }
+
+  /** The Weibull shape of the up periods that ended in an interruption (see {@link Shrinkage#shape}). */
+  double upShape() {
+    return Shrinkage.shape(ups, upLogs, upLogSquares, Estimator.SHAPE_PRIOR);
+  }
+
+  /** The Weibull shape of the outages that ended in a return. */
+  double downShape() {
+    return Shrinkage.shape(returns, downLogs, downLogSquares, Estimator.SHAPE_PRIOR);
   }
 
   /**
@@ -76,18 +105,8 @@ final class FleetFigures {
     return crashes == 0 ? 0 : crashes / Math.max(1, exposure + extraExposure);
   }
 
-  /** The squared coefficient of variation of the up periods that ended in an interruption. */
-  double upVariability() {
-    return Shrinkage.variability(ups, uptime, uptimeSquares, Estimator.VARIABILITY_PRIOR);
-  }
-
-  /** The squared coefficient of variation of the outages that ended in a return. */
-  double downVariability() {
-    return Shrinkage.variability(returns, downtime, downtimeSquares, Estimator.VARIABILITY_PRIOR);
-  }
-
   /**
-   * The mean outage: those seen to end, and those of {@code workers} under way at {@code now}
+   * The mean outage: those seen to end and a prior's, and those of {@code workers} under way at {@code now}
    * counted for the time they have lasted (unless longer than {@link Estimator#DEPARTED_AFTER});
    * infinite while none has been seen.
    */
@@ -99,9 +118,9 @@ final class FleetFigures {
         open += Math.max(0, d);
       }
     }
-    if (returns == 0 && open == 0) {
+    if (returns + priorReturns == 0 && open == 0) {
       return Double.POSITIVE_INFINITY;
     }
-    return (downtime + open) / Math.max(1, returns);
+    return (downtime + priorDowntime + open) / Math.max(1, returns + priorReturns);
   }
 }

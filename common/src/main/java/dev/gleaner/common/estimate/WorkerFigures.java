@@ -10,6 +10,8 @@ import java.util.Map;
  */
 final class WorkerFigures {
   final Map<String, DecayingRate> speed = new HashMap<>();
+  /** Its pieces' speeds' spread, by workload. */
+  final Map<String, LogSpread> spread = new HashMap<>();
   final DecayingRate bandwidth = new DecayingRate(Estimator.BANDWIDTH_HALF_LIFE, Estimator.BANDWIDTH_SHIFT);
   long interruptions;
   /** Those of its interruptions seen to be crashes (not an owner's return it vacated at), in this run. */
@@ -25,6 +27,9 @@ final class WorkerFigures {
   /** Its returns after an interruption, and the seconds those outages lasted. */
   long returns;
   double downtime;
+  /** Returns and their seconds a prior gives it (see {@link #pastOutages}). */
+  long priorReturns;
+  double priorDowntime;
   /** The end of its last past session read from the store, if that ended in an interruption (epoch seconds), else NaN. */
   private double pastDownSince = Double.NaN;
 
@@ -47,6 +52,13 @@ final class WorkerFigures {
     fleet.history(interruptions - this.interruptions, exposureSeconds - this.exposure);
     this.interruptions = interruptions;
     this.exposure = exposureSeconds;
+  }
+
+  /** The outages a prior gives it, replacing those given before. */
+  void pastOutages(long returns, double downtimeSeconds, FleetFigures fleet) {
+    fleet.pastOutages(returns - priorReturns, downtimeSeconds - priorDowntime);
+    priorReturns = returns;
+    priorDowntime = downtimeSeconds;
   }
 
   /** A past session from the store (epoch seconds), for its hours of the week in {@code zone} and its outages. */

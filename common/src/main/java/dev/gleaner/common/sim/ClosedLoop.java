@@ -42,11 +42,19 @@ public final class ClosedLoop {
    * @param availableUntil when it leaves for good without being interrupted (infinity: never)
    * @param pastInterruptions interruptions in its history before the run (the store's, in the master)
    * @param pastExposure seconds up in that history
+   * @param pastReturns returns after an interruption in that history
+   * @param pastDowntime seconds those outages lasted
    */
   public record Host(String id, double speed, double bandwidth, double calibrated, double joinAt,
-      List<double[]> outages, double availableUntil, long pastInterruptions, double pastExposure) {
+      List<double[]> outages, double availableUntil, long pastInterruptions, double pastExposure, long pastReturns,
+      double pastDowntime) {
     public Host {
       outages = List.copyOf(outages);
+    }
+
+    public Host(String id, double speed, double bandwidth, double calibrated, double joinAt, List<double[]> outages,
+        double availableUntil, long pastInterruptions, double pastExposure) {
+      this(id, speed, bandwidth, calibrated, joinAt, outages, availableUntil, pastInterruptions, pastExposure, 0, 0);
     }
 
     public Host(String id, double speed, double bandwidth, double calibrated, double joinAt, List<double[]> outages,
@@ -60,7 +68,12 @@ public final class ClosedLoop {
 
     public Host withHistory(long interruptions, double exposureSeconds) {
       return new Host(id, speed, bandwidth, calibrated, joinAt, outages, availableUntil, interruptions,
-          exposureSeconds);
+          exposureSeconds, pastReturns, pastDowntime);
+    }
+
+    public Host withOutages(long returns, double downtimeSeconds) {
+      return new Host(id, speed, bandwidth, calibrated, joinAt, outages, availableUntil, pastInterruptions,
+          pastExposure, returns, downtimeSeconds);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.gleaner.common.sim;
 import dev.gleaner.common.control.ControlConfig;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.control.Outset;
+import dev.gleaner.common.trace.DesktopTraceGenerator.Weibull;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -10,30 +11,50 @@ import java.util.SplittableRandom;
 
 /**
  * What a running job will come to: the simulator ({@link ClosedLoop}, the real controller inside)
- * run forward from where the job stands now, several times, each with its own draw of the
- * interruptions the estimator expects.
+ * run forward from where the job stands now, {@link #RUNS} times, each in a world of its own drawn
+ * from what the master knows and within what it does not.
  *
  * <p>Each run starts from the {@link Outset}: the units not yet saved (what the pieces under way have
- * computed by now counts as saved), the workers up now at their measured speed and
- * bandwidth, and those down after an interruption, which come back. A worker's up periods have the
- * mean its estimated rate says (the estimator's hazard for the hours ahead), its outages the mean of
- * its measured downtime, and both the variability the fleet's periods have shown ({@link Law}); the
- * period each worker is in now is drawn given how long it has lasted. When most of the workers save
- * their piece as they vacate, interruptions are owners' visits, otherwise crashes
- * ({@link ClosedLoop.Interruptions}). Each piece costs the measured eps.
+ * computed by now counts as saved), the workers up now, and those down after an interruption,
+ * which come back. A worker's up periods are Weibull of the fleet's shape (measured from the
+ * periods seen, {@code Estimator#upShape}) and of the mean its estimated rate says; its outages of
+ * the outages' shape and its mean downtime (each resting on the priors `--expected-up` and
+ * `--expected-down` until the worker's own are seen); the period each worker is in now is drawn
+ * given how long it has lasted. When most of the workers save their piece as they vacate,
+ * interruptions are owners' visits, otherwise crashes ({@link ClosedLoop.Interruptions}). Each
+ * piece costs the measured eps.
  *
- * <p>The rates and downtimes are estimates, and each run draws its own world to carry their
- * uncertainty into the band: each worker's rate is scaled by a factor drawn from the Gamma law of
- * the interruptions it rests on (shape their count, mean 1: the law of an exponential rate's
- * estimate from that many observations), and its downtime likewise by the returns it rests on: a
- * worker seen back once or never may stay away far longer, or shorter, than its estimate.
+ * <p>What each run draws of what is not known:
+ * <ul>
+ *   <li>the fleet's mean up time and mean outage, shared by every worker, and each worker's own beside
+ *       them: a mean of n periods of a law of squared variation c2 is uncertain by c2 / n (a Gamma
+ *       factor of mean 1);
+ *   <li>the pace of the rest of the job, shared by the workers: the speeds seen, scaled by as much as
+ *       the pieces' speeds have spread ({@code Estimator#speedSpread}), less as the time seen grows
+ *       beside the time ahead; a worker not measured yet, by a factor of 3 either way, its own.
+ * </ul>
+ * No forecast is made before a piece of the workload is measured: a calibration alone can be off by
+ * several times.
  *
- * <p>The forecast is the mean of the runs, with their 10th and 90th percentiles as its band. It
+ * <p>The forecast is the mean of the runs, with the lowest and the highest as its band (were the
+ * runs' worlds the real one's equals, the real figure would fall between them 19 times in 21). It
  * takes the job to have its workers to itself: with other jobs running, it is optimistic.
  */
 public final class Forecast {
   private Forecast() {}
 
+  /**
+   * Simulated runs per forecast. Its band is the lowest and the highest of them: were the runs'
+   * world the real one, the real figure would fall between them 19 times in 21 ((n - 1) / (n + 1)).
+   */
+  public static final int RUNS = 20;
+  /**
+   * The standard deviation of the logarithm of a worker's speed while it rests on its calibration
+   * alone (a factor of 3 either way): a calibration on a sample of the range, on a machine it may
+   * share with other workers, is that far off (2.4 to 4.8 times too fast for two workers sharing
+   * two cores on primes up to 10^12).
+   */
+  static final double CALIBRATION_SPREAD = Math.log(3);
   /** eps assumed until one is measured, seconds. */
   static final double EPS_UNMEASURED = 0.005;
   /** The most controller ticks a run makes: a long job's runs tick more coarsely. */
@@ -48,13 +69,13 @@ public final class Forecast {
    *
    * @param runs simulated runs it rests on
    * @param units units saved in the end (by the deadline, if any): mean of the runs
-   * @param unitsLow the runs' 10th percentile
-   * @param unitsHigh the runs' 90th percentile
+   * @param unitsLow the lowest of the runs
+   * @param unitsHigh the highest of the runs
    * @param finished share of the runs that saved every unit
    * @param end when the job ends (controller time), median of the runs that saved every unit;
    *     infinite when fewer than half did
-   * @param endLow 10th percentile of the end (infinite when fewer than a tenth finished)
-   * @param endHigh 90th percentile of the end (infinite when fewer than nine tenths finished)
+   * @param endLow the earliest end of the runs (infinite when none finished)
+   * @param endHigh the latest (infinite when one did not finish)
    * @param deadline the job's deadline (controller time), infinite for none
    * @param at the controller time the forecast starts from
    */
@@ -81,7 +102,9 @@ public final class Forecast {
       }
       saving += h.savesOnVacate() ? 1 : 0;
     }
-    if (!(speeds > 0)) {
+    if (!(speeds > 0) || hosts.stream().noneMatch(h -> h.speedSeconds() > 0)) {
+      // no worker can take it, or no piece of the workload has been measured yet: a calibration may be
+      // off by several times (a sample of the range, a machine shared with other workers)
       return null;
     }
     JobDef job = outset.job();
@@ -93,6 +116,8 @@ public final class Forecast {
     double grace = Math.max(ControlConfig.DEADLINE_GRACE, 3 * eps);
     double horizon = deadline ? Math.max(0, job.deadline() - now) + grace + 2 * tick
         : Math.min(MAX_HORIZON, Math.max(60, HORIZON_FACTOR * left / speeds));
+    // the time the rest of the job runs for: to the deadline, or as long as the fleet takes for it
+    double ahead = deadline ? horizon : Math.min(horizon, left / speeds);
     // the runs' clock starts now
     JobDef shifted = deadline ? job.withDeadline(job.deadline() - now) : job;
     ClosedLoop.Setup setup = new ClosedLoop.Setup(config, Math.max(tick, horizon / MAX_TICKS), eps, horizon,
@@ -103,7 +128,8 @@ public final class Forecast {
     for (int r = 0; r < runs; r++) {
       SplittableRandom random = new SplittableRandom(seed * 7_919 + r);
       ClosedLoop.Result result = ClosedLoop.run(shifted,
-          draw(hosts, horizon, now, outset.upVariability(), outset.downVariability(), random), setup);
+          draw(hosts, horizon, ahead, now, outset.upShape(), outset.downShape(), outset.speedSpread(), random),
+          setup);
       // the run's job counts the units saved before it as committed
       units[r] = result.committed();
       boolean all = result.committed() >= job.end() - job.start();
@@ -112,8 +138,8 @@ public final class Forecast {
     }
     Arrays.sort(units);
     Arrays.sort(ends);
-    return new Outlook(runs, Arrays.stream(units).average().orElse(0), quantile(units, 0.1), quantile(units, 0.9),
-        (double) finished / runs, quantile(ends, 0.5), quantile(ends, 0.1), quantile(ends, 0.9),
+    return new Outlook(runs, Arrays.stream(units).average().orElse(0), units[0], units[runs - 1],
+        (double) finished / runs, quantile(ends, 0.5), ends[0], ends[runs - 1],
         job.deadline(), now);
   }
 
@@ -124,23 +150,37 @@ public final class Forecast {
   }
 
   /**
-   * One run's hosts: each worker's outages over the horizon, its up periods drawn from a law of mean
-   * one over its rate and its outages from one of mean its downtime, each of the fleet's variability
-   * ({@link Law}); a worker up (or down) now draws what is left of the period it has been in so far.
+   * One run's hosts: each worker's outages over the horizon, its up periods drawn from a Weibull of
+   * the fleet's shape and mean one over its rate, its outages from one of the fleet's shape and mean
+   * its downtime ({@link Law}); a worker up (or down) now draws what is left of the period it has
+   * been in so far.
+   *
+   * <p>The means are estimates, and each run draws its own world to carry their uncertainty: the
+   * fleet's mean up time and outage, shared by every worker (they rest on the same fleet's periods),
+   * and each worker's own beside it. A mean of n periods of a law of squared coefficient of variation
+   * c2 is uncertain by c2 / n: each is scaled by a factor of mean 1 of that spread.
    */
-  static List<ClosedLoop.Host> draw(List<Outset.Host> hosts, double horizon, double now, double upVariability,
-      double downVariability, SplittableRandom random) {
+  static List<ClosedLoop.Host> draw(List<Outset.Host> hosts, double horizon, double ahead, double now,
+      double upShape, double downShape, double speedSpread, SplittableRandom random) {
+    double upC2 = Math.max(1, Weibull.variability(upShape));
+    double downC2 = Math.max(1, Weibull.variability(downShape));
+    long seenUp = 0;
+    long seenDown = 0;
+    for (Outset.Host h : hosts) {
+      seenUp += h.interruptions();
+      seenDown += h.returns();
+    }
+    double fleetRate = factor(random, (seenUp + 1) / upC2);
+    double fleetDown = factor(random, (seenDown + 1) / downC2);
+    // the pace of the rest of the job, shared by the workers (the workload's cost along the range, a
+    // JVM warming up): as far from the pace seen as the pieces' spread, less as the time seen grows
+    double pace = normal(random);
     List<ClosedLoop.Host> out = new ArrayList<>(hosts.size());
     for (Outset.Host h : hosts) {
-      // the worker's rate and downtime as this run's world has them, within what they rest on
-      double k = h.interruptions() + 1;
-      double rate = h.rate() * gamma(random, k) / k;
-      // (scaled by a factor of mean 1: dividing by one, the law of the estimate's rate, would have no
-      // mean for a worker seen back once or never)
-      double r = h.returns() + 1;
-      double downtime = h.downtime() * gamma(random, r) / r;
-      Law ups = Law.of(rate > 0 ? 1 / rate : Double.POSITIVE_INFINITY, upVariability);
-      Law downs = Law.of(downtime, downVariability);
+      double rate = h.rate() * fleetRate * factor(random, (h.interruptions() + 1) / upC2);
+      double downtime = h.downtime() * fleetDown * factor(random, (h.returns() + 1) / downC2);
+      Law ups = Law.of(rate > 0 ? 1 / rate : Double.POSITIVE_INFINITY, upShape);
+      Law downs = Law.of(downtime, downShape);
       double join = h.up() ? 0 : downs.residual(random, h.downFor());
       if (!(join <= horizon)) {
         continue;
@@ -163,42 +203,39 @@ public final class Forecast {
         age = 0;
       }
       double until = h.availableUntil() - now;
-      out.add(new ClosedLoop.Host(h.id(), h.speed(), h.bandwidth(), h.speed(), join, outages,
+      // a worker not measured yet has its calibration: off by several times, its own way
+      double spread = h.speedSeconds() > 0 ? speedSpread * Math.sqrt(ahead / (ahead + h.speedSeconds()))
+          : 0;
+      double own = h.speedSeconds() > 0 ? 0 : CALIBRATION_SPREAD * normal(random);
+      double speed = h.speed() * Math.exp(pace * spread + own);
+      out.add(new ClosedLoop.Host(h.id(), speed, h.bandwidth(), h.speed(), join, outages,
           until > 0 ? until : 0, h.interruptions(), h.exposureSeconds()));
     }
     return out;
   }
 
+  /** A factor of mean 1 whose spread is that of a mean estimated from {@code n} observations (Gamma of shape n). */
+  static double factor(SplittableRandom random, double n) {
+    return gamma(random, n) / n;
+  }
+
   /**
-   * A law of durations of a given mean and squared coefficient of variation c2: exponential for c2
-   * up to 1; above, the two-phase hyperexponential of balanced means (a period is short with
-   * probability p, of mean m1, else long, of mean m2), the simplest law of that mean and variance.
-   * Its hazard falls with age: a desktop up for long is likely to stay up for long, and one down for
-   * long to stay down, as on the desktop traces, whose periods are Weibull of shape about 0.5.
+   * A law of durations of a given mean and Weibull shape (an infinite mean: none ends). Below shape
+   * 1 its hazard falls with age: a desktop up for long is likely to stay up for long, and one down
+   * for long to stay down, as on the desktop traces, whose periods are Weibull of shape about 0.5.
    */
-  record Law(double p, double m1, double m2) {
-    static Law of(double mean, double c2) {
-      if (!(c2 > 1) || Double.isInfinite(mean)) {
-        return new Law(1, mean, mean);
-      }
-      double p = (1 + Math.sqrt((c2 - 1) / (c2 + 1))) / 2;
-      return new Law(p, mean / (2 * p), mean / (2 * (1 - p)));
+  record Law(Weibull weibull) {
+    static Law of(double mean, double shape) {
+      return new Law(Double.isInfinite(mean) ? null : Weibull.ofMean(shape, mean));
     }
 
     double mean() {
-      return p * m1 + (1 - p) * m2;
+      return weibull == null ? Double.POSITIVE_INFINITY : weibull.mean();
     }
 
     /** A draw of what is left of a period that has lasted {@code age} seconds so far. */
     double residual(SplittableRandom random, double age) {
-      if (p >= 1) {
-        return exponential(random, m1);
-      }
-      // the phase it is in, given that it lasted this long: in logs, as e^(-age/m) underflows
-      double short1 = Math.log(p) - age / m1;
-      double long2 = Math.log1p(-p) - age / m2;
-      double q = 1 / (1 + Math.exp(long2 - short1));
-      return exponential(random, random.nextDouble() < q ? m1 : m2);
+      return weibull == null ? Double.POSITIVE_INFINITY : weibull.residual(age, random.nextDouble());
     }
   }
 
@@ -231,10 +268,5 @@ public final class Forecast {
   /** A standard normal draw (Box-Muller). */
   private static double normal(SplittableRandom random) {
     return Math.sqrt(-2 * Math.log1p(-random.nextDouble())) * Math.cos(2 * Math.PI * random.nextDouble());
-  }
-
-  /** A draw of an exponential law of {@code mean} (infinite mean: infinity). */
-  private static double exponential(SplittableRandom random, double mean) {
-    return Double.isInfinite(mean) ? Double.POSITIVE_INFINITY : -mean * Math.log1p(-random.nextDouble());
   }
 }

@@ -153,7 +153,7 @@ final class SimWorkers {
     // with owners' visits, each worker saves its piece as it vacates, as one with an owner policy does
     controller.workerJoined(new WorkerInfo(h.host.id(), Set.of(job.workload()), 1, calibrated,
         h.host.availableUntil(), h.host.pastInterruptions(), h.host.pastExposure(),
-        setup.interruptions() == ClosedLoop.Interruptions.VACATE), now);
+        setup.interruptions() == ClosedLoop.Interruptions.VACATE, h.host.pastReturns(), h.host.pastDowntime()), now);
     // the master records the session in its store as it would save a piece: eps's first figure
     controller.durableWrite(setup.commitDelay());
   }

@@ -23,9 +23,11 @@ import java.util.Set;
 public final class TraceSimulation {
   /**
    * The interruption history the master is given for each worker before the job, as if the store
-   * had seen it: {@code interruptions} over {@code exposureSeconds} up.
+   * had seen it: {@code interruptions} over {@code exposureSeconds} up, and {@code returns} after an
+   * interruption lasting {@code downtimeSeconds} in all (as `gleaner master --expected-up` and
+   * `--expected-down` give the master).
    */
-  public record Prior(long interruptions, double exposureSeconds) {
+  public record Prior(long interruptions, double exposureSeconds, long returns, double downtimeSeconds) {
     public static final Prior NONE = new Prior(0, 0);
 
     public Prior {
@@ -33,6 +35,15 @@ public final class TraceSimulation {
         throw new IllegalArgumentException("a prior needs interruptions >= 0 over a positive exposure, got "
             + interruptions + " over " + exposureSeconds + " s");
       }
+      if (returns < 0 || !(downtimeSeconds >= 0) || returns > 0 && !(downtimeSeconds > 0)) {
+        throw new IllegalArgumentException("a prior needs returns >= 0 over a positive downtime, got "
+            + returns + " over " + downtimeSeconds + " s");
+      }
+    }
+
+    /** A prior of interruptions only: outages rest on those seen. */
+    public Prior(long interruptions, double exposureSeconds) {
+      this(interruptions, exposureSeconds, 0, 0);
     }
   }
 
@@ -93,7 +104,8 @@ public final class TraceSimulation {
         }
       }
       hosts.add(new ClosedLoop.Host(w.id(), w.speed(), w.bandwidth(), w.speed(), up.get(0).start(), outages,
-          Double.POSITIVE_INFINITY).withHistory(prior.interruptions(), prior.exposureSeconds()));
+          Double.POSITIVE_INFINITY).withHistory(prior.interruptions(), prior.exposureSeconds())
+          .withOutages(prior.returns(), prior.downtimeSeconds()));
     }
     long bound = OmniscientBound.units(trace, platform, job.units(), setup.commitDelay(), horizon);
     if (hosts.isEmpty()) {

@@ -38,8 +38,18 @@ public final class DesktopTraceGenerator {
       return scaleSeconds * Math.pow(-Math.log1p(-u), 1 / shape);
     }
 
+    /** The Weibull of this shape and mean. */
+    public static Weibull ofMean(double shape, double meanSeconds) {
+      return new Weibull(shape, meanSeconds / Math.exp(logGamma(1 + 1 / shape)));
+    }
+
     public double mean() {
       return scaleSeconds * Math.exp(logGamma(1 + 1 / shape));
+    }
+
+    /** The squared coefficient of variation of a Weibull of shape {@code k}: 1 at k = 1, above for k below 1. */
+    public static double variability(double k) {
+      return Math.exp(logGamma(1 + 2 / k) - 2 * logGamma(1 + 1 / k)) - 1;
     }
 
     /**

@@ -24,8 +24,8 @@ public final class OracleForecast {
    * @param actual seconds up over the trace's nodes within the horizon
    * @param seen of those, the seconds up before the forecast's moment
    * @param mean the forecast of {@code actual}: seen plus the mean over the draws of the rest
-   * @param low the draws' 10th percentile
-   * @param high their 90th percentile
+   * @param low the draws' 5th percentile
+   * @param high their 95th percentile (a band as sure as a forecast's, see {@code Forecast#RUNS})
    */
   public record Result(double actual, double seen, double mean, double low, double high) {
     /** The forecast's error, relative to the actual figure. */
@@ -78,7 +78,7 @@ public final class OracleForecast {
     for (double r : rest) {
       sum += r;
     }
-    return new Result(actual, seen, seen + sum / draws, seen + quantile(rest, 0.1), seen + quantile(rest, 0.9));
+    return new Result(actual, seen, seen + sum / draws, seen + quantile(rest, 0.05), seen + quantile(rest, 0.95));
   }
 
   /** One draw of the seconds up within the next {@code length} seconds for a node in its state since {@code age}. */

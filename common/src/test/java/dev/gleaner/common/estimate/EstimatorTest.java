@@ -158,12 +158,12 @@ class EstimatorTest {
     assertTrue(Double.isFinite(e.risk("a", 5).rate()));
   }
 
-  /** Outages: their mean from those that ended and those under way, and the periods' variability shrunk toward 1. */
+  /** Outages: their mean from those that ended and those under way, and the periods' shape shrunk toward 1. */
   @Test
   void downtimesAndTheVariabilityOfThePeriodsComeFromWhatWasSeen() {
     Estimator e = new Estimator();
     assertEquals(Double.POSITIVE_INFINITY, e.downtime("a", 0), "no outage seen: a worker down is not expected back");
-    assertEquals(1, e.upVariability());
+    assertEquals(1, e.upShape());
     // a: up 100 s, down 10 s, up 1000 s, down 30 s, up again; b: up 10 s, down since 50
     e.up("a", 0, Double.POSITIVE_INFINITY);
     e.up("b", 0, Double.POSITIVE_INFINITY);
@@ -181,12 +181,63 @@ class EstimatorTest {
     assertEquals(fleet, e.downtime("c", 1200), 1e-9);
     assertEquals((40 + fleet) / 3, e.downtime("a", 1200), 1e-9);
     assertEquals((1190 + fleet) / 1, e.downtime("b", 1200), 1e-9);
-    // up periods 10, 100, 1000: mean 370, squares' mean 336,700; c2 = 336700 / 370^2 - 1, shrunk by 5 periods toward 1
-    double seen = 336_700.0 / (370.0 * 370.0) - 1;
-    assertEquals((3 * seen + Estimator.VARIABILITY_PRIOR) / (3 + Estimator.VARIABILITY_PRIOR), e.upVariability(), 1e-9);
+    // up periods 10, 100, 1000: their logarithms are ln 10 apart, a variance of (ln 10)^2 over 2 degrees of
+    // freedom; shrunk by 5 periods toward the exponential's pi^2 / 6, and the shape is pi / sqrt(6 variance)
+    double logs = 2 * Math.log(10) * Math.log(10);
+    double exponential = Math.PI * Math.PI / 6;
+    double shape = Math.sqrt(exponential / ((logs + Estimator.SHAPE_PRIOR * exponential) / (2 + Estimator.SHAPE_PRIOR)));
+    assertEquals(shape, e.upShape(), 1e-9);
+    assertTrue(shape < 1, "periods of 10, 100 and 1000 s are heavy-tailed: " + shape);
     // a drain is no interruption: no up period ends, and the worker is not expected back
     e.down("a", 1300, false);
     assertEquals(Double.NaN, e.downFor("a", 1400));
-    assertEquals((3 * seen + Estimator.VARIABILITY_PRIOR) / (3 + Estimator.VARIABILITY_PRIOR), e.upVariability(), 1e-9);
+    assertEquals(shape, e.upShape(), 1e-9);
+  }
+
+  /**
+   * A prior of outages counts in the mean downtime as outages seen do (the worker's and the fleet's),
+   * and in the returns a forecast's spread rests on, but not in the shape.
+   */
+  @Test
+  void aPriorOfOutagesCountsInTheMeanDowntimeNotInTheShape() {
+    Estimator e = new Estimator();
+    e.pastOutages("a", 10, 10 * 3600);
+    e.pastOutages("b", 10, 10 * 3600);
+    assertEquals(3600, e.downtime("c", 0), 1e-9, "a newcomer: the fleet's prior");
+    assertEquals(10, e.returns("a"));
+    // a is down for 600 s, then back: 11 outages of 36,600 s in all for a, 21 of 72,600 for the fleet
+    e.up("a", 0, Double.POSITIVE_INFINITY);
+    e.down("a", 100, true);
+    e.up("a", 700, Double.POSITIVE_INFINITY);
+    double fleet = (20 * 3600 + 600) / 21.0;
+    assertEquals(fleet, e.downtime("c", 800), 1e-9);
+    assertEquals((10 * 3600 + 600 + fleet) / 12, e.downtime("a", 800), 1e-9);
+    assertEquals(11, e.returns("a"));
+    assertEquals(1, e.downShape(), "one outage seen: no shape of its own");
+    // given again, the prior replaces the one before
+    e.pastOutages("b", 0, 0);
+    assertEquals((10 * 3600 + 600) / 11.0, e.downtime("c", 800), 1e-9);
+  }
+
+  /** The speed's spread: the prior until pieces show their own, then the pieces' seconds-weighted spread. */
+  @Test
+  void theSpeedSpreadIsThePiecesOwnOnceTheyOutweighThePrior() {
+    Estimator e = new Estimator();
+    assertEquals(Estimator.SPEED_SPREAD_PRIOR, e.speedSpread("w"), 1e-12);
+    // a: 100 units/s then 400 units/s, 1 s each; b: one piece only (no spread of its own)
+    e.computed("a", "w", 100, 1);
+    e.computed("a", "w", 400, 1);
+    e.computed("b", "w", 1000, 5);
+    double l = Math.log(4) / 2;
+    double expected = Math.sqrt((Estimator.PRIOR_SECONDS * 0.25 + 2 * l * l) / (Estimator.PRIOR_SECONDS + 2));
+    assertEquals(expected, e.speedSpread("w"), 1e-12);
+    assertEquals(2, e.speedSeconds("a", "w"), 1e-12);
+    assertEquals(5, e.speedSeconds("b", "w"), 1e-12);
+    assertEquals(0, e.speedSeconds("c", "w"));
+    // an hour of pieces at one pace: the prior's second no longer counts
+    for (int i = 0; i < 60; i++) {
+      e.computed("c", "w", 6000, 60);
+    }
+    assertTrue(e.speedSpread("w") < 0.05, "an even pace reads low: " + e.speedSpread("w"));
   }
 }

@@ -18,24 +18,61 @@ import org.junit.jupiter.api.Test;
 class ForecastTest {
   private static final ControlConfig CONFIG = ControlConfig.defaults();
 
+  /**
+   * On workers never interrupted, whose pace the pieces measured, the job ends when their speeds
+   * say, and the runs differ only by what the pace seen leaves open: a few percent.
+   */
   @Test
-  void onWorkersThatAreNeverInterruptedTheJobEndsWhenTheirSpeedsSayAndEveryRunAgrees() {
-    Controller c = new Controller(CONFIG);
-    c.workerJoined(WorkerInfo.of("a", "w", 1000), 0);
-    c.workerJoined(WorkerInfo.of("b", "w", 3000), 0);
-    c.addJob(JobDef.of("j", "w", 0, 400_000, "self"), 0);
-    c.ready().actions();
-    Outset o = c.views().outset("j", 0);
-    assertEquals(400_000, o.job().remaining().size());
+  void onWorkersThatAreNeverInterruptedTheJobEndsWhenTheirSpeedsSay() {
+    JobDef job = JobDef.of("j", "w", 0, 400_000, "self");
+    Outset[] at20 = new Outset[1];
+    ClosedLoop.run(job, List.of(ClosedLoop.Host.of("a", 1000), ClosedLoop.Host.of("b", 3000)),
+        ClosedLoop.Setup.defaults(1e6), (ctl, now) -> {
+          if (at20[0] == null && now >= 20) {
+            at20[0] = ctl.views().outset("j", now);
+          }
+        });
+    Outset o = at20[0];
     assertEquals(2, o.hosts().size());
+    assertTrue(o.hosts().stream().allMatch(h -> h.speedSeconds() > 0), "both measured: " + o.hosts());
 
-    Forecast.Outlook f = Forecast.run(o, CONFIG, 0.5, 4, 1);
+    Forecast.Outlook f = Forecast.run(o, CONFIG, 0.5, Forecast.RUNS, 1);
 
     // 400k units at 4,000 units/s: 100 s, and eps and the hand-out's tail on top
     assertEquals(1.0, f.finished());
     assertEquals(400_000, f.units());
     assertTrue(f.end() >= 100 && f.end() <= 110, "end " + f.end());
-    assertEquals(f.endLow(), f.endHigh(), "no draw differs: no interruption is expected");
+    assertTrue(f.endLow() < f.endHigh(), "the pace of the rest is not known for sure: " + f);
+    assertTrue(f.endHigh() - f.endLow() < 0.5 * (f.end() - 20), "of the 80 s left, within a few tens of percent: "
+        + f);
+  }
+
+  /**
+   * Before any piece is measured there is no forecast: the workers' calibrations may be off by
+   * several times. A worker not measured yet beside one that is widens the band.
+   */
+  @Test
+  void noForecastBeforeAPieceIsMeasuredAndAnUnmeasuredWorkerWidensTheBand() {
+    Controller c = new Controller(CONFIG);
+    c.workerJoined(WorkerInfo.of("a", "w", 1000), 0);
+    c.workerJoined(WorkerInfo.of("b", "w", 1000), 0);
+    c.addJob(JobDef.of("j", "w", 0, 10_000_000, "self").withDeadline(1000), 0);
+    c.ready().actions();
+    assertNull(Forecast.run(c.views().outset("j", 5), CONFIG, 0.5, Forecast.RUNS, 1));
+
+    dev.gleaner.common.estimate.Estimator e = (dev.gleaner.common.estimate.Estimator) c.estimates();
+    for (int i = 0; i < 20; i++) {
+      e.computed("a", "w", 1000, 1);
+    }
+    Forecast.Outlook one = Forecast.run(c.views().outset("j", 20), CONFIG, 0.5, Forecast.RUNS, 1);
+    assertNotNull(one);
+    for (int i = 0; i < 20; i++) {
+      e.computed("b", "w", 1000, 1);
+    }
+    Forecast.Outlook both = Forecast.run(c.views().outset("j", 20), CONFIG, 0.5, Forecast.RUNS, 1);
+    double widthOne = (one.unitsHigh() - one.unitsLow()) / one.units();
+    double widthBoth = (both.unitsHigh() - both.unitsLow()) / both.units();
+    assertTrue(widthOne > 2 * widthBoth, "b's calibration alone: band " + widthOne + ", measured: " + widthBoth);
   }
 
   @Test
@@ -51,12 +88,13 @@ class ForecastTest {
     Outset o = at50[0];
     assertTrue(o.committed() > 40_000, "saved by 50 s: " + o.committed());
 
-    Forecast.Outlook f = Forecast.run(o, CONFIG, 0.5, 3, 1);
+    Forecast.Outlook f = Forecast.run(o, CONFIG, 0.5, Forecast.RUNS, 1);
 
     // 200 s at 1,000 units/s, less the pieces' eps: the run itself is the same world, the piece under
-    // way at 50 s included (counted as saved as far as it went)
+    // way at 50 s included (counted as saved as far as it went); the pace of the rest is drawn
     assertEquals(0, f.finished());
-    assertEquals(r.committed(), f.units(), 0.002 * r.committed());
+    assertEquals(r.committed(), f.units(), 0.02 * r.committed());
+    assertTrue(f.unitsLow() <= r.committed() && r.committed() <= f.unitsHigh(), r.committed() + " in " + f);
     assertTrue(f.units() > o.committed() + 140_000, "units " + f.units());
     assertEquals(Double.POSITIVE_INFINITY, f.end());
     assertEquals(200, f.deadline());
@@ -96,6 +134,7 @@ class ForecastTest {
     c.ready().actions();
     c.workerLost("c", "connection reset", true, 10);
     c.ready().actions();
+    ((dev.gleaner.common.estimate.Estimator) c.estimates()).computed("a", "w", 10_000, 10);
     double week = dev.gleaner.common.estimate.Estimator.DEPARTED_AFTER;
 
     Outset o = c.views().outset("j", 10 + week + 1);
@@ -140,7 +179,7 @@ class ForecastTest {
       long s = seed;
       ClosedLoop.Result r = ClosedLoop.run(job, hosts, ClosedLoop.Setup.defaults(1e6), (ctl, now) -> {
         if (read[0] == null && now >= deadline / 4) {
-          read[0] = Forecast.run(ctl.views().outset("j", now), CONFIG, 0.5, 10, s);
+          read[0] = Forecast.run(ctl.views().outset("j", now), CONFIG, 0.5, Forecast.RUNS, s);
         }
       });
       Forecast.Outlook f = read[0];
@@ -152,8 +191,8 @@ class ForecastTest {
       }
       assertTrue(error < 0.10, "seed " + seed + ": forecast " + f.units() + " against " + r.committed());
     }
-    // a 10-90 band holds the outcome about 8 times in 10
-    assertTrue(inBand >= 4, inBand + " of 6 final figures in their band; worst error " + worst);
+    // the lowest to the highest of 20 runs holds the outcome 19 times in 21
+    assertTrue(inBand >= 5, inBand + " of 6 final figures in their band; worst error " + worst);
   }
 
   @Test
@@ -168,11 +207,11 @@ class ForecastTest {
     assertEquals(Set.of("a"), Set.copyOf(o.hosts().stream().map(Outset.Host::id).toList()));
   }
 
-  /** The law of the periods has the mean and variability asked, and a period that lasted long is likely to last. */
+  /** The law of the periods has the mean and shape asked, and a period that lasted long is likely to last. */
   @Test
-  void theLawOfThePeriodsHasTheMeanAndVariabilityAskedAndItsHazardFallsWithAge() {
-    for (double c2 : new double[] {0.5, 1, 4, 6.5}) {
-      Forecast.Law law = Forecast.Law.of(3600, c2);
+  void theLawOfThePeriodsHasTheMeanAndShapeAskedAndItsHazardFallsWithAge() {
+    for (double k : new double[] {0.5, 1, 2}) {
+      Forecast.Law law = Forecast.Law.of(3600, k);
       assertEquals(3600, law.mean(), 1e-6);
       java.util.SplittableRandom r = new java.util.SplittableRandom(7);
       int n = 400_000;
@@ -185,18 +224,32 @@ class ForecastTest {
       }
       double mean = sum / n;
       double seen = squares / n / (mean * mean) - 1;
-      assertEquals(3600, mean, 0.02 * 3600, "c2 " + c2);
-      assertEquals(Math.max(1, c2), seen, 0.06 * Math.max(1, c2), "c2 " + c2);
+      // a Weibull's squared variation: 1 at shape 1, 5 at 0.5, 0.27 at 2
+      double c2 = Math.exp(lgamma(1 + 2 / k) - 2 * lgamma(1 + 1 / k)) - 1;
+      assertEquals(3600, mean, 0.02 * 3600, "shape " + k);
+      assertEquals(c2, seen, 0.08 * c2, "shape " + k);
     }
-    // exponential: what is left does not depend on the age; hyperexponential: it grows toward the long phase's mean
+    // exponential: what is left does not depend on the age; heavy-tailed: it grows with the age
     Forecast.Law exp = Forecast.Law.of(3600, 1);
-    Forecast.Law h2 = Forecast.Law.of(3600, 6.5);
+    Forecast.Law heavy = Forecast.Law.of(3600, 0.45);
     assertEquals(3600, meanResidual(exp, 10 * 3600), 0.02 * 3600);
-    double young = meanResidual(h2, 0);
-    double old = meanResidual(h2, 10 * 3600);
-    assertEquals(3600, young, 0.02 * 3600);
-    assertEquals(h2.m2(), old, 0.02 * h2.m2());
+    double young = meanResidual(heavy, 0);
+    double old = meanResidual(heavy, 10 * 3600);
+    assertEquals(3600, young, 0.03 * 3600);
     assertTrue(old > 2 * young, young + " then " + old);
+    assertEquals(Double.POSITIVE_INFINITY, Forecast.Law.of(Double.POSITIVE_INFINITY, 0.5).residual(
+        new java.util.SplittableRandom(1), 0), "an infinite mean: the period never ends");
+  }
+
+  /** ln Gamma by the Stirling series after shifting x above 10 (a reference apart from the one under test). */
+  private static double lgamma(double x) {
+    double shift = 0;
+    while (x < 10) {
+      shift += Math.log(x);
+      x += 1;
+    }
+    return (x - 0.5) * Math.log(x) - x + 0.5 * Math.log(2 * Math.PI) + 1 / (12 * x) - 1 / (360 * x * x * x)
+        - shift;
   }
 
   private static double meanResidual(Forecast.Law law, double age) {

@@ -64,29 +64,60 @@ public final class StatusView {
   }
 
   /**
-   * A running job's forecast for people: with a deadline, the units saved by then; otherwise when
-   * the job ends, from {@code nowMillis}; each with its 10-90 % band and what it rests on.
+   * A running job's forecast for people: with a deadline, the share of the job saved by then, with
+   * its band, the deadline in the local time zone and the time left; otherwise when the job ends,
+   * from {@code nowMillis}, with its band; each with what it rests on.
    */
   public static String forecast(JobStatus j, long nowMillis) {
+    return forecast(j, nowMillis, java.time.ZoneId.systemDefault());
+  }
+
+  /** As {@link #forecast(JobStatus, long)}, times of day in {@code zone}. */
+  static String forecast(JobStatus j, long nowMillis, java.time.ZoneId zone) {
     dev.gleaner.protocol.Forecast f = j.getForecast();
     String basis = String.format(Locale.ROOT, "; %d simulated runs from %s ago", f.getRuns(),
         duration(Math.max(0, nowMillis - f.getAtMillis())));
-    String saved = String.format(Locale.ROOT, "%s of %s units (%s)", human(f.getUnits()), human(j.getUnitsTotal()),
-        f.getUnitsLow() == f.getUnitsHigh() ? "every run agrees"
-            : human(f.getUnitsLow()) + " to " + human(f.getUnitsHigh()));
     if (j.getDeadlineMillis() > 0 && f.getFinished() < 0.5) {
-      return saved + " saved by the deadline" + basis;
+      double total = Math.max(1, j.getUnitsTotal());
+      String band = f.getUnitsLow() == f.getUnitsHigh() ? "every run agrees"
+          : share(f.getUnitsLow() / total) + " to " + share(f.getUnitsHigh() / total);
+      return String.format(Locale.ROOT, "%s of the job (%s) saved by the deadline, %s, in %s%s",
+          share(f.getUnits() / total), band, localTime(j.getDeadlineMillis(), nowMillis, zone),
+          duration(j.getDeadlineMillis() - nowMillis), basis);
     }
     if (f.getEndMillis() == 0) {
+      String saved = String.format(Locale.ROOT, "%s of %s units (%s)", human(f.getUnits()),
+          human(j.getUnitsTotal()), f.getUnitsLow() == f.getUnitsHigh() ? "every run agrees"
+              : human(f.getUnitsLow()) + " to " + human(f.getUnitsHigh()));
       return saved + " saved; fewer than half the runs saved every unit within their horizon" + basis;
     }
     String low = f.getEndLowMillis() == 0 ? "?" : duration(f.getEndLowMillis() - nowMillis);
     String high = f.getEndHighMillis() == 0 ? "later" : duration(f.getEndHighMillis() - nowMillis);
     String band = f.getEndLowMillis() == f.getEndHighMillis() ? "every run agrees" : low + " to " + high;
-    return String.format(Locale.ROOT, "done in %s, at %s (%s)%s%s", duration(f.getEndMillis() - nowMillis),
-        java.time.Instant.ofEpochMilli(f.getEndMillis()).truncatedTo(java.time.temporal.ChronoUnit.SECONDS), band,
+    return String.format(Locale.ROOT, "done in %s, %s (%s)%s%s", duration(f.getEndMillis() - nowMillis),
+        localTime(f.getEndMillis(), nowMillis, zone), band,
         f.getFinished() < 1 ? String.format(Locale.ROOT, "; %.0f%% of the runs save every unit", 100 * f.getFinished())
             : "", basis);
+  }
+
+  /** A share for people: {@code 19.3%}, {@code 100%}. */
+  private static String share(double s) {
+    return s >= 0.9995 ? "100%" : String.format(Locale.ROOT, "%.1f%%", 100 * s);
+  }
+
+  /**
+   * A moment in {@code zone} for people: {@code Mon 08:00} within the next six days,
+   * {@code 2026-12-07 08:00} further, with seconds under ten minutes away ({@code 14:03:27}).
+   */
+  static String localTime(long millis, long nowMillis, java.time.ZoneId zone) {
+    java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli(millis).atZone(zone);
+    long ahead = millis - nowMillis;
+    String pattern = ahead < 600_000 ? "HH:mm:ss" : ahead < 6 * 86_400_000L ? "EEE HH:mm" : "yyyy-MM-dd HH:mm";
+    java.time.ZonedDateTime now = java.time.Instant.ofEpochMilli(nowMillis).atZone(zone);
+    if (ahead < 600_000 && !t.toLocalDate().equals(now.toLocalDate())) {
+      pattern = "EEE HH:mm:ss";
+    }
+    return t.format(java.time.format.DateTimeFormatter.ofPattern(pattern, Locale.ROOT));
   }
 
   /** Milliseconds for people: {@code 45s}, {@code 12m05s}, {@code 3h07m}, {@code 2d04h}; {@code 0s} for the past. */

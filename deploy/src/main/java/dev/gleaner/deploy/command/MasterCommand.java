@@ -87,6 +87,12 @@ public final class MasterCommand implements Callable<Integer> {
           + " until seen interrupted (a dedicated cluster).")
   String expectedUp;
 
+  @Option(names = "--expected-down", paramLabel = "DURATION",
+      description = "Borrowed computers: a worker taken back is expected to return after this long on average (1.4h,"
+          + " 30m), until the outages seen say otherwise; the forecast's figures rest on it. Default: none, the"
+          + " outages seen alone (a worker that went down is not expected back until one has returned).")
+  String expectedDown;
+
   @Option(names = "--metrics-from-anywhere",
       description = "Answer GET /metrics (Prometheus' text format, on the master's port) from any address, not only"
           + " loopback ones. The metrics name workers and jobs; open them to your monitoring network only.")
@@ -197,6 +203,9 @@ public final class MasterCommand implements Callable<Integer> {
         .withPrivateJobs(privateJobs);
     if (expectedUp != null) {
       config = config.withExpectedUp(Deadlines.seconds(expectedUp));
+    }
+    if (expectedDown != null) {
+      config = config.withExpectedDown(Deadlines.seconds(expectedDown));
     }
     FaultFile.ShiftedTicker clock = faultFile == null ? null : new FaultFile.ShiftedTicker(Ticker.SYSTEM);
     if (clock != null) {

@@ -11,10 +11,11 @@ import picocli.CommandLine.Option;
 
 /** {@code gleaner status}: jobs, workers, progress and throughput. */
 @Command(name = "status", mixinStandardHelpOptions = true, description = {"Show jobs, workers, progress and throughput.",
-    "A running job's forecast is the master's simulator run forward from where the job stands, a dozen times with"
-        + " the interruptions its estimates expect: when the job will end or, with a deadline, the units saved by"
-        + " then, with the runs' 10th to 90th percentiles as its band. The plan's own figure (expectedWork in --json)"
-        + " is a one-round expectation, not a forecast."})
+    "A running job's forecast is the master's simulator run forward from where the job stands, 20 times, each"
+        + " drawing what the master does not know yet (how fast the rest goes, how often and how long workers are"
+        + " away): when the job will end or, with a deadline, the share of it saved by then, with the lowest and"
+        + " highest runs as its band. The plan's own figure (expectedWork in --json) is a one-round expectation, not"
+        + " a forecast."})
 public final class StatusCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

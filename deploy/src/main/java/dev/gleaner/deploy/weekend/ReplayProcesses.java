@@ -28,12 +28,14 @@ final class ReplayProcesses {
 
   /**
    * Starts {@code gleaner master} on 127.0.0.1 with this run's data folder, {@code secretFile} and the
-   * prior of {@code expectedUpMillis}, and waits (60 s at most) until it listens; its port.
+   * priors of {@code expectedUpMillis} up and {@code expectedDownMillis} down, and waits (60 s at
+   * most) until it listens; its port.
    */
-  int startMaster(Path secretFile, long expectedUpMillis) throws IOException {
+  int startMaster(Path secretFile, long expectedUpMillis, long expectedDownMillis) throws IOException {
     master = MasterProcess.start(dir, List.of("-Xmx256m", "-XX:+UseSerialGC"), List.of("--data",
         dir.resolve("data").toString(), "--secret-file", secretFile.toString(),
-        "--expected-up", String.format(Locale.ROOT, "%.3fs", expectedUpMillis / 1000.0)), Duration.ofSeconds(60));
+        "--expected-up", String.format(Locale.ROOT, "%.3fs", expectedUpMillis / 1000.0),
+        "--expected-down", String.format(Locale.ROOT, "%.3fs", expectedDownMillis / 1000.0)), Duration.ofSeconds(60));
     return master.port();
   }
 

@@ -43,7 +43,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class ReplayRun {
   /** What the run is given; times in the trace's seconds unless said otherwise. */
   public record Settings(AvailabilityTrace trace, double horizon, double speedup, Platform platform, long work,
-      double expectedUpTraceSeconds, String ownerPoll, String vacateGrace, boolean keep, String strategy,
+      double expectedUpTraceSeconds, double expectedDownTraceSeconds, String ownerPoll, String vacateGrace, boolean keep, String strategy,
       boolean crashes) {}
 
   /**
@@ -125,9 +125,11 @@ public final class ReplayRun {
       }
     }
     long expectedUpMillis = Math.max(1, Math.round(s.expectedUpTraceSeconds() / k * 1000));
-    int port = processes.startMaster(secretFile, expectedUpMillis);
-    out.printf(Locale.ROOT, "master on 127.0.0.1:%d (prior: expected up %.2f trace hours = %d ms); starting %d workers"
-        + "; logs in %s%n", port, s.expectedUpTraceSeconds() / 3600, expectedUpMillis, s.trace().nodes().size(), dir);
+    long expectedDownMillis = Math.max(1, Math.round(s.expectedDownTraceSeconds() / k * 1000));
+    int port = processes.startMaster(secretFile, expectedUpMillis, expectedDownMillis);
+    out.printf(Locale.ROOT, "master on 127.0.0.1:%d (prior: expected up %.2f trace hours = %d ms, down %.2f = %d ms);"
+        + " starting %d workers; logs in %s%n", port, s.expectedUpTraceSeconds() / 3600, expectedUpMillis,
+        s.expectedDownTraceSeconds() / 3600, expectedDownMillis, s.trace().nodes().size(), dir);
     out.flush();
     for (String node : s.trace().nodes().keySet()) {
       double speed = byId.get(node).speed() * k;

@@ -55,19 +55,28 @@ class StatusViewTest {
 
   private static final long NOW = 1_780_000_000_000L;
 
-  /** With a deadline, the forecast is the units saved by then, with its band; the plan's own figure is not shown. */
+  /**
+   * With a deadline, the forecast is the share of the job saved by then, with its band, the deadline
+   * in local time and the time left; the plan's own figure is not shown.
+   */
   @Test
   void aJobWithADeadlineForecastsTheUnitsSavedByThenWithItsBand() {
     JobStatus j = JobStatus.newBuilder().setJobId("job-1").setState("RUNNING").setWorkload("primes")
         .setUnitsTotal(19_440_000).setUnitsDone(4_000_000).setStrategy("auto").setExpectedWork(2_904_000)
         .setDeadlineMillis(NOW + 3_600_000)
-        .setForecast(Forecast.newBuilder().setAtMillis(NOW - 3000).setRuns(12).setUnits(15_900_000)
+        .setForecast(Forecast.newBuilder().setAtMillis(NOW - 3000).setRuns(20).setUnits(15_900_000)
             .setUnitsLow(15_200_000).setUnitsHigh(16_300_000).setFinished(0))
         .build();
-    assertEquals("15.90M of 19.44M units (15.20M to 16.30M) saved by the deadline; 12 simulated runs from 3s ago",
-        StatusView.forecast(j, NOW));
+    // NOW is Thursday 2026-05-28 20:26:40 UTC; in Paris, 22:26:40
+    java.time.ZoneId paris = java.time.ZoneId.of("Europe/Paris");
+    assertEquals("81.8% of the job (78.2% to 83.8%) saved by the deadline, Thu 23:26, in 1h00m; 20 simulated runs"
+        + " from 3s ago", StatusView.forecast(j, NOW, paris));
+    JobStatus weekend = j.toBuilder().setDeadlineMillis(NOW + 4 * 86_400_000L + 9 * 3_600_000 + 33 * 60_000 + 20_000)
+        .build();
+    assertTrue(StatusView.forecast(weekend, NOW, paris).contains("saved by the deadline, Tue 08:00, in 4d09h"),
+        StatusView.forecast(weekend, NOW, paris));
     String t = table(StatusReply.newBuilder().addJobs(j).build());
-    assertTrue(t.contains("    forecast: 15.90M of 19.44M units"), t);
+    assertTrue(t.contains("    forecast: 81.8% of the job (78.2% to 83.8%) saved by the deadline, "), t);
     assertFalse(t.contains("2.90M"), "the plan's one-round figure is no forecast: " + t);
   }
 
@@ -79,11 +88,11 @@ class StatusViewTest {
             .setUnitsHigh(1_000_000).setFinished(0.75).setEndMillis(NOW + 725_000).setEndLowMillis(NOW + 600_000)
             .setEndHighMillis(0))
         .build();
-    assertEquals("done in 12m05s, at 2026-05-28T20:38:45Z (10m00s to later); 75% of the runs save every unit;"
-        + " 12 simulated runs from 0s ago", StatusView.forecast(j, NOW));
+    assertEquals("done in 12m05s, Thu 20:38 (10m00s to later); 75% of the runs save every unit;"
+        + " 12 simulated runs from 0s ago", StatusView.forecast(j, NOW, java.time.ZoneOffset.UTC));
     JobStatus sure = j.toBuilder().setForecast(j.getForecast().toBuilder().setFinished(1).setEndLowMillis(NOW + 725_000)
         .setEndHighMillis(NOW + 725_000)).build();
-    assertEquals("done in 12m05s, at 2026-05-28T20:38:45Z (every run agrees); 12 simulated runs from 0s ago",
-        StatusView.forecast(sure, NOW));
+    assertEquals("done in 12m05s, Thu 20:38 (every run agrees); 12 simulated runs from 0s ago",
+        StatusView.forecast(sure, NOW, java.time.ZoneOffset.UTC));
   }
 }

@@ -41,7 +41,7 @@ class TraceCommandTest {
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("6 nodes over 60.00 h, 334.3 h up in all"), r.out());
     assertTrue(r.out().contains("at 15.00 h, "), r.out());
-    assertTrue(r.out().matches("(?s).*the oracle expects [0-9.]+ h up in all \\(10-90 %: [0-9.]+ to [0-9.]+\\): error"
+    assertTrue(r.out().matches("(?s).*the oracle expects [0-9.]+ h up in all \\(5-95 %: [0-9.]+ to [0-9.]+\\): error"
         + " [-+][0-9.]+% of the actual figure.*"), r.out());
     assertEquals(r.out(), gleaner("trace", "oracle", TRACE, "--draws", "2000").out());
 

@@ -52,6 +52,8 @@ public final class Books {
   final Set<MasterJob> committing = new LinkedHashSet<>();
   /** The risk prior's mean time up (0: none). */
   double expectedUpSeconds;
+  /** The outages' prior (see {@link ControlLoop#expectDown}), 0 for none. */
+  double expectedDownSeconds;
   /** Set when the master stops (by any thread): sessions closing then are not workers lost. */
   volatile boolean stopping;
 

@@ -133,6 +133,15 @@ public final class ControlLoop implements AutoCloseable {
     thread.post(() -> books.expectedUpSeconds = meanUpSeconds);
   }
 
+  /**
+   * Workers interrupted are expected back after {@code meanDownSeconds} on average: each worker's
+   * history is given {@link Books#PRIOR_WEIGHT} outages of that mean before its own (what `gleaner
+   * simulate --mean-down H` gives the simulator).
+   */
+  public void expectDown(double meanDownSeconds) {
+    thread.post(() -> books.expectedDownSeconds = meanDownSeconds);
+  }
+
   /** Runs {@code f} over the books on the control thread; the future gives its value. */
   public <T> CompletableFuture<T> read(Function<Books, T> f) {
     return thread.call(() -> f.apply(books));

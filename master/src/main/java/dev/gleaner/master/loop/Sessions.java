@@ -206,8 +206,11 @@ final class Sessions {
     // with a risk prior, every worker's history starts with PRIOR_WEIGHT interruptions at the expected rate
     long pastInterruptions = h.interruptions() + b.priorInterruptions();
     double pastExposure = h.exposureSeconds() + b.priorInterruptions() * b.expectedUpSeconds;
+    // and with an outages' prior, as many outages of the expected mean
+    long priorOutages = b.expectedDownSeconds > 0 ? Books.PRIOR_WEIGHT : 0;
     return new WorkerInfo(link.workerId(), Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds, until,
-        pastInterruptions, pastExposure, hello.getSavesOnVacate());
+        pastInterruptions, pastExposure, hello.getSavesOnVacate(), priorOutages,
+        priorOutages * b.expectedDownSeconds);
   }
 
   /** The chunks a worker says it kept computing; a malformed one is logged and left out (the worker then drops it). */

@@ -27,8 +27,6 @@ final class Forecasts implements AutoCloseable {
 
   /** Seconds at least between two rounds of forecasts (the loop's clock). */
   static final double PERIOD = 5;
-  /** Simulated runs per forecast. */
-  static final int RUNS = 12;
   /**
    * Workers beyond which no forecast is made: each simulated run re-plans at every join and loss,
    * which on thousands of workers takes a core for minutes, and the hand-out comes first.
@@ -113,7 +111,7 @@ final class Forecasts implements AutoCloseable {
       return null;
     }
     try {
-      return Forecast.run(o, config, tickSeconds, RUNS, o.job().id().hashCode() * 31L + round);
+      return Forecast.run(o, config, tickSeconds, Forecast.RUNS, o.job().id().hashCode() * 31L + round);
     } catch (RuntimeException e) {
       // a forecast that cannot be made is no reason to stop the job: said once, with its cause
       if (!failedOnce) {

@@ -96,9 +96,13 @@ public final class ScriptedWorker implements AutoCloseable {
         c.beginPiece(at, b);
         ByteBuffer slice = input == null ? null
             : ByteBuffer.wrap(input, (int) (at - a.getStart()), (int) (b - at)).slice();
+        long t0 = System.nanoTime();
         c.compute(at, b, slice, ChunkComputation.Cancellation.NEVER);
+        // as a worker does: the piece's computing time, which the master's speed estimate rests on
+        long nanos = Math.max(1, System.nanoTime() - t0);
         peer.send(Envelope.newBuilder().setPiece(Piece.newBuilder().setJobId(a.getJobId()).setChunkId(a.getChunkId())
-            .setStart(at).setEnd(b).setResult(ByteString.copyFrom(c.take())).setFinal(b == a.getEnd())).build());
+            .setStart(at).setEnd(b).setResult(ByteString.copyFrom(c.take())).setFinal(b == a.getEnd())
+            .setComputeNanos(nanos)).build());
         at = b;
       }
     }

@@ -49,6 +49,7 @@ public final class Membership {
         m.unseen = false;
       }
       s.estimator.history(m.id, info.pastInterruptions(), info.pastExposureSeconds());
+      s.estimator.pastOutages(m.id, info.pastReturns(), info.pastDowntimeSeconds());
     } else {
       m.update(info, now);
     }

@@ -91,6 +91,12 @@ public final class ReplayCommand implements Callable<Integer> {
           + " (passed as --expected-up HOURS/K; default: ${DEFAULT-VALUE}, as gleaner simulate's --mean-up).")
   double expectedUpHours;
 
+  @Option(names = "--expected-down", paramLabel = "HOURS", defaultValue = "1.43",
+      description = "With --run: the master's prior of outages, a worker taken back is expected to return after HOURS"
+          + " of the trace (passed as --expected-down HOURS/K; default: ${DEFAULT-VALUE}, as gleaner simulate's"
+          + " --mean-down).")
+  double expectedDownHours;
+
   @Option(names = "--owner-poll", paramLabel = "TIME", defaultValue = "100ms",
       description = "With --run: how often each worker reads its owner file, real time (default: ${DEFAULT-VALUE}).")
   String ownerPoll;
@@ -134,7 +140,7 @@ public final class ReplayCommand implements Callable<Integer> {
       }
       return runWeekend(t, horizon);
     }
-    for (String o : List.of("--work", "--expected-up", "--owner-poll", "--vacate-grace", "--keep", "--strategy",
+    for (String o : List.of("--work", "--expected-up", "--expected-down", "--owner-poll", "--vacate-grace", "--keep", "--strategy",
         "--interruptions")) {
       if (parsed.hasMatchedOption(o)) {
         throw new IllegalArgumentException(o + " goes with --run");
@@ -195,6 +201,10 @@ public final class ReplayCommand implements Callable<Integer> {
     if (!(expectedUpHours > 0) || Double.isInfinite(expectedUpHours)) {
       throw new IllegalArgumentException("--expected-up must be a positive number of hours, got " + expectedUpHours);
     }
+    if (!(expectedDownHours > 0) || Double.isInfinite(expectedDownHours)) {
+      throw new IllegalArgumentException("--expected-down must be a positive number of hours, got "
+          + expectedDownHours);
+    }
     String strategyName = dev.gleaner.common.plan.Strategies.byName(strategy).name();
     boolean crashes = ClosedLoop.Interruptions.parse(interruptions) == ClosedLoop.Interruptions.CRASH;
     CommandLine.ParseResult given = spec.commandLine().getParseResult();
@@ -218,7 +228,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     Platform used = new Platform(p.workers().stream().filter(x -> t.nodes().containsKey(x.id())).toList());
     ReplayRun.Outcome o = new ReplayRun(new ReplayRun.Settings(t, horizon, speedup, used, w, expectedUpHours * 3600,
-        ownerPoll, vacateGrace, keep, strategyName, crashes), spec.commandLine().getOut()).call();
+        expectedDownHours * 3600, ownerPoll, vacateGrace, keep, strategyName, crashes), spec.commandLine().getOut()).call();
     return o.exact() ? 0 : 1;
   }
 }

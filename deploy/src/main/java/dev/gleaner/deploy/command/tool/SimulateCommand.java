@@ -104,6 +104,11 @@ public final class SimulateCommand implements Callable<Integer> {
           + " --history x HOURS up (default: ${DEFAULT-VALUE}, the Notre Dame desktop fit of the Failure Trace Archive).")
   double meanUpHours;
 
+  @Option(names = "--mean-down", paramLabel = "HOURS", defaultValue = "1.43",
+      description = "With --trace: the mean outage the master's prior assumes, --history outages of HOURS each"
+          + " (default: ${DEFAULT-VALUE}, the same fit's).")
+  double meanDownHours;
+
   @Option(names = "--interruptions", paramLabel = "KIND", defaultValue = "vacate",
       description = "With --trace: what a node's going down is. vacate: its owner takes the desktop back, and the"
           + " worker saves what it computed before it goes, as a real worker's owner policy does (default); crash: a"
@@ -114,7 +119,7 @@ public final class SimulateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (trace != null) {
-      return new TraceRun(spec.commandLine().getOut(), options, trace, history, meanUpHours, json,
+      return new TraceRun(spec.commandLine().getOut(), options, trace, history, meanUpHours, meanDownHours, json,
           ClosedLoop.Interruptions.parse(interruptions)).call();
     }
     if (spec.commandLine().getParseResult().hasMatchedOption("--interruptions")) {

@@ -211,7 +211,7 @@ public final class TraceCommand implements Runnable {
       out.printf(Locale.ROOT, "%s: %d nodes over %.2f h, %.1f h up in all%n", file, trace.nodes().size(),
           horizon / 3600, r.actual() / 3600);
       out.printf(Locale.ROOT, "at %.2f h, %.1f h up so far; knowing the law (up Weibull(%s h), down Weibull(%s h)) and"
-          + " each node's state then, the oracle expects %.1f h up in all (10-90 %%: %.1f to %.1f): error %+.2f%%"
+          + " each node's state then, the oracle expects %.1f h up in all (5-95 %%: %.1f to %.1f): error %+.2f%%"
           + " of the actual figure%n", at * horizon / 3600, r.seen() / 3600, up, down, r.mean() / 3600, r.low() / 3600,
           r.high() / 3600, 100 * r.error());
       return 0;

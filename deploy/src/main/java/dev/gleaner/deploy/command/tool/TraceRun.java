@@ -18,24 +18,23 @@ import java.util.Map;
 
 /** {@code gleaner simulate --trace}: the controller on the simulator with availability from a trace, against the bound. */
 final class TraceRun {
-  /** Simulated runs of the forecast at a quarter, as many as the master makes. */
-  static final int FORECAST_RUNS = 12;
-
   private final PrintWriter out;
   private final PlanOptions options;
   private final Path file;
   private final int history;
   private final double meanUpHours;
+  private final double meanDownHours;
   private final boolean json;
   private final ClosedLoop.Interruptions interruptions;
 
-  TraceRun(PrintWriter out, PlanOptions options, Path file, int history, double meanUpHours, boolean json,
-      ClosedLoop.Interruptions interruptions) {
+  TraceRun(PrintWriter out, PlanOptions options, Path file, int history, double meanUpHours, double meanDownHours,
+      boolean json, ClosedLoop.Interruptions interruptions) {
     this.out = out;
     this.options = options;
     this.file = file;
     this.history = history;
     this.meanUpHours = meanUpHours;
+    this.meanDownHours = meanDownHours;
     this.json = json;
     this.interruptions = interruptions;
   }
@@ -47,12 +46,15 @@ final class TraceRun {
     if (!(meanUpHours > 0) || !Double.isFinite(meanUpHours)) {
       throw new IllegalArgumentException("--mean-up must be a positive number of hours, got " + meanUpHours);
     }
+    if (!(meanDownHours > 0) || !Double.isFinite(meanDownHours)) {
+      throw new IllegalArgumentException("--mean-down must be a positive number of hours, got " + meanDownHours);
+    }
     AvailabilityTrace trace = TraceFile.read(file);
     Platform platform = options.platform();
     PlanRequest request = options.request(platform);
     double horizon = request.hasDeadline() ? request.deadline() : trace.length();
     Map<String, Object> doc = run(trace, platform, request, options.strategy, horizon, history, meanUpHours,
-        interruptions);
+        meanDownHours, interruptions);
     if (json) {
       out.println(StatusView.json(doc));
       return 0;
@@ -92,7 +94,7 @@ final class TraceRun {
 
   /** One run; the document {@code --json} prints. */
   static Map<String, Object> run(AvailabilityTrace trace, Platform platform, PlanRequest request, String strategy,
-      double horizon, int history, double meanUpHours, ClosedLoop.Interruptions interruptions) {
+      double horizon, int history, double meanUpHours, double meanDownHours, ClosedLoop.Interruptions interruptions) {
     JobDef job = JobDef.of("sim", "sim", 0, request.units(), strategy)
         .withChunking(request.chunkUnits(), request.checkpoints()).withMinWorkers(1)
         .withReplication(request.replication()).withRisk(request.risk()).withDeadline(horizon);
@@ -105,14 +107,14 @@ final class TraceRun {
     ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), tick, request.eps(), horizon + 1,
         interruptions);
     TraceSimulation.Prior prior = history == 0 ? TraceSimulation.Prior.NONE
-        : new TraceSimulation.Prior(history, history * meanUpHours * 3600);
+        : new TraceSimulation.Prior(history, history * meanUpHours * 3600, history, history * meanDownHours * 3600);
     // the forecast a status would show at a quarter of the run, made as the master makes it
     Forecast.Outlook[] quarter = new Forecast.Outlook[1];
     TraceSimulation.Result r = TraceSimulation.run(trace, platform, job, setup, prior, (c, now) -> {
       if (quarter[0] == null && now >= horizon / 4) {
         dev.gleaner.common.control.Outset o = c.views().outset("sim", now);
         // null: the job ended at this event (then the quarter's forecast is the end itself)
-        quarter[0] = o == null ? null : Forecast.run(o, setup.config(), setup.tick(), FORECAST_RUNS, 1);
+        quarter[0] = o == null ? null : Forecast.run(o, setup.config(), setup.tick(), Forecast.RUNS, 1);
       }
     });
     Map<String, Object> doc = new LinkedHashMap<>();
