@@ -35,14 +35,22 @@ class FullStoreTest {
           new ch.qos.logback.core.read.ListAppender<>();
       lines.start();
       storeLog.addAppender(lines);
+      ch.qos.logback.classic.Logger loopLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+          dev.gleaner.master.loop.ControlLoop.class);
+      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> loopLines =
+          new ch.qos.logback.core.read.ListAppender<>();
+      loopLines.start();
+      loopLog.addAppender(loopLines);
       // the disk is full: no page may be added to the store
+      long fullSince = System.nanoTime();
       m.server.store().call(FaultFile.capPages(1));
       try (ScriptedWorker w = new ScriptedWorker(m.port, SECRET, "w")) {
         await().atMost(Duration.ofSeconds(30)).until(() -> m.server.status(id).getMetricsOrDefault(
             "gleaner.store.failures", 0) > 3);
         var stuck = m.job(id);
         assertEquals("RUNNING", stuck.getState(), "a full disk does not fail the job: " + stuck.getMessage());
-        assertTrue(stuck.getMessage().startsWith("the store could not save a piece ([SQLITE_FULL]"), stuck.getMessage());
+        assertTrue(stuck.getMessage().startsWith("the store could not save a piece (the disk of the data folder is full"
+            + " ([SQLITE_FULL]"), stuck.getMessage());
         // the WAL gives back the space it holds, so that a write can succeed again on a small disk
         await().atMost(Duration.ofSeconds(30)).until(() -> m.server.store().walTruncations() > 0);
         // every failed write is counted, not each logged with its stack trace: the first of a window is
@@ -55,6 +63,16 @@ class FullStoreTest {
         storeLog.detachAppender(lines);
         // space again: the queued units are saved and the count is exact
         m.server.store().call(FaultFile.capPages(0));
+        double fullSeconds = (System.nanoTime() - fullSince) / 1e9;
+        loopLog.detachAppender(loopLines);
+        // the control loop's store failures are folded too: a line of each kind per window at most
+        for (String kind : List.of("cannot store its plan and checks", "cannot save piece", "cannot record chunk")) {
+          long n = List.copyOf(loopLines.list).stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+              .filter(l -> l.contains(kind)).count();
+          assertTrue(n >= (kind.equals("cannot save piece") ? 1 : 0), "the full disk was said: " + kind);
+          assertTrue(n <= 2 + fullSeconds / dev.gleaner.master.store.ProblemLog.WINDOW_SECONDS, n + " lines of \""
+              + kind + "\" in " + fullSeconds + " s");
+        }
         var status = m.awaitEnd(id);
         assertEquals("DONE", status.getState(), status.getMessage());
         assertTrue(status.getResult().startsWith("20000 matching lines"), status.getResult().lines().findFirst().orElse(""));
@@ -79,7 +97,9 @@ class FullStoreTest {
             "gleaner.store.failures", 0) >= 2);
         var stuck = m.job(id);
         assertEquals("RUNNING", stuck.getState(), stuck.getMessage());
-        assertEquals("the store could not record a chunk; its units are queued again", stuck.getMessage());
+        assertEquals("the store could not record a chunk ([SQLITE_CONSTRAINT_TRIGGER] A RAISE function within a trigger"
+            + " fired, causing the SQL statement to abort (no room for a chunk)); its units are queued again",
+            stuck.getMessage());
         assertTrue(w.assigned.isEmpty(), "sent without a record: " + w.assigned);
         m.server.store().call(tx -> tx.update("DROP TRIGGER temp.no_chunks"));
         var status = m.awaitEnd(id);

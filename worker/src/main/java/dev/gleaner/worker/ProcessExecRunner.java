@@ -32,9 +32,12 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
   static final int STDERR_TAIL = 4096;
 
   private final ExecAllowList allowed;
+  /** Where the programs run: a job's relative paths are found there. */
+  private final java.io.File directory;
 
-  ProcessExecRunner(ExecAllowList allowed) {
+  ProcessExecRunner(ExecAllowList allowed, java.nio.file.Path directory) {
     this.allowed = allowed;
+    this.directory = directory.toFile();
   }
 
   @Override
@@ -71,7 +74,7 @@ final class ProcessExecRunner implements ExecWorkload.Runner {
           command.add(ExecWorkload.expand(w, from, to));
         }
         try {
-          process = new ProcessBuilder(command).start();
+          process = new ProcessBuilder(command).directory(directory).start();
         } catch (IOException e) {
           throw new IllegalArgumentException("exec: cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }

@@ -256,9 +256,12 @@ public final class Controller {
     pump(now);
   }
 
-  /** The body could not record a chunk before sending it: it is not sent, and its units go back to the queues. */
-  public void assignFailed(String worker, String job, long chunkId, double now) {
-    decide.commits.assignFailed(worker, job, chunkId, now);
+  /**
+   * The body could not record a chunk before sending it ({@code why}, for the job's message): it is
+   * not sent, and its units go back to the queues.
+   */
+  public void assignFailed(String worker, String job, long chunkId, String why, double now) {
+    decide.commits.assignFailed(worker, job, chunkId, why, now);
     pump(now);
   }
 

@@ -36,8 +36,8 @@ public record Outset(JobDef job, long committed, double now, List<Host> hosts, d
    * @param upFor seconds it has been up in its current session; NaN when it is down
    * @param downFor seconds it has been down after an interruption; NaN when it is up
    * @param downtime mean seconds an interruption keeps it away (infinite: not expected back)
-   * @param returns its own returns after an interruption (its downtime rests on these and on the
-   *     fleet's mean, weighing one)
+   * @param returns the returns after an interruption its downtime rests on, a prior's included (and
+   *     the fleet's mean, weighing one)
    * @param availableUntil when it will surely be gone (controller time), or infinity
    * @param savesOnVacate its owner's returns lose nothing (see {@link WorkerInfo})
    * @param speedSeconds seconds of computing its speed rests on (0: its calibration alone)

@@ -60,7 +60,7 @@ final class AutoStrategy implements PlanStrategy {
       if (best == null || p.expectedWork() > best.expectedWork() * (1 + 1e-9)) {
         best = p;
       }
-      others.append(String.format(Locale.ROOT, "%s%s %.6g", others.length() == 0 ? "" : ", ", name, p.expectedWork()));
+      others.append(String.format(Locale.ROOT, "%s%s %.0f", others.length() == 0 ? "" : ", ", name, p.expectedWork()));
     }
     String reason = String.format(Locale.ROOT, "auto picked %s, the most expected work among (%s): %s", best.strategy(),
         others, best.reason());

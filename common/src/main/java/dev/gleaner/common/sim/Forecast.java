@@ -50,7 +50,7 @@ public final class Forecast {
   public static final int RUNS = 20;
   /**
    * The standard deviation of the logarithm of a worker's speed while it rests on its calibration
-   * alone (a factor of 3 either way): a calibration on a sample of the range, on a machine it may
+   * alone (a factor of 3 either way at one standard deviation): a calibration on a sample of the range, on a machine it may
    * share with other workers, is that far off (2.4 to 4.8 times too fast for two workers sharing
    * two cores on primes up to 10^12).
    */
@@ -87,7 +87,8 @@ public final class Forecast {
    *
    * @param tick the controller's tick, seconds (the runs tick no more than {@link #MAX_TICKS} times)
    * @param seed the interruptions' draws
-   * @return null when no worker can take the job, now or later
+   * @return null when no worker can take the job, now or later, or no piece of its workload has been
+   *     measured yet
    */
   public static Outlook run(Outset outset, ControlConfig config, double tick, int runs, long seed) {
     if (runs < 1) {
@@ -214,9 +215,14 @@ public final class Forecast {
     return out;
   }
 
-  /** A factor of mean 1 whose spread is that of a mean estimated from {@code n} observations (Gamma of shape n). */
+  /**
+   * A factor of mean 1 whose spread is that of a mean estimated from {@code n} observations (Gamma
+   * of shape n), n taken as 1 at least: below, the Gamma's draws crowd at 0 (a worker seen by no
+   * prior and no period of a heavy-tailed fleet would mostly draw a mean of nothing).
+   */
   static double factor(SplittableRandom random, double n) {
-    return gamma(random, n) / n;
+    double shape = Math.max(1, n);
+    return gamma(random, shape) / shape;
   }
 
   /**
@@ -226,7 +232,8 @@ public final class Forecast {
    */
   record Law(Weibull weibull) {
     static Law of(double mean, double shape) {
-      return new Law(Double.isInfinite(mean) ? null : Weibull.ofMean(shape, mean));
+      // a mean of no time (a draw that underflowed, a worker seen back at once): a millisecond
+      return new Law(Double.isInfinite(mean) ? null : Weibull.ofMean(shape, mean > 1e-3 ? mean : 1e-3));
     }
 
     double mean() {

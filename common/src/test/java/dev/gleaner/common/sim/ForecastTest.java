@@ -38,10 +38,11 @@ class ForecastTest {
 
     Forecast.Outlook f = Forecast.run(o, CONFIG, 0.5, Forecast.RUNS, 1);
 
-    // 400k units at 4,000 units/s: 100 s, and eps and the hand-out's tail on top
+    // 400k units at 4,000 units/s: 100 s, and eps and the hand-out's tail on top; the median of runs
+    // whose pace of the rest is drawn about the pace seen
     assertEquals(1.0, f.finished());
     assertEquals(400_000, f.units());
-    assertTrue(f.end() >= 100 && f.end() <= 110, "end " + f.end());
+    assertTrue(f.end() >= 95 && f.end() <= 110, "end " + f.end());
     assertTrue(f.endLow() < f.endHigh(), "the pace of the rest is not known for sure: " + f);
     assertTrue(f.endHigh() - f.endLow() < 0.5 * (f.end() - 20), "of the 80 s left, within a few tens of percent: "
         + f);

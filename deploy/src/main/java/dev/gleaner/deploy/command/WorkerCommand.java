@@ -49,6 +49,11 @@ public final class WorkerCommand implements Callable<Integer> {
       description = "Programs the exec workload may run here (names or paths). Without it, exec is refused.")
   List<String> allowExec = List.of();
 
+  @Option(names = "--exec-dir", paramLabel = "DIR",
+      description = "The directory exec programs run in, where a job's relative paths (python3 simulate.py) are"
+          + " found (default: the directory the worker was started in).")
+  Path execDir;
+
   @Option(names = "--plugins", paramLabel = "DIR", description = "Directory of workload plugin jars.")
   Path plugins;
 
@@ -177,7 +182,7 @@ public final class WorkerCommand implements Callable<Integer> {
       workerId = credential.id();
     }
     WorkerConfig config = WorkerConfig.defaults(client.master.host(), client.master.port(), credential, workerId,
-            Workers.workloads(Plugins.loader(plugins), new LinkedHashSet<>(allowExec)))
+            Workers.workloads(Plugins.loader(plugins), new LinkedHashSet<>(allowExec), execDir))
         .withSlowdown(slowdown)
         .withTls(client.tls());
     if (cores != null) {

@@ -48,6 +48,15 @@ public final class LocalCluster implements AutoCloseable {
     return worker(id, cores, allowExec, w -> w);
   }
 
+  /** An in-process worker daemon whose exec programs run in {@code execDir}. */
+  public WorkerDaemon worker(String id, int cores, Set<String> allowExec, Path execDir) {
+    WorkerDaemon d = WorkerDaemon.start(WorkerConfig.defaults("127.0.0.1", master.port(), SECRET, id,
+            Workers.workloads(getClass().getClassLoader(), allowExec, execDir))
+        .withCores(cores).withBackoff(Duration.ofMillis(20), Duration.ofMillis(200)));
+    workers.add(d);
+    return d;
+  }
+
   /** An in-process worker daemon, its configuration adjusted (slowed, interrupted, ...). */
   public WorkerDaemon worker(String id, int cores, Set<String> allowExec, java.util.function.UnaryOperator<WorkerConfig> tweak) {
     WorkerDaemon d = WorkerDaemon.start(tweak.apply(WorkerConfig.defaults("127.0.0.1", master.port(), SECRET, id,

@@ -73,10 +73,11 @@ final class ActionRunner {
               thread.then(() -> {
                 unrecorded.add(new ChunkKey(x.job(), x.chunkId()));
                 Throwable cause = err.getCause() != null ? err.getCause() : err;
+                String why = dev.gleaner.master.store.StoreErrors.reason(cause);
                 b.storeProblems.error("assign", "job " + x.job() + ": cannot record chunk " + x.chunkId()
-                    + " for worker " + x.worker() + "; it is not sent: " + cause.getMessage(), cause);
+                    + " for worker " + x.worker() + "; it is not sent: " + why, cause);
                 b.metrics.storeFailures.increment();
-                b.controller.assignFailed(x.worker(), x.job(), x.chunkId(), b.clock.now());
+                b.controller.assignFailed(x.worker(), x.job(), x.chunkId(), why, b.clock.now());
               });
             }
           });
@@ -107,9 +108,14 @@ final class ActionRunner {
     } else if (a instanceof Action.Remember r) {
       b.store.submit(JobTable.rememberJob(r.job(), r.plan(), r.checks())).whenComplete((ok, err) -> {
         if (err != null) {
-          // the job goes on; its memories are written again, whole, at the next tick
-          log.warn("job {}: cannot store its plan and checks for a restart (tried again): {}", r.job(), err.toString());
-          thread.then(() -> b.controller.memoryLost(r.job()));
+          // the job goes on; its memories are written again, whole, at the next tick: said as the
+          // store's other failures are, folded (a full disk fails it at every tick)
+          thread.then(() -> {
+            Throwable cause = err.getCause() != null ? err.getCause() : err;
+            b.storeProblems.error("remember", "job " + r.job() + ": cannot store its plan and checks for a restart"
+                + " (tried again at the next tick): " + dev.gleaner.master.store.StoreErrors.reason(cause), cause);
+            b.controller.memoryLost(r.job());
+          });
         }
       });
     }

@@ -297,16 +297,30 @@ public final class JobService {
 
   /**
    * The real path of a regular file under a served directory: a job may not make the master read
-   * its secret, a device or a FIFO (which would block it), wherever a link points.
+   * its secret, a device or a FIFO (which would block it), wherever a link points. A relative path
+   * is taken under the served directories, the first that holds it (not under the master's own
+   * working directory, which a client cannot know).
    */
   private Path servedFile(String workload, String path) {
     if (served.isEmpty()) {
       throw new IllegalArgumentException(workload + ": this master serves no input files; start it with --serve DIR,"
           + " DIR holding " + path);
     }
+    Path named;
+    try {
+      named = Path.of(path);
+    } catch (InvalidPathException e) {
+      throw new IllegalArgumentException(workload + ": cannot read the input file " + path + ": " + e.getMessage(), e);
+    }
+    Path given = named;
+    if (!named.isAbsolute()) {
+      given = served.stream().map(d -> d.resolve(named)).filter(Files::exists).findFirst().orElseThrow(() ->
+          new IllegalArgumentException(workload + ": the input file " + path + " is in no directory this master"
+              + " serves (" + served.stream().map(Path::toString).collect(Collectors.joining(", ")) + ")"));
+    }
     Path real;
     try {
-      real = Path.of(path).toAbsolutePath().toRealPath();
+      real = given.toAbsolutePath().toRealPath();
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException(workload + ": the input file " + path + " does not exist on the master", e);
     } catch (IOException | InvalidPathException e) {

@@ -135,10 +135,11 @@ final class PieceIntake {
             // not acknowledged, not counted: its units are queued again and the job goes on
             Throwable cause = err.getCause() != null ? err.getCause() : err;
             b.storeProblems.error("piece", "job " + p.getJobId() + ": cannot save piece [" + p.getStart() + ", "
-                + p.getEnd() + ") from worker " + id + "; its units are queued again: " + cause.getMessage(), cause);
+                + p.getEnd() + ") from worker " + id + "; its units are queued again: "
+                + dev.gleaner.master.store.StoreErrors.reason(cause), cause);
             b.metrics.storeFailures.increment();
-            b.controller.commitFailed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), cause.getMessage(),
-                b.clock.now());
+            b.controller.commitFailed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(),
+                dev.gleaner.master.store.StoreErrors.reason(cause), b.clock.now());
             return;
           }
           long nanos = b.clock.nanos() - t0;

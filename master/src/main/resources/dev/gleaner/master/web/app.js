@@ -108,21 +108,24 @@
     return td;
   }
 
-  // a running job's forecast: the units saved by its deadline, or when it ends; with the 10-90 % band
+  // a running job's forecast: the share of it saved by its deadline, or when it ends; with its band,
+  // the lowest and the highest of the simulated runs
   function forecastCell(j) {
     const f = j.forecast;
     if (!f) {
       return cell(j.state === 'RUNNING' ? '…' : '', 'num');
     }
-    const basis = f.runs + ' simulated runs from ' + clock(f.atMillis);
+    const basis = 'the lowest and highest of ' + f.runs + ' simulated runs from ' + clock(f.atMillis);
     if ((j.deadlineMillis && f.finished < 0.5) || f.endMillis === null) {
-      return titled(cell(human(f.units) + ' (' + human(f.unitsLow) + '–' + human(f.unitsHigh) + ')', 'num forecast'),
-          'units saved' + (j.deadlineMillis ? ' by the deadline' : ' (fewer than half the runs saved every unit)')
-          + ', 10-90 % band; ' + basis);
+      const total = Math.max(1, j.unitsTotal);
+      const share = (u) => (100 * u / total).toFixed(1) + '%';
+      return titled(cell(share(f.units) + ' (' + share(f.unitsLow) + '–' + share(f.unitsHigh) + ')', 'num forecast'),
+          human(f.units) + ' units saved' + (j.deadlineMillis ? ' by the deadline, ' + clock(j.deadlineMillis)
+              : ' (fewer than half the runs saved every unit)') + '; band: ' + basis);
     }
     return titled(cell('done ' + clock(f.endMillis) + ' (' + (f.endLowMillis ? clock(f.endLowMillis) : '?') + '–'
         + (f.endHighMillis ? clock(f.endHighMillis) : 'later') + ')', 'forecast'),
-        'when every unit is saved, 10-90 % band; ' + basis);
+        'when every unit is saved; band: ' + basis);
   }
 
   function drawJobs(s) {

@@ -172,9 +172,9 @@ public final class Commits {
 
   /**
    * The body could not record a chunk before sending it: it is not sent, and its units go back to
-   * the queues.
+   * the queues; {@code why} goes in the job's message.
    */
-  public void assignFailed(String worker, String job, long chunkId, double now) {
+  public void assignFailed(String worker, String job, long chunkId, String why, double now) {
     JobLedger j = s.jobs.get(job);
     Chunk c = j == null ? null : j.chunks.get(chunkId);
     if (c == null || !c.worker.id.equals(worker)) {
@@ -186,7 +186,7 @@ public final class Commits {
       j.checks.addFirst(c.check);
       s.workChanged = true;
     } else if (j.phase.open()) {
-      j.message = "the store could not record a chunk; its units are queued again";
+      j.message = "the store could not record a chunk (" + why + "); its units are queued again";
       rerouting.rerouteOrphans(j, worker,
           List.of(JobLedger.part(c.cursor, Math.max(c.cursor, c.end), c.checkpoints)), null, now);
     }

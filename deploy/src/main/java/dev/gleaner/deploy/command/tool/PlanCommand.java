@@ -89,16 +89,17 @@ public final class PlanCommand implements Callable<Integer> {
       }
       out.println(StatusView.json(doc));
     } else {
-      human(out, plan, platform, request);
+      human(out, plan, platform, request, expect == null);
+      if (expect != null) {
+        long saved = (Long) expect.get("committed");
+        out.printf(java.util.Locale.ROOT, "expect: %d of %d units saved (%.1f%%) by %.2f h with the workers lent as %s"
+            + " says (the master's controller on the simulator, playing the trace), at most %d by any schedule (ratio"
+            + " %.4f); hours up:%s%n", saved, request.units(), 100.0 * saved / request.units(),
+            (Double) expect.get("horizon") / 3600, availability, (Long) expect.get("bound"),
+            (Double) expect.get("ratio"), upHours(expect));
+      }
       if (svg != null) {
         out.println("timeline drawn to " + svg);
-      }
-      if (expect != null) {
-        out.printf(java.util.Locale.ROOT, "%nwith the workers lent as %s says, by %.2f h: expect %d units saved (the"
-            + " controller on the simulator, playing this trace: the figure to trust for it, over the plan's own"
-            + " above), at most %d by any schedule (ratio %.4f); hours up:%s%n",
-            availability, (Double) expect.get("horizon") / 3600, (Long) expect.get("committed"),
-            (Long) expect.get("bound"), (Double) expect.get("ratio"), upHours(expect));
       }
     }
     return 0;
@@ -191,8 +192,17 @@ public final class PlanCommand implements Callable<Integer> {
     return byWorker;
   }
 
-  private static void human(PrintWriter out, Plan plan, Platform platform, PlanRequest request) {
-    out.printf(Locale.ROOT, "%s: %s%n%n", plan.strategy(), plan.reason());
+  /** A figure for the table: whole above 1,000 (no exponent beside whole counts), else four digits. */
+  private static String plain(double v) {
+    return Math.abs(v) >= 1000 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.4g", v);
+  }
+
+  /**
+   * The plan for people, one fact a line; with {@code ownFigure}, the plan's own expectation (left
+   * out when a trace's expectation follows: the simulator playing the trace is the figure to trust).
+   */
+  private static void human(PrintWriter out, Plan plan, Platform platform, PlanRequest request, boolean ownFigure) {
+    out.printf(Locale.ROOT, "%s: %s%n", plan.strategy(), plan.reason());
     Map<String, Worker> byId = platform.byId();
     Map<String, Timeline.Lane> lanes = lanes(plan);
     boolean assigned = plan.order().stream().anyMatch(a -> !a.chunks().isEmpty());
@@ -210,21 +220,22 @@ public final class PlanCommand implements Callable<Integer> {
       Worker w = byId.get(a.workerId());
       Timeline.Lane lane = lanes.get(a.workerId());
       int saves = lane == null ? 0 : lane.pieces().size();
-      out.printf(Locale.ROOT, "%-4d %-12s %9.4g %10s %9.3g %10d %7d %6d %10s %10s%n", ++rank, w.id(), w.speed(),
-          Double.isInfinite(w.bandwidth()) ? "-" : String.format(Locale.ROOT, "%.4g", w.bandwidth()), w.risk(), a.units(),
-          a.chunks().size(), saves, lane == null ? "-" : String.format(Locale.ROOT, "%.4g", lane.firstData()),
-          lane == null ? "-" : String.format(Locale.ROOT, "%.4g", lane.end()));
+      out.printf(Locale.ROOT, "%-4d %-12s %9s %10s %9.3g %10d %7d %6d %10s %10s%n", ++rank, w.id(), plain(w.speed()),
+          Double.isInfinite(w.bandwidth()) ? "-" : plain(w.bandwidth()), w.risk(), a.units(),
+          a.chunks().size(), saves, lane == null ? "-" : plain(lane.firstData()), lane == null ? "-" : plain(lane.end()));
     }
     long pooled = 0;
     for (ChunkPlan c : plan.pool()) {
       pooled += c.units();
     }
     if (pooled > 0) {
-      out.printf(Locale.ROOT, "%nleft to the shared pool: %d units in %d chunks (not counted below)%n", pooled, plan.pool().size());
+      out.printf(Locale.ROOT, "left to the shared pool: %d units in %d chunks%n", pooled, plan.pool().size());
     }
-    out.printf(Locale.ROOT, "%nexpected work: %.6g of %d units (%.1f%%), %s risk%s (the plan's own model%s)%n",
-        plan.expectedWork(), request.units(), 100 * plan.expectedWork() / request.units(), request.risk().name(),
-        request.hasDeadline() ? String.format(", deadline %.6g s", request.deadline()) : "",
-        pooled > 0 ? ", which counts the pool as done" : "");
+    if (ownFigure) {
+      out.printf(Locale.ROOT, "expected work: %.0f of %d units (%.1f%%), %s risk%s (the plan's own model%s)%n",
+          plan.expectedWork(), request.units(), 100 * plan.expectedWork() / request.units(), request.risk().name(),
+          request.hasDeadline() ? String.format(Locale.ROOT, ", deadline %.0f s", request.deadline()) : "",
+          pooled > 0 ? ", which counts the pool as done" : "");
+    }
   }
 }

@@ -127,16 +127,28 @@ class PlanCommandTest {
     }
   }
 
-  /** A self plan gives nobody units ahead: it says so instead of an empty table, and says which expectation to trust. */
+  /**
+   * A self plan gives nobody units ahead: it says so instead of an empty table. Over a trace it
+   * gives one expectation, the simulator's playing the trace, one fact a line, in plain numbers.
+   */
   @Test
-  void aSelfPlanOverATraceSaysWhatItIsAndWhichFigureToTrust() {
+  void aSelfPlanOverATraceSaysWhatItIsWithOneExpectation() {
     CommandLineTest.Run r = gleaner("plan", "--platform", "examples/desktops.json", "--work", "2000000", "--availability",
         "examples/desktops-6x60h-seed1.tab", "--strategy", "self");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("no worker is given units ahead: every chunk waits in the shared pool for whoever is"
         + " free"), r.out());
     assertFalse(r.out().contains("#    worker"), "no empty table: " + r.out());
-    assertTrue(r.out().contains("(the plan's own model, which counts the pool as done)"), r.out());
-    assertTrue(r.out().contains("the figure to trust for it, over the plan's own above"), r.out());
+    assertTrue(r.out().matches("(?s).*\nexpect: \\d+ of 2000000 units saved \\([0-9.]+%\\) by 60\\.00 h with the workers lent as .*"),
+        r.out());
+    assertFalse(r.out().contains("expected work:"), "the plan's own figure is not a second expectation: " + r.out());
+    assertFalse(r.out().contains("\n\n"), "no blank lines: " + r.out());
+    assertFalse(r.out().matches("(?s).*[0-9]e\\+[0-9].*"), "plain numbers: " + r.out());
+    // without a trace, the plan's own figure is the expectation
+    CommandLineTest.Run own = gleaner("plan", "--platform", "examples/desktops.json", "--work", "2000000", "--strategy",
+        "auto");
+    assertEquals(0, own.code(), own.err());
+    assertTrue(own.out().contains("expected work: "), own.out());
+    assertFalse(own.out().matches("(?s).*[0-9]e\\+[0-9].*"), "plain numbers: " + own.out());
   }
 }
