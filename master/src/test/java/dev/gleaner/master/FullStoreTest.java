@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.gleaner.master.testing.LogLines;
 import dev.gleaner.master.testing.MasterFixture;
 import dev.gleaner.master.testing.ScriptedWorker;
 import java.nio.file.Path;
@@ -29,18 +30,8 @@ class FullStoreTest {
     MasterFixture.writeGattacaLines(file, 20_000, " and some more text to make the results big");
     try (MasterFixture m = MasterFixture.start(dir.resolve("data"), c -> c.withServe(dir))) {
       String id = m.submit(MasterFixture.grepGattaca(file, 100_000));
-      ch.qos.logback.classic.Logger storeLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-          dev.gleaner.master.store.Store.class);
-      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
-          new ch.qos.logback.core.read.ListAppender<>();
-      lines.start();
-      storeLog.addAppender(lines);
-      ch.qos.logback.classic.Logger loopLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-          dev.gleaner.master.loop.ControlLoop.class);
-      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> loopLines =
-          new ch.qos.logback.core.read.ListAppender<>();
-      loopLines.start();
-      loopLog.addAppender(loopLines);
+      LogLines lines = LogLines.of(dev.gleaner.master.store.Store.class);
+      LogLines loopLines = LogLines.of(dev.gleaner.master.loop.ControlLoop.class);
       // the disk is full: no page may be added to the store
       long fullSince = System.nanoTime();
       m.server.store().call(FaultFile.capPages(1));
@@ -55,20 +46,18 @@ class FullStoreTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> m.server.store().walTruncations() > 0);
         // every failed write is counted, not each logged with its stack trace: the first of a window is
         // a line, the rest are folded into the next one
-        List<String> failed = List.copyOf(lines.list).stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-            .filter(l -> l.startsWith("store operation failed")).toList();
+        List<String> failed = lines.messages().stream().filter(l -> l.startsWith("store operation failed")).toList();
         double failures = m.server.status(id).getMetricsOrDefault("gleaner.store.failures", 0);
         assertTrue(!failed.isEmpty() && failed.size() < failures, failed.size() + " lines for " + failures
             + " failures: " + failed);
-        storeLog.detachAppender(lines);
+        lines.close();
         // space again: the queued units are saved and the count is exact
         m.server.store().call(FaultFile.capPages(0));
         double fullSeconds = (System.nanoTime() - fullSince) / 1e9;
-        loopLog.detachAppender(loopLines);
+        loopLines.close();
         // the control loop's store failures are folded too: a line of each kind per window at most
         for (String kind : List.of("cannot store its plan and checks", "cannot save piece", "cannot record chunk")) {
-          long n = List.copyOf(loopLines.list).stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-              .filter(l -> l.contains(kind)).count();
+          long n = loopLines.messages().stream().filter(l -> l.contains(kind)).count();
           assertTrue(n >= (kind.equals("cannot save piece") ? 1 : 0), "the full disk was said: " + kind);
           assertTrue(n <= 2 + fullSeconds / dev.gleaner.master.store.ProblemLog.WINDOW_SECONDS, n + " lines of \""
               + kind + "\" in " + fullSeconds + " s");

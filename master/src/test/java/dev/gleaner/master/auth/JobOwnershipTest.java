@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.master.auth.MasterAuth;
 import dev.gleaner.master.testing.HttpGet;
+import dev.gleaner.master.testing.LogLines;
 import dev.gleaner.master.testing.MasterFixture;
 import dev.gleaner.master.testing.RawPeer;
 import dev.gleaner.master.testing.ScriptedWorker;
@@ -110,28 +111,19 @@ class JobOwnershipTest {
       master.awaitEnd(job);
 
       // a refused request is an answer, not the master's error: one line saying it, no stack trace
-      ch.qos.logback.classic.Logger loopLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-          "dev.gleaner.master.loop.ControlLoop");
-      ch.qos.logback.classic.Logger clientLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
-          "dev.gleaner.master.net.ClientHandler");
-      ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
-          new ch.qos.logback.core.read.ListAppender<>();
-      lines.start();
-      loopLog.addAppender(lines);
-      clientLog.addAppender(lines);
-      try {
+      List<ch.qos.logback.classic.spi.ILoggingEvent> logged;
+      try (LogLines lines = LogLines.of("dev.gleaner.master.loop.ControlLoop",
+          "dev.gleaner.master.net.ClientHandler")) {
         assertTrue(notAllowed(ask(bob, Envelope.newBuilder().setResultRequest(ResultRequest.newBuilder()
             .setJobId(job)).build())).contains(
                 "belongs to client 'alice'; only client 'alice' or an operator may read the result of it"));
-      } finally {
-        loopLog.detachAppender(lines);
-        clientLog.detachAppender(lines);
+        logged = lines.events();
       }
-      assertTrue(lines.list.stream().noneMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR
-          || e.getThrowableProxy() != null), lines.list.toString());
-      assertTrue(lines.list.stream().anyMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO
+      assertTrue(logged.stream().noneMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR
+          || e.getThrowableProxy() != null), logged.toString());
+      assertTrue(logged.stream().anyMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.INFO
           && e.getFormattedMessage().contains("asked for the result of " + job + ": job " + job + " belongs to")),
-          lines.list.toString());
+          logged.toString());
       assertTrue(notAllowed(ask(bob, forget(job))).contains("may forget it"));
       assertTrue(ask(alice, Envelope.newBuilder().setResultRequest(ResultRequest.newBuilder().setJobId(job)).build())
           .hasResultPart(), "the owner reads her result");
