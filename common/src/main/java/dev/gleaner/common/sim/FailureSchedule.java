@@ -155,6 +155,40 @@ public record FailureSchedule(String kind, double a, double b, double downtime, 
     return out;
   }
 
+  /**
+   * A worker's outages as a job sees them that starts {@code offset} seconds after the worker's
+   * failure clock started.
+   *
+   * @param joinAt when, from the job's start, the worker is first up (0, or the end of an outage
+   *     under way at the start)
+   * @param outages the later outages, {@code [down, up]} seconds from the job's start
+   */
+  public record Seen(double joinAt, List<double[]> outages) {
+    public Seen {
+      outages = List.copyOf(outages);
+    }
+  }
+
+  /**
+   * The outages of worker {@code id} (seed as {@link #outages}) up to {@code horizon} seconds from
+   * the job's start, seen from a job that started {@code offset} seconds after the worker's clock.
+   */
+  public Seen seenFrom(long seed, String id, double offset, double horizon) {
+    double joinAt = 0;
+    List<double[]> later = new ArrayList<>();
+    for (double[] o : outages(seed, id, offset + horizon)) {
+      if (o[1] - offset <= 0) {
+        continue;
+      }
+      if (o[0] - offset <= 0) {
+        joinAt = o[1] - offset;
+      } else {
+        later.add(new double[] {o[0] - offset, o[1] - offset});
+      }
+    }
+    return new Seen(joinAt, later);
+  }
+
   @Override
   public String toString() {
     return switch (kind) {

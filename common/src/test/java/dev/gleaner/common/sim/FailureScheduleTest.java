@@ -24,6 +24,24 @@ class FailureScheduleTest {
   }
 
   @Test
+  void aJobThatStartsLaterSeesTheOutagesShiftedAndOneUnderWayAsALateJoin() {
+    FailureSchedule s = FailureSchedule.parse("linear:0.05", 10);
+    List<double[]> all = s.outages(7, "w3", 1_000);
+    double[] first = all.get(0);
+    double[] second = all.get(1);
+    // started inside the first outage: the worker joins when it ends, the second is the first seen
+    double inside = (first[0] + first[1]) / 2;
+    FailureSchedule.Seen seen = s.seenFrom(7, "w3", inside, 500);
+    assertEquals(first[1] - inside, seen.joinAt(), 1e-9);
+    assertArrayEquals(new double[] {second[0] - inside, second[1] - inside}, seen.outages().get(0), 1e-9);
+    // started before it: up from the start, every outage shifted, none past the horizon
+    FailureSchedule.Seen early = s.seenFrom(7, "w3", first[0] / 2, 300);
+    assertEquals(0, early.joinAt());
+    assertArrayEquals(new double[] {first[0] / 2, first[1] - first[0] / 2}, early.outages().get(0), 1e-9);
+    assertTrue(early.outages().stream().allMatch(o -> o[0] <= 300));
+  }
+
+  @Test
   void linearLifetimesAreUniformUpToOneOverKappaAndDowntimesHaveTheirMean() {
     FailureSchedule s = FailureSchedule.parse("linear:0.01", 20);
     double life = 0;

@@ -200,21 +200,10 @@ public final class ClosedLoopBench {
       List<WorkerEventsFile.Event> clock = WorkerEventsFile.read(workers.events(w.id()),
           WorkerEventsFile.FAILURE_CLOCK);
       double offset = clock.isEmpty() ? 0 : (t0 - clock.get(0).atMillis()) / 1000.0;
-      double joinAt = 0;
-      List<double[]> outages = new ArrayList<>();
-      if (w.risk() > 0) {
-        for (double[] o : FailureSchedule.parse("linear:" + w.risk(), downtime).outages(seed, w.id(), 10 * deadline)) {
-          if (o[1] - offset <= 0) {
-            continue;
-          }
-          if (o[0] - offset <= 0) {
-            joinAt = o[1] - offset;
-          } else {
-            outages.add(new double[] {o[0] - offset, o[1] - offset});
-          }
-        }
-      }
-      hosts.add(new ClosedLoop.Host(w.id(), w.speed(), w.bandwidth(), Double.NaN, joinAt, outages,
+      FailureSchedule.Seen seen = w.risk() > 0
+          ? FailureSchedule.parse("linear:" + w.risk(), downtime).seenFrom(seed, w.id(), offset, 10 * deadline)
+          : new FailureSchedule.Seen(0, List.of());
+      hosts.add(new ClosedLoop.Host(w.id(), w.speed(), w.bandwidth(), Double.NaN, seen.joinAt(), seen.outages(),
           Double.POSITIVE_INFINITY));
     }
     JobDef def = JobDef.of("bench", "grep", 0, bytes, strategy).withDeadline(deadline).withInput(1, x -> x);

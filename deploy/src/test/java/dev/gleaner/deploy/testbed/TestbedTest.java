@@ -98,6 +98,32 @@ class TestbedTest {
   }
 
   @Test
+  void workersInterruptedOnTheirSeededScheduleLoseNothingAndTheSimulatorMeetsTheSameOutages() throws Exception {
+    // 8 MiB at 0.5 MB/s a worker: at least 8 s of computing, past every worker's first lifetime (at most 10 s)
+    long bytes = 8L << 20;
+    LinksBench.Settings settings = new LinksBench.Settings(Rate.parse("40mbit"),
+        List.of(Rate.parse("40mbit"), Rate.parse("20mbit")), List.of(500_000.0, 500_000.0), bytes,
+        List.of("distrib", "self"), 1, 0, "fit", null, null,
+        new LinksBench.Interruptions(List.of(0.1, 0.1), 1), false);
+    Map<String, Object> doc = new LinksBench(settings, System.err).run();
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> runs = (List<Map<String, Object>>) doc.get("runs");
+    assertEquals(2, runs.size());
+    int interruptions = 0;
+    for (Map<String, Object> run : runs) {
+      assertEquals(Boolean.TRUE, run.get("exact"), "the answer of " + run.get("asked"));
+      assertEquals(bytes, ((Number) run.get("bytes")).longValue());
+      interruptions += ((Number) run.get("interruptions")).intValue();
+      @SuppressWarnings("unchecked")
+      Map<String, Object> predicted = (Map<String, Object>) run.get("predicted");
+      assertTrue(predicted != null && ((Number) predicted.get("simulated")).doubleValue() > 0,
+          "the simulator's figure beside " + run.get("asked") + ": " + predicted);
+    }
+    assertTrue(interruptions > 0, "the workers' seeded interruptions met the jobs");
+    assertEquals(List.of(), doc.get("left"));
+  }
+
+  @Test
   void aBenchStoppedBySigtermRemovesItsTestbed(@TempDir Path dir) throws Exception {
     Process bench = startLongBench(dir);
     try {

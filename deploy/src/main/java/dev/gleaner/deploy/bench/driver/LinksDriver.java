@@ -1,5 +1,6 @@
 package dev.gleaner.deploy.bench.driver;
 
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.protocol.Estimate;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
@@ -52,7 +53,9 @@ public final class LinksDriver {
     }
     try (DriverConnection link = connector.connect()) {
       JobWaits waits = new JobWaits(link);
-      Map<String, Long> before = unitsDone(link.everything());
+      // every worker READY (workers started again for the run join now), then what the master knew before
+      WorkersJoined.awaitWorkers(link::everything, workers, Duration.ofSeconds(120), WorkersJoined.Launched.IN_PROCESS);
+      Map<String, WorkerStatus> before = byId(link.everything());
       long t0 = System.nanoTime();
       String id = link.submit(spec.build());
       Map<String, List<List<Number>>> estimates = new LinkedHashMap<>();
@@ -80,6 +83,7 @@ public final class LinksDriver {
       out.put("replans", s.getReplans());
       out.put("seconds", seconds);
       out.put("masterSeconds", (s.getFinishedAtMillis() - s.getSubmittedAtMillis()) / 1000.0);
+      out.put("submittedAtMillis", s.getSubmittedAtMillis());
       out.put("result", s.getResult());
       out.put("exact", true);
       Map<String, Long> planned = new LinkedHashMap<>();
@@ -87,23 +91,34 @@ public final class LinksDriver {
         planned.put(share.getWorkerId(), share.getUnits());
       }
       List<Map<String, Object>> perWorker = new ArrayList<>();
+      int interruptions = 0;
       for (WorkerStatus w : after.getWorkersList()) {
+        WorkerStatus was = before.getOrDefault(w.getWorkerId(), WorkerStatus.getDefaultInstance());
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", w.getWorkerId());
-        m.put("units", w.getUnitsDone() - before.getOrDefault(w.getWorkerId(), 0L));
+        m.put("units", w.getUnitsDone() - was.getUnitsDone());
         m.put("planned", planned.getOrDefault(w.getWorkerId(), 0L));
         Estimate bw = w.getBandwidth();
         m.put("bandwidthBytesPerSecond", bw.getValue());
         m.put("bandwidthObservations", bw.getObservations());
         Estimate speed = w.getSpeedsMap().get("wc");
         m.put("speed", speed == null ? Double.NaN : speed.getValue());
+        // what the master knew of its interruptions when the job was submitted, and how many it met
+        m.put("riskInterruptionsBefore", was.getRiskInterruptions());
+        m.put("riskExposureSecondsBefore", was.getRiskExposureSeconds());
+        m.put("riskRate", w.getRiskRate());
+        m.put("interruptions", w.getInterruptions() - was.getInterruptions());
+        interruptions += w.getInterruptions() - was.getInterruptions();
         perWorker.add(m);
       }
+      out.put("interruptions", interruptions);
       out.put("workers", perWorker);
       synchronized (estimates) {
         out.put("estimates", estimates);
       }
       out.put("metrics", after.getMetricsMap());
+      // the checkpoint round trip as the master measured it: its pieces' sizes rest on it under risk
+      out.put("eps", after.hasEps() && after.getEps().getObservations() > 0 ? after.getEps().getValue() : Double.NaN);
       return out;
     }
   }
@@ -136,11 +151,11 @@ public final class LinksDriver {
     }
   }
 
-  private static Map<String, Long> unitsDone(StatusReply s) {
-    Map<String, Long> done = new LinkedHashMap<>();
+  private static Map<String, WorkerStatus> byId(StatusReply s) {
+    Map<String, WorkerStatus> byId = new LinkedHashMap<>();
     for (WorkerStatus w : s.getWorkersList()) {
-      done.put(w.getWorkerId(), w.getUnitsDone());
+      byId.put(w.getWorkerId(), w);
     }
-    return done;
+    return byId;
   }
 }

@@ -1,10 +1,12 @@
 package dev.gleaner.deploy.bench.links;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.deploy.bench.TextFile;
 import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.MasterProcess;
+import dev.gleaner.deploy.launch.WorkerEventsFile;
 import dev.gleaner.deploy.launch.WorkerProcesses;
 import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.deploy.testbed.LinkMeter;
@@ -39,15 +41,36 @@ public final class LinksBench {
   private static final long IDLE_BYTES = 4096;
 
   /**
+   * Seeded interruptions of the workers ({@code worker --interrupt linear:KAPPA}).
+   *
+   * @param risks each worker's linear risk per second, 0 for none
+   * @param downtime the mean seconds an interrupted worker stays down
+   */
+  public record Interruptions(List<Double> risks, double downtime) {
+    public Interruptions {
+      risks = List.copyOf(risks);
+    }
+
+    /** The schedule of worker {@code i} (from 1), or null when it runs no risk. */
+    public FailureSchedule of(int i) {
+      double k = risks.get(i - 1);
+      return k > 0 ? FailureSchedule.parse("linear:" + k, downtime) : null;
+    }
+  }
+
+  /**
    * What to build and run.
    *
    * @param speeds each worker's compute speed in bytes/s, 0 for as fast as it counts
    * @param concurrentSends the master's --concurrent-sends: share, fit or a count
    * @param keep the folder to run in and keep; null: a temporary one, removed at the end
    * @param change a link that changes during each run; null: none
+   * @param interruptions the workers' seeded interruptions, the seed each run's repetition; null: none
+   * @param warmup whether a job with self-scheduling runs first, not counted (with interruptions, seeded 0)
    */
   public record Settings(Rate uplink, List<Rate> downlinks, List<Double> speeds, long fileBytes,
-      List<String> strategies, int repeat, long chunkUnits, String concurrentSends, Path keep, LinkChange change) {
+      List<String> strategies, int repeat, long chunkUnits, String concurrentSends, Path keep, LinkChange change,
+      Interruptions interruptions, boolean warmup) {
     public Settings {
       downlinks = List.copyOf(downlinks);
       speeds = List.copyOf(speeds);
@@ -59,12 +82,16 @@ public final class LinksBench {
         throw new IllegalArgumentException("--link-change names w" + change.worker() + " but there are "
             + downlinks.size() + " links");
       }
+      if (interruptions != null && interruptions.risks().size() != downlinks.size()) {
+        throw new IllegalArgumentException("one risk per link");
+      }
     }
 
-    /** No link changes during the runs. */
+    /** No link changes during the runs, no interruptions. */
     public Settings(Rate uplink, List<Rate> downlinks, List<Double> speeds, long fileBytes, List<String> strategies,
         int repeat, long chunkUnits, String concurrentSends, Path keep) {
-      this(uplink, downlinks, speeds, fileBytes, strategies, repeat, chunkUnits, concurrentSends, keep, null);
+      this(uplink, downlinks, speeds, fileBytes, strategies, repeat, chunkUnits, concurrentSends, keep, null, null,
+          false);
     }
   }
 
@@ -155,13 +182,7 @@ public final class LinksBench {
           WorkerProcesses workers = new WorkerProcesses(dir)) {
         String at = bed.masterAddress() + ":" + master.port();
         for (int i = 1; i <= n; i++) {
-          List<String> options = new ArrayList<>();
-          double speed = settings.speeds().get(i - 1);
-          if (speed > 0) {
-            options.addAll(List.of("--max-speed", Double.toString(speed)));
-          }
-          workers.start("w" + i, List.of("ip", "netns", "exec", bed.workerNamespace(i)), at, secret, 1, 1, "256m",
-              options);
+          startWorker(bed, workers, at, secret, i, 1);
         }
         List<Long> pids = new ArrayList<>(List.of(master.pid()));
         for (int i = 1; i <= n; i++) {
@@ -169,9 +190,22 @@ public final class LinksBench {
         }
         doc.put("pids", pids);
         WorkersJoined.Launched launched = workers.withMaster(master.process(), master.log());
+        if (settings.warmup()) {
+          note("warm-up: strategy self, not counted ...");
+          if (settings.interruptions() != null) {
+            restartWorkers(bed, workers, at, secret, 0);
+          }
+          Map<String, Object> warm = drive(bed, dir, at, secret, file, "self", n, launched);
+          doc.put("warmup", Map.of("seconds", warm.get("seconds"), "interruptions", warm.getOrDefault("interruptions", 0)));
+          note("  %.2f s, %s", (Double) warm.get("seconds"), warm.get("result"));
+        }
         for (int r = 1; r <= settings.repeat(); r++) {
           for (String strategy : settings.strategies()) {
             note("run %d of %d: strategy %s ...", r, settings.repeat(), strategy);
+            if (settings.interruptions() != null) {
+              // every strategy of a repetition meets the same interruptions: each worker's clock starts again
+              restartWorkers(bed, workers, at, secret, r);
+            }
             launched.requireAlive();
             LinkMeter meter = new LinkMeter(bed, METER_PERIOD);
             meter.start();
@@ -185,9 +219,11 @@ public final class LinksBench {
             one.put("wire", wire(samples));
             one.put("repetition", r);
             one.put("asked", strategy);
-            one.put("predicted", predict(strategy, one, !runs.isEmpty()));
+            List<LinksPrediction.Risk> risks = risks(workers, one, r);
+            one.put("predicted", predict(strategy, one, settings.warmup() || !runs.isEmpty(), risks));
             runs.add(one);
-            note("  %.2f s, %s", (Double) one.get("seconds"), one.get("result"));
+            note("  %.2f s, %s%s", (Double) one.get("seconds"), one.get("result"),
+                risks == null ? "" : ", " + one.get("interruptions") + " interruption(s)");
           }
         }
         doc.put("masterStopped", master.stop(Duration.ofSeconds(10)) ? "on SIGTERM" : "SIGKILL");
@@ -200,13 +236,93 @@ public final class LinksBench {
     return doc;
   }
 
+  /** Starts worker {@code i} (from 1) in its namespace, with its interruptions seeded by {@code seed}, if any. */
+  private void startWorker(Testbed bed, WorkerProcesses workers, String at, Path secret, int i, long seed)
+      throws IOException {
+    List<String> options = new ArrayList<>();
+    double speed = settings.speeds().get(i - 1);
+    if (speed > 0) {
+      options.addAll(List.of("--max-speed", Double.toString(speed)));
+    }
+    Interruptions interruptions = settings.interruptions();
+    FailureSchedule schedule = interruptions == null ? null : interruptions.of(i);
+    if (schedule != null) {
+      options.addAll(List.of("--interrupt", "linear:" + interruptions.risks().get(i - 1), "--interrupt-seed",
+          Long.toString(seed), "--downtime", Double.toString(interruptions.downtime())));
+    }
+    workers.start("w" + i, List.of("ip", "netns", "exec", bed.workerNamespace(i)), at, secret, 1, 1, "256m", options);
+  }
+
+  /**
+   * Ends every worker (SIGTERM: each says goodbye to the master, so the master counts no
+   * interruption) and starts it again, its interruptions seeded by {@code seed}.
+   */
+  private void restartWorkers(Testbed bed, WorkerProcesses workers, String at, Path secret, long seed)
+      throws IOException, InterruptedException {
+    int n = settings.downlinks().size();
+    for (int i = 1; i <= n; i++) {
+      workers.process("w" + i).destroy();
+    }
+    for (int i = 1; i <= n; i++) {
+      Process p = workers.process("w" + i);
+      if (!p.waitFor(20, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new IllegalStateException("worker w" + i + " (pid " + p.pid() + ") did not end within 20 s of SIGTERM");
+      }
+    }
+    for (int i = 1; i <= n; i++) {
+      startWorker(bed, workers, at, secret, i, seed);
+    }
+  }
+
+  /**
+   * What the simulator needs to meet the run's interruptions: each worker's outages as the job saw
+   * them (its failure clock, from its events file, against the job's submission) and the history the
+   * master had of it before the job; null without interruptions.
+   */
+  @SuppressWarnings("unchecked")
+  private List<LinksPrediction.Risk> risks(WorkerProcesses workers, Map<String, Object> run, long seed)
+      throws IOException {
+    Interruptions interruptions = settings.interruptions();
+    if (interruptions == null) {
+      return null;
+    }
+    long submitted = ((Number) run.get("submittedAtMillis")).longValue();
+    double horizon = 100 * ((Number) run.get("seconds")).doubleValue() + 60;
+    Map<String, Map<String, Object>> before = new LinkedHashMap<>();
+    for (Map<String, Object> w : (List<Map<String, Object>>) run.get("workers")) {
+      before.put((String) w.get("id"), w);
+    }
+    List<LinksPrediction.Risk> out = new ArrayList<>();
+    for (int i = 1; i <= settings.downlinks().size(); i++) {
+      String id = "w" + i;
+      Map<String, Object> w = before.get(id);
+      long pastInterruptions = w == null ? 0 : ((Number) w.get("riskInterruptionsBefore")).longValue();
+      double pastExposure = w == null ? 0 : ((Number) w.get("riskExposureSecondsBefore")).doubleValue();
+      FailureSchedule schedule = interruptions.of(i);
+      FailureSchedule.Seen seen = new FailureSchedule.Seen(0, List.of());
+      if (schedule != null) {
+        List<WorkerEventsFile.Event> clock = WorkerEventsFile.read(workers.events(id), WorkerEventsFile.FAILURE_CLOCK);
+        if (clock.isEmpty()) {
+          throw new IllegalStateException("worker " + id + " runs a risk but its events file has no failure clock");
+        }
+        double offset = (submitted - clock.get(clock.size() - 1).atMillis()) / 1000.0;
+        seen = schedule.seenFrom(seed, id, offset, horizon);
+      }
+      out.add(new LinksPrediction.Risk(seen, pastInterruptions, pastExposure));
+    }
+    return out;
+  }
+
   /**
    * The plan's and the simulator's figures for the run; null, said on the progress stream, when they
    * cannot be made (a worker's speed not measured): the run's own figures stand.
    */
-  private Map<String, Object> predict(String strategy, Map<String, Object> run, boolean linksKnown) {
+  private Map<String, Object> predict(String strategy, Map<String, Object> run, boolean linksKnown,
+      List<LinksPrediction.Risk> risks) {
     try {
-      return LinksPrediction.of(settings, strategy, settings.fileBytes(), speeds(settings, run), linksKnown);
+      return LinksPrediction.of(settings, strategy, settings.fileBytes(), speeds(settings, run), linksKnown, risks,
+          run.get("eps") instanceof Number e ? e.doubleValue() : Double.NaN);
     } catch (IllegalArgumentException e) {
       note("  no prediction for this run: %s", e.getMessage());
       return null;
@@ -317,16 +433,18 @@ public final class LinksBench {
   @SuppressWarnings("unchecked")
   public static void print(java.io.PrintWriter out, Map<String, Object> doc) {
     out.printf(Locale.ROOT, "master uplink: %s, --concurrent-sends %s%n%n", doc.get("uplink"), doc.get("concurrentSends"));
-    out.printf(Locale.ROOT, "%-16s %-11s %-8s %8s %8s %10s %10s %8s%n", "strategy", "repetition", "links", "seconds",
-        "MB/s", "simulated", "sim/real", "plan");
+    out.printf(Locale.ROOT, "%-16s %-11s %-8s %8s %8s %10s %10s %8s %13s  %s%n", "strategy", "repetition", "links",
+        "seconds", "MB/s", "simulated", "sim/real", "plan", "interruptions", "plan's order (expected work)");
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       double seconds = ((Number) r.get("seconds")).doubleValue();
       Map<String, Object> p = (Map<String, Object>) r.get("predicted");
       double simulated = p == null ? Double.NaN : ((Number) p.get("simulated")).doubleValue();
-      out.printf(Locale.ROOT, "%-16s %-11s %-8s %8.2f %8.2f %10.2f %10.3f %8.2f%n", r.get("asked"), r.get("repetition"),
-          p == null ? "-" : Boolean.TRUE.equals(p.get("linksKnown")) ? "known" : "learned", seconds,
-          ((Number) r.get("bytes")).doubleValue() / 1e6 / seconds, simulated, simulated / seconds,
-          p == null ? Double.NaN : ((Number) p.get("plan")).doubleValue());
+      String order = p == null ? "-" : String.format(Locale.ROOT, "%s (%.1f%%)", p.get("planOrder"),
+          100 * ((Number) p.get("planExpectedWork")).doubleValue() / ((Number) r.get("bytes")).doubleValue());
+      out.printf(Locale.ROOT, "%-16s %-11s %-8s %8.2f %8.2f %10.2f %10.3f %8.2f %13s  %s%n", r.get("asked"),
+          r.get("repetition"), p == null ? "-" : Boolean.TRUE.equals(p.get("linksKnown")) ? "known" : "learned",
+          seconds, ((Number) r.get("bytes")).doubleValue() / 1e6 / seconds, simulated, simulated / seconds,
+          p == null ? Double.NaN : ((Number) p.get("plan")).doubleValue(), r.getOrDefault("interruptions", 0), order);
     }
     out.println();
     out.printf(Locale.ROOT, "%-6s %-10s %14s %14s %8s%n", "link", "rate", "shaped MB/s", "measured MB/s", "ratio");

@@ -48,6 +48,23 @@ public final class LinksOptions {
           + " report how the master's estimate of it followed, transfer by transfer (e.g. 3:w1:20mbit).")
   String change;
 
+  @Option(names = "--link-risks", paramLabel = "KAPPA,...", split = ",",
+      description = "Links: each worker's linear risk per second (the papers' kappa: worker --interrupt linear:KAPPA,"
+          + " its seed the run's repetition), one value for all or one per link, 0 for none. With a risk, the"
+          + " workers are started again before each run, so that every strategy of a repetition meets the same"
+          + " interruptions; the master keeps what it learned of them (default: no risk).")
+  List<Double> risks;
+
+  @Option(names = "--link-downtime", paramLabel = "SECONDS", defaultValue = "5",
+      description = "Links: with --link-risks, the mean seconds an interrupted worker stays down (default:"
+          + " ${DEFAULT-VALUE}).")
+  double downtime;
+
+  @Option(names = "--link-warmup",
+      description = "Links: first run one job with self-scheduling, not counted, so that every counted run finds the"
+          + " links, the speeds (and with --link-risks, some interruptions) measured.")
+  boolean warmup;
+
   @Option(names = "--link-dir", paramLabel = "DIR",
       description = "Links: run in this folder and keep it (the master's and workers' logs, the served file);"
           + " default: a temporary folder, removed at the end.")
@@ -64,21 +81,24 @@ public final class LinksOptions {
     for (String l : links) {
       downlinks.add(Rate.parse(l));
     }
-    List<Double> perWorker = new ArrayList<>();
-    for (int i = 0; i < downlinks.size(); i++) {
-      if (speeds == null || speeds.isEmpty()) {
-        perWorker.add(0.0);
-      } else if (speeds.size() == 1 || speeds.size() == downlinks.size()) {
-        perWorker.add(speeds.get(speeds.size() == 1 ? 0 : i));
-      } else {
-        throw new IllegalArgumentException("--link-speeds takes one value or one per link (" + downlinks.size()
-            + "), not " + speeds.size());
-      }
-    }
+    List<Double> perWorker = perLink("--link-speeds", speeds, downlinks.size());
     for (double s : perWorker) {
       if (s < 0 || Double.isNaN(s) || Double.isInfinite(s)) {
         throw new IllegalArgumentException("--link-speeds must be positive bytes/s, got " + s);
       }
+    }
+    LinksBench.Interruptions interruptions = null;
+    if (risks != null && !risks.isEmpty()) {
+      List<Double> kappas = perLink("--link-risks", risks, downlinks.size());
+      for (double k : kappas) {
+        if (!(k >= 0) || !(k < 1)) {
+          throw new IllegalArgumentException("--link-risks must be in [0, 1) per second, got " + k);
+        }
+      }
+      if (!(downtime > 0) || Double.isInfinite(downtime)) {
+        throw new IllegalArgumentException("--link-downtime must be positive seconds, got " + downtime);
+      }
+      interruptions = new LinksBench.Interruptions(kappas, downtime);
     }
     if (!(fileMib > 0) || fileMib > 64 * 1024) {
       throw new IllegalArgumentException("--link-file-mib must be in (0, 65536], got " + fileMib);
@@ -89,6 +109,23 @@ public final class LinksOptions {
     dev.gleaner.common.port.Sends.parse("--link-concurrent-sends", concurrentSends);
     String sends = concurrentSends.trim();
     return new LinksBench.Settings(Rate.parse(uplink), downlinks, perWorker, (long) (fileMib * (1 << 20)),
-        List.copyOf(strategies), repeat, chunkUnits, sends, dir, change == null ? null : LinkChange.parse(change));
+        List.copyOf(strategies), repeat, chunkUnits, sends, dir, change == null ? null : LinkChange.parse(change),
+        interruptions, warmup);
+  }
+
+  /** One value for every link, or one per link; none: 0 for every link. */
+  private static List<Double> perLink(String option, List<Double> values, int links) {
+    List<Double> out = new ArrayList<>();
+    for (int i = 0; i < links; i++) {
+      if (values == null || values.isEmpty()) {
+        out.add(0.0);
+      } else if (values.size() == 1 || values.size() == links) {
+        out.add(values.get(values.size() == 1 ? 0 : i));
+      } else {
+        throw new IllegalArgumentException(option + " takes one value or one per link (" + links + "), not "
+            + values.size());
+      }
+    }
+    return out;
   }
 }

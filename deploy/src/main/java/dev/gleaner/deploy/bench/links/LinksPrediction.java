@@ -10,6 +10,7 @@ import dev.gleaner.common.plan.PlanRequest;
 import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.common.port.Sends;
 import dev.gleaner.common.sim.ClosedLoop;
+import dev.gleaner.common.sim.FailureSchedule;
 import dev.gleaner.common.sim.SimNetwork;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,13 +40,26 @@ final class LinksPrediction {
   private LinksPrediction() {}
 
   /**
+   * A worker's interruptions in one run, for the simulator.
+   *
+   * @param seen its outages from the job's submission on (its seeded schedule, shifted by when its
+   *     failure clock started)
+   * @param pastInterruptions interruptions the master had seen of it before the job
+   * @param pastExposureSeconds seconds up those rest on
+   */
+  record Risk(FailureSchedule.Seen seen, long pastInterruptions, double pastExposureSeconds) {}
+
+  /**
    * The prediction of one run.
    *
    * @param speeds each worker's speed, bytes/s (the set one, or the measured one)
    * @param linksKnown whether the master had measured the links before this run (a run before it)
+   * @param risks each worker's interruptions in the run; null: none
+   * @param eps the checkpoint round trip the master measured, seconds (NaN: none): what each
+   *     simulated piece costs its worker, and what pieces are sized from under risk
    */
   static Map<String, Object> of(LinksBench.Settings settings, String strategy, long bytes, double[] speeds,
-      boolean linksKnown) {
+      boolean linksKnown, List<Risk> risks, double eps) {
     int n = settings.downlinks().size();
     List<Worker> platform = new ArrayList<>();
     List<ClosedLoop.Host> hosts = new ArrayList<>();
@@ -53,8 +67,12 @@ final class LinksPrediction {
       LinkChange change = settings.change();
       double link = (change != null && change.worker() == i + 1 ? change.rate() : settings.downlinks().get(i))
           .bytesPerSecond() * PAYLOAD;
-      platform.add(new Worker("w" + (i + 1), speeds[i], link, 0));
-      hosts.add(new ClosedLoop.Host("w" + (i + 1), speeds[i], link, speeds[i], 0, List.of(), Double.POSITIVE_INFINITY));
+      double kappa = settings.interruptions() == null ? 0 : settings.interruptions().risks().get(i);
+      platform.add(new Worker("w" + (i + 1), speeds[i], link, kappa));
+      Risk risk = risks == null ? new Risk(new FailureSchedule.Seen(0, List.of()), 0, 0) : risks.get(i);
+      hosts.add(new ClosedLoop.Host("w" + (i + 1), speeds[i], link, speeds[i], risk.seen().joinAt(),
+          risk.seen().outages(), Double.POSITIVE_INFINITY).withHistory(risk.pastInterruptions(),
+          risk.pastExposureSeconds()));
     }
     double egress = settings.uplink().bytesPerSecond() * PAYLOAD;
     int sends = Sends.parse("--link-concurrent-sends", settings.concurrentSends());
@@ -64,6 +82,8 @@ final class LinksPrediction {
         RiskModel.LINEAR, Double.NaN, false, network.planRule());
     Plan plan = Strategies.forRuntime(strategy).plan(request);
     out.put("plan", plan.timeline().makespan());
+    out.put("planExpectedWork", plan.expectedWork());
+    out.put("planOrder", plan.order().stream().filter(a -> !a.chunks().isEmpty()).map(a -> a.workerId()).toList());
     out.put("planStrategy", plan.strategy());
     JobDef job = JobDef.of("links", "wc", 0, bytes, strategy).withChunking(settings.chunkUnits(), 0)
         .withMinWorkers(n).withInput(1, x -> x);
@@ -72,7 +92,8 @@ final class LinksPrediction {
       total += s;
     }
     double horizon = 1000 * (bytes / Math.min(total, egress) + 1);
-    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), 0.5, 0, horizon)
+    ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), 0.5,
+        Double.isFinite(eps) && eps > 0 ? eps : 0, horizon)
         .with(linksKnown ? network.withLinksKnown() : network);
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, setup);
     out.put("simulated", r.end());
