@@ -11,10 +11,15 @@ package dev.gleaner.common.estimate;
  *
  * <p>With a {@code shift} factor, a rate that dropped is followed at once: {@link #RUN} observations
  * in a row that may show it (a transfer alone on the wire, not one that shared the master's egress)
- * more than {@code shift} times below the estimate replace what came before them (a link whose
- * rate was cut mid-job would otherwise take a half-life of transfers to show it). A rise is followed
- * at the decaying pace only: a fast-looking transfer may be an artifact (a worker that read late
- * takes its socket buffer in one go), a slow one is not.
+ * more than {@code shift} times below the estimate replace what came before them, at their median
+ * rate (a link whose rate was cut mid-job would otherwise take a half-life of transfers to show it).
+ * A rise is followed at the decaying pace only, since a fast-looking transfer may be an artifact (a
+ * worker that read late takes its socket buffer in one go), a slow one is not; with one exception:
+ * after a drop, {@link #RUN} observations in a row (alone on the wire or not: beside others a
+ * transfer can only look slower) each more than {@link #RISE} times above the estimate replace it too, at their median rate; one that comes back to within
+ * {@link #RISE} of the rate before the drop restores what was known before it, and none goes past it. The first transfers after a cut often run below the new rate (the link's queue, shrunk
+ * with its rate, drops packets and TCP recovers), and a link cut and then restored comes back to
+ * what it did: neither waits out a half-life, and no artifact raises a link past what it was.
  */
 final class DecayingRate {
   private final double halfLife;
@@ -22,13 +27,17 @@ final class DecayingRate {
   private double amount;
   private double seconds;
   private long observations;
-  /** Observations in a row that may show a drop and lie more than the shift below the estimate. */
+  /** Observations in a row that may show a drop (or, after one, a rise) and lie far from the estimate. */
   static final int RUN = 3;
+  /** After a drop, how many times above the estimate a run of observations shows the rate came back up. */
+  static final double RISE = 1.1;
 
-  /** How many of the last observations in a row were far below, and what they did. */
-  private int offRun;
-  private double offAmount;
-  private double offSeconds;
+  /** What was known before the last drop (its rate the most a rise may come back to); NaN before any drop. */
+  private double beforeAmount = Double.NaN;
+  private double beforeSeconds = Double.NaN;
+  /** The last observations in a row that lay far below (or, after a drop, far above), and what they did. */
+  private final Run down = new Run();
+  private final Run up = new Run();
 
   DecayingRate(double halfLife) {
     this(halfLife, 0);
@@ -52,30 +61,94 @@ final class DecayingRate {
     observe(amountDone, secondsTaken, false);
   }
 
-  /** An observation; {@code mayShift}: it may show a drop (see the class comment), else it only decays in. */
+  /** An observation; {@code mayShift}: it may show a drop or a rise back (see the class comment), else it only decays in. */
   void observe(double amountDone, double secondsTaken, boolean mayShift) {
     if (!(amountDone > 0) || !(secondsTaken > 0) || Double.isInfinite(secondsTaken)) {
       return;
     }
     // the first real observation replaces the prior: a piece measured on the job itself beats a
     // calibration on a sample (which can be off by several times: another range, a cold JIT)
-    boolean off = mayShift && shift > 1 && observations > 0 && seconds > 0
-        && amountDone / secondsTaken * shift < amount / seconds;
-    if (off && offRun == RUN - 1) {
-      // the last of a run far below: the rate dropped; the run is what is known of it
-      amount = offAmount + amountDone;
-      seconds = offSeconds + secondsTaken;
-      observations++;
-      offRun = 0;
+    boolean known = mayShift && shift > 1 && observations > 0 && seconds > 0;
+    double rate = amountDone / secondsTaken;
+    double estimate = known ? amount / seconds : Double.NaN;
+    boolean low = known && rate * shift < estimate;
+    double beforeDrop = beforeAmount / beforeSeconds;
+    // beside others a transfer can only look slower than its link: a rise needs no wire to itself
+    boolean high = shift > 1 && observations > 0 && seconds > 0 && !Double.isNaN(beforeDrop)
+        && rate > RISE * (amount / seconds) && amount / seconds < beforeDrop;
+    double shifted = down.add(low, rate, secondsTaken, amount, seconds);
+    if (!Double.isNaN(shifted)) {
+      // a run far below: the rate dropped; the run is what is known of it
+      if (Double.isNaN(beforeDrop) || down.fromAmount / down.fromSeconds > beforeDrop) {
+        beforeAmount = down.fromAmount;
+        beforeSeconds = down.fromSeconds;
+      }
+      set(shifted, down.seconds);
+      up.clear();
       return;
     }
-    offRun = off ? offRun + 1 : 0;
-    offAmount = off ? offAmount + amountDone : 0;
-    offSeconds = off ? offSeconds + secondsTaken : 0;
+    shifted = up.add(high, rate, secondsTaken, amount, seconds);
+    if (!Double.isNaN(shifted)) {
+      // a run far above after a drop: the rate came back up; back to what it was, what was known of it
+      if (shifted * RISE >= beforeDrop) {
+        amount = beforeAmount;
+        seconds = beforeSeconds;
+        observations++;
+      } else {
+        set(shifted, up.seconds);
+      }
+      down.clear();
+      return;
+    }
     double keep = observations == 0 ? 0 : Math.pow(2, -secondsTaken / halfLife);
     amount = amount * keep + amountDone;
     seconds = seconds * keep + secondsTaken;
     observations++;
+  }
+
+  private void set(double rate, double overSeconds) {
+    amount = rate * overSeconds;
+    seconds = overSeconds;
+    observations++;
+  }
+
+  /** Observations in a row on one side of the estimate. */
+  private static final class Run {
+    private final double[] rates = new double[RUN];
+    private int count;
+    private double seconds;
+    /** What was known when the run started, before any of its observations decayed in. */
+    private double fromAmount;
+    private double fromSeconds;
+
+    /**
+     * Adds an observation ({@code far}: it lies on this run's side) or ends the run; the run's median
+     * rate once it is {@link #RUN} long (the run then starts again), else NaN.
+     */
+    double add(boolean far, double rate, double secondsTaken, double amountBefore, double secondsBefore) {
+      if (!far) {
+        clear();
+        return Double.NaN;
+      }
+      if (count == 0) {
+        seconds = 0;
+        fromAmount = amountBefore;
+        fromSeconds = secondsBefore;
+      }
+      rates[count++] = rate;
+      seconds += secondsTaken;
+      if (count < RUN) {
+        return Double.NaN;
+      }
+      double[] sorted = rates.clone();
+      java.util.Arrays.sort(sorted);
+      count = 0;
+      return sorted[RUN / 2];
+    }
+
+    void clear() {
+      count = 0;
+    }
   }
 
   Estimate estimate() {
