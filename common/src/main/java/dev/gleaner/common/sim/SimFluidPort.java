@@ -270,7 +270,11 @@ final class SimFluidPort implements SimPorts.Port {
     }
     long t = ++token;
     if (Double.isFinite(next)) {
-      clock.at(clock.now() + Math.max(0, next), () -> {
+      double now = clock.now();
+      // a remainder shorter than the clock's resolution at this time (a unit's last billionth at 20 s)
+      // would be scheduled now again and again without a byte moving: the next instant the clock has
+      double at = next > 0 ? Math.max(Math.nextUp(now), now + next) : now;
+      clock.at(at, () -> {
         if (token == t) {
           update();
         }

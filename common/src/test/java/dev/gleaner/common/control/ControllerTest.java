@@ -1,6 +1,7 @@
 package dev.gleaner.common.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -526,7 +527,41 @@ class ControllerTest {
 
   @Test
   void streamsAreRankedInThePlansServiceOrder() {
+    // with a deadline, what an interruption loses stays lost: the plan is paper 001's
+    JobDef def = JobDef.of("j", "grep", 0, 1_000_000, "distrib").withInput(1, x -> x).withMinWorkers(3)
+        .withDeadline(100_000);
+    List<Action.Stream> streams = streamsOfThreeAtRisk(def);
+    assertEquals(6, streams.size(), "two pieces each, the window");
+    // with equal bandwidths DISTRIB serves the riskiest first (paper 001, Theorem 5)
+    assertEquals(List.of("b", "c", "a"), streams.stream().sorted((x, y) -> Integer.compare(x.rank(), y.rank()))
+        .map(Action.Stream::worker).distinct().toList());
+    assertFalse(c.views().job("j").reason().startsWith("no deadline"), c.views().job("j").reason());
+  }
+
+  /**
+   * Without a deadline every unit is done in the end and an interruption costs only the time to do
+   * again what it lost: the plan is the round that ends soonest, as if nobody were at risk (equal
+   * workers: equal shares, whatever their risks), and it says so.
+   */
+  @Test
+  void withoutADeadlineTheRoundThatEndsSoonestIsPlannedWhateverTheRisks() {
     JobDef def = JobDef.of("j", "grep", 0, 1_000_000, "distrib").withInput(1, x -> x).withMinWorkers(3);
+    streamsOfThreeAtRisk(def);
+    JobView v = c.views().job("j");
+    assertTrue(v.reason().startsWith("no deadline, so an interruption costs time, not work"), v.reason());
+    assertEquals(1_000_000, v.expectedWork(), 1, "every unit, in the end");
+  }
+
+  @Test
+  void withADeadlineTheRisksCount() {
+    streamsOfThreeAtRisk(JobDef.of("j", "grep", 0, 1_000_000, "distrib").withInput(1, x -> x).withMinWorkers(3)
+        .withDeadline(100_000));
+    JobView v = c.views().job("j");
+    assertTrue(v.expectedWork() < 0.999 * 1_000_000, "what an interruption loses is lost: " + v.expectedWork());
+  }
+
+  /** The job, over three workers of equal speed and links, interrupted 1, 5 and 3 times in 10,000 s; their streams. */
+  private List<Action.Stream> streamsOfThreeAtRisk(JobDef def) {
     for (String id : List.of("a", "b", "c")) {
       c.streamed(id, "earlier", 1, 1000, 1, 0);
     }
@@ -534,12 +569,7 @@ class ControllerTest {
     c.workerJoined(WorkerInfo.of("a", "grep", 100).withHistory(1, 10_000), 0);
     c.workerJoined(WorkerInfo.of("b", "grep", 100).withHistory(5, 10_000), 0);
     c.workerJoined(WorkerInfo.of("c", "grep", 100).withHistory(3, 10_000), 0);
-    List<Action.Stream> streams = only(drain(), Action.Stream.class);
-    assertEquals(6, streams.size(), "two pieces each, the window");
-    // with equal bandwidths DISTRIB serves the riskiest first (paper 001, Theorem 5)
-    assertEquals(List.of("b", "c", "a"), streams.stream().sorted((x, y) -> Integer.compare(x.rank(), y.rank()))
-        .map(Action.Stream::worker).distinct().toList());
-    assertNotNull(streams.get(0));
+    return only(drain(), Action.Stream.class);
   }
 
   /**
