@@ -16,10 +16,12 @@ package dev.gleaner.common.estimate;
  * A rise is followed at the decaying pace only, since a fast-looking transfer may be an artifact (a
  * worker that read late takes its socket buffer in one go), a slow one is not; with one exception:
  * after a drop, {@link #RUN} observations in a row (alone on the wire or not: beside others a
- * transfer can only look slower) each more than {@link #RISE} times above the estimate replace it too, at their median rate; one that comes back to within
- * {@link #RISE} of the rate before the drop restores what was known before it, and none goes past it. The first transfers after a cut often run below the new rate (the link's queue, shrunk
- * with its rate, drops packets and TCP recovers), and a link cut and then restored comes back to
- * what it did: neither waits out a half-life, and no artifact raises a link past what it was.
+ * transfer can only look slower) each more than {@link #RISE} times above the estimate replace it
+ * too, at their median rate; a run that comes back to within {@link #RISE} of the rate before the
+ * drop restores what was known before it, and none goes past it. The first transfers after a cut
+ * often run below the new rate (the link's queue, shrunk with its rate, drops packets and TCP
+ * recovers), and a link cut and then restored comes back to what it did: neither waits out a
+ * half-life, and no artifact raises a link past what it was.
  */
 final class DecayingRate {
   private final double halfLife;
@@ -61,7 +63,10 @@ final class DecayingRate {
     observe(amountDone, secondsTaken, false);
   }
 
-  /** An observation; {@code mayShift}: it may show a drop or a rise back (see the class comment), else it only decays in. */
+  /**
+   * An observation; {@code mayShift}: it may show a drop (see the class comment), else it only
+   * decays in, or counts toward a rise back after a drop.
+   */
   void observe(double amountDone, double secondsTaken, boolean mayShift) {
     if (!(amountDone > 0) || !(secondsTaken > 0) || Double.isInfinite(secondsTaken)) {
       return;

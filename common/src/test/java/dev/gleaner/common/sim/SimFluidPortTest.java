@@ -138,7 +138,7 @@ class SimFluidPortTest {
    * A one-unit piece whose last billionth of a unit is left at 20 s of simulated time would end
    * sooner than the clock can tell (its end 1.4e-15 s away, under the clock's resolution there): the
    * port used to schedule it for now again and again, the run spun until its step limit and ended with
-   * the job RUNNING and 11% of its units not done. Replicated work on links and risks that differ
+   * the job RUNNING and 18% of its units not done. Replicated work on links and risks that differ
    * made such a piece (seed 6 of the testbed's experiment 3 platform): every unit is now done.
    */
   @Test

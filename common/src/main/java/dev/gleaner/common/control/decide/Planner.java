@@ -249,7 +249,8 @@ final class Planner {
    * the risk is its point. ({@code auto} then has no risk to replicate against, and does not.)
    */
   private static boolean timeOnly(JobLedger j, List<Worker> platform) {
-    return !j.def.hasDeadline() && !j.def.strategy().equals("replicate") && platform.stream().anyMatch(w -> w.risk() > 0);
+    return !j.def.hasDeadline() && !j.def.strategy().equals("replicate")
+        && platform.stream().anyMatch(w -> w.risk() > 0);
   }
 
   /**

@@ -196,7 +196,8 @@ public final class LinksBench {
             restartWorkers(bed, workers, at, secret, 0);
           }
           Map<String, Object> warm = drive(bed, dir, at, secret, file, "self", n, launched);
-          doc.put("warmup", Map.of("seconds", warm.get("seconds"), "interruptions", warm.getOrDefault("interruptions", 0)));
+          doc.put("warmup", Map.of("seconds", warm.get("seconds"), "interruptions",
+              warm.getOrDefault("interruptions", 0)));
           note("  %.2f s, %s", (Double) warm.get("seconds"), warm.get("result"));
         }
         for (int r = 1; r <= settings.repeat(); r++) {
