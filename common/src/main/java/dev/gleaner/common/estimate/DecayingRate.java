@@ -18,10 +18,12 @@ package dev.gleaner.common.estimate;
  * after a drop, {@link #RUN} observations in a row (alone on the wire or not: beside others a
  * transfer can only look slower) each more than {@link #RISE} times above the estimate replace it
  * too, at their median rate; a run that comes back to within {@link #RISE} of the rate before the
- * drop restores what was known before it, and none goes past it. The first transfers after a cut
+ * drop restores what was known before it, and no run goes past it. The first transfers after a cut
  * often run below the new rate (the link's queue, shrunk with its rate, drops packets and TCP
  * recovers), and a link cut and then restored comes back to what it did: neither waits out a
- * half-life, and no artifact raises a link past what it was.
+ * half-life. A transfer read late may look fast beside others too, but a run of them raises a link
+ * at most to what it did before its drop. Once the estimate is back there (by a run or by the
+ * decaying mean), the drop is over: rises are followed at the decaying pace again.
  */
 final class DecayingRate {
   private final double halfLife;
@@ -34,12 +36,15 @@ final class DecayingRate {
   /** After a drop, how many times above the estimate a run of observations shows the rate came back up. */
   static final double RISE = 1.1;
 
-  /** What was known before the last drop (its rate the most a rise may come back to); NaN before any drop. */
+  /**
+   * What was known before the first drop not recovered from yet (its rate the most a run may come
+   * back to); NaN when there is none.
+   */
   private double beforeAmount = Double.NaN;
   private double beforeSeconds = Double.NaN;
   /** The last observations in a row that lay far below (or, after a drop, far above), and what they did. */
-  private final Run down = new Run();
-  private final Run up = new Run();
+  private final Run down = new Run(this);
+  private final Run up = new Run(this);
 
   DecayingRate(double halfLife) {
     this(halfLife, 0);
@@ -81,7 +86,7 @@ final class DecayingRate {
     // beside others a transfer can only look slower than its link: a rise needs no wire to itself
     boolean high = shift > 1 && observations > 0 && seconds > 0 && !Double.isNaN(beforeDrop)
         && rate > RISE * (amount / seconds) && amount / seconds < beforeDrop;
-    double shifted = down.add(low, rate, secondsTaken, amount, seconds);
+    double shifted = down.add(low, rate, secondsTaken);
     if (!Double.isNaN(shifted)) {
       // a run far below: the rate dropped; the run is what is known of it
       if (Double.isNaN(beforeDrop) || down.fromAmount / down.fromSeconds > beforeDrop) {
@@ -92,13 +97,14 @@ final class DecayingRate {
       up.clear();
       return;
     }
-    shifted = up.add(high, rate, secondsTaken, amount, seconds);
+    shifted = up.add(high, rate, secondsTaken);
     if (!Double.isNaN(shifted)) {
       // a run far above after a drop: the rate came back up; back to what it was, what was known of it
       if (shifted * RISE >= beforeDrop) {
         amount = beforeAmount;
         seconds = beforeSeconds;
         observations++;
+        recovered();
       } else {
         set(shifted, up.seconds);
       }
@@ -109,6 +115,16 @@ final class DecayingRate {
     amount = amount * keep + amountDone;
     seconds = seconds * keep + secondsTaken;
     observations++;
+    if (amount / seconds >= beforeDrop) {
+      recovered();
+    }
+  }
+
+  /** The estimate is back where it was before the drop: the drop is over. */
+  private void recovered() {
+    beforeAmount = Double.NaN;
+    beforeSeconds = Double.NaN;
+    up.clear();
   }
 
   private void set(double rate, double overSeconds) {
@@ -125,20 +141,26 @@ final class DecayingRate {
     /** What was known when the run started, before any of its observations decayed in. */
     private double fromAmount;
     private double fromSeconds;
+    /** Where the run starts from: what the estimate holds when its first observation comes. */
+    private final DecayingRate of;
+
+    Run(DecayingRate of) {
+      this.of = of;
+    }
 
     /**
      * Adds an observation ({@code far}: it lies on this run's side) or ends the run; the run's median
      * rate once it is {@link #RUN} long (the run then starts again), else NaN.
      */
-    double add(boolean far, double rate, double secondsTaken, double amountBefore, double secondsBefore) {
+    double add(boolean far, double rate, double secondsTaken) {
       if (!far) {
         clear();
         return Double.NaN;
       }
       if (count == 0) {
         seconds = 0;
-        fromAmount = amountBefore;
-        fromSeconds = secondsBefore;
+        fromAmount = of.amount;
+        fromSeconds = of.seconds;
       }
       rates[count++] = rate;
       seconds += secondsTaken;

@@ -540,8 +540,8 @@ class ControllerTest {
 
   /**
    * Without a deadline every unit is done in the end and an interruption costs only the time to do
-   * again what it lost: the plan is the round that ends soonest, as if nobody were at risk (equal
-   * workers: equal shares, whatever their risks), and it says so.
+   * again what it lost: the plan is the round that ends soonest, as if nobody were at risk (all the
+   * work expected), and it says so.
    */
   @Test
   void withoutADeadlineTheRoundThatEndsSoonestIsPlannedWhateverTheRisks() {

@@ -141,6 +141,17 @@ class EstimatorTest {
     }
     assertTrue(e.bandwidth("w").value() < 1.2 * 10e6, "no run of artifacts takes it past its old rate: "
         + e.bandwidth("w").value());
+    // back where it was, the drop is over: a link that then slides down slowly is followed at the
+    // decaying pace, and a few faster transfers do not bring back what was known before the cut
+    for (int k = 0; k < 200; k++) {
+      e.transferred("w", 1 << 20, (1 << 20) / 7e6, true);
+    }
+    double slid = e.bandwidth("w").value();
+    assertEquals(7e6, slid, 0.05 * 7e6);
+    for (int k = 0; k < 3; k++) {
+      e.transferred("w", 1 << 20, (1 << 20) / 9.1e6, true);
+    }
+    assertTrue(e.bandwidth("w").value() < 7.5e6, "no rise after the drop is over: " + e.bandwidth("w").value());
   }
 
   /** Without a drop first, fast transfers are followed at the decaying pace only (a worker that read late). */

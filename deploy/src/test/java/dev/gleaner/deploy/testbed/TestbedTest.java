@@ -110,17 +110,28 @@ class TestbedTest {
     List<Map<String, Object>> runs = (List<Map<String, Object>>) doc.get("runs");
     assertEquals(2, runs.size());
     int interruptions = 0;
+    int simulated = 0;
     for (Map<String, Object> run : runs) {
       assertEquals(Boolean.TRUE, run.get("exact"), "the answer of " + run.get("asked"));
       assertEquals(bytes, ((Number) run.get("bytes")).longValue());
       interruptions += ((Number) run.get("interruptions")).intValue();
       @SuppressWarnings("unchecked")
       Map<String, Object> predicted = (Map<String, Object>) run.get("predicted");
-      assertTrue(predicted != null && ((Number) predicted.get("simulated")).doubleValue() > 0,
-          "the simulator's figure beside " + run.get("asked") + ": " + predicted);
+      assertTrue(predicted != null, "the simulator's figure beside " + run.get("asked"));
+      simulated += ((Number) predicted.get("outagesMet")).intValue();
+      // the same job, outages and speeds: of the same order as the real run (no timing asserted)
+      double ratio = ((Number) predicted.get("simulated")).doubleValue() / ((Number) run.get("seconds")).doubleValue();
+      assertTrue(ratio > 0.3 && ratio < 3, "simulated / real for " + run.get("asked") + ": " + ratio);
     }
     assertTrue(interruptions > 0, "the workers' seeded interruptions met the jobs");
+    assertTrue(simulated > 0, "the simulator met the same workers' outages");
     assertEquals(List.of(), doc.get("left"));
+    @SuppressWarnings("unchecked")
+    List<Number> pids = (List<Number>) doc.get("pids");
+    assertEquals(1 + 2 + 2 * 2, pids.size(), "the master, two workers, and both started again before each run");
+    for (Number pid : pids) {
+      assertFalse(ProcessHandle.of(pid.longValue()).map(ProcessHandle::isAlive).orElse(false), "pid " + pid);
+    }
   }
 
   @Test

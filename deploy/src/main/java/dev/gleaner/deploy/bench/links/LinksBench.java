@@ -184,6 +184,7 @@ public final class LinksBench {
         for (int i = 1; i <= n; i++) {
           startWorker(bed, workers, at, secret, i, 1);
         }
+        // every process started: the master, each worker, and each worker started again
         List<Long> pids = new ArrayList<>(List.of(master.pid()));
         for (int i = 1; i <= n; i++) {
           pids.add(workers.process("w" + i).pid());
@@ -193,7 +194,7 @@ public final class LinksBench {
         if (settings.warmup()) {
           note("warm-up: strategy self, not counted ...");
           if (settings.interruptions() != null) {
-            restartWorkers(bed, workers, at, secret, 0);
+            restartWorkers(bed, workers, at, secret, 0, pids);
           }
           Map<String, Object> warm = drive(bed, dir, at, secret, file, "self", n, launched);
           doc.put("warmup", Map.of("seconds", warm.get("seconds"), "interruptions",
@@ -205,7 +206,7 @@ public final class LinksBench {
             note("run %d of %d: strategy %s ...", r, settings.repeat(), strategy);
             if (settings.interruptions() != null) {
               // every strategy of a repetition meets the same interruptions: each worker's clock starts again
-              restartWorkers(bed, workers, at, secret, r);
+              restartWorkers(bed, workers, at, secret, r, pids);
             }
             launched.requireAlive();
             LinkMeter meter = new LinkMeter(bed, METER_PERIOD);
@@ -258,8 +259,8 @@ public final class LinksBench {
    * Ends every worker (SIGTERM: each says goodbye to the master, so the master counts no
    * interruption) and starts it again, its interruptions seeded by {@code seed}.
    */
-  private void restartWorkers(Testbed bed, WorkerProcesses workers, String at, Path secret, long seed)
-      throws IOException, InterruptedException {
+  private void restartWorkers(Testbed bed, WorkerProcesses workers, String at, Path secret, long seed,
+      List<Long> pids) throws IOException, InterruptedException {
     int n = settings.downlinks().size();
     for (int i = 1; i <= n; i++) {
       workers.process("w" + i).destroy();
@@ -273,6 +274,7 @@ public final class LinksBench {
     }
     for (int i = 1; i <= n; i++) {
       startWorker(bed, workers, at, secret, i, seed);
+      pids.add(workers.process("w" + i).pid());
     }
   }
 
@@ -435,7 +437,7 @@ public final class LinksBench {
   public static void print(java.io.PrintWriter out, Map<String, Object> doc) {
     out.printf(Locale.ROOT, "master uplink: %s, --concurrent-sends %s%n%n", doc.get("uplink"), doc.get("concurrentSends"));
     out.printf(Locale.ROOT, "%-16s %-11s %-8s %8s %8s %10s %10s %8s %13s  %s%n", "strategy", "repetition", "links",
-        "seconds", "MB/s", "simulated", "sim/real", "plan", "interruptions", "plan's order (expected work)");
+        "seconds", "MB/s", "simulated", "sim/real", "plan", "interruptions", "theory: order (expected work)");
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       double seconds = ((Number) r.get("seconds")).doubleValue();
       Map<String, Object> p = (Map<String, Object>) r.get("predicted");

@@ -50,7 +50,7 @@ public final class LinksOptions {
 
   @Option(names = "--link-risks", paramLabel = "KAPPA,...", split = ",",
       description = "Links: each worker's linear risk per second (the papers' kappa: worker --interrupt linear:KAPPA,"
-          + " its seed the run's repetition), one value for all or one per link, 0 for none. With a risk, the"
+          + " its seed the run's repetition), one value for all or one per link, 0 for none. With any risk, the"
           + " workers are started again before each run, so that every strategy of a repetition meets the same"
           + " interruptions; the master keeps what it learned of them (default: no risk).")
   List<Double> risks;
@@ -88,7 +88,7 @@ public final class LinksOptions {
       }
     }
     LinksBench.Interruptions interruptions = null;
-    if (risks != null && !risks.isEmpty()) {
+    if (risks != null && risks.stream().anyMatch(k -> k != null && k != 0)) {
       List<Double> kappas = perLink("--link-risks", risks, downlinks.size());
       for (double k : kappas) {
         if (!(k >= 0) || !(k < 1)) {

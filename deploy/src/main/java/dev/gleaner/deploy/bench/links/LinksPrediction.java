@@ -97,6 +97,12 @@ final class LinksPrediction {
         .with(linksKnown ? network.withLinksKnown() : network);
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, setup);
     out.put("simulated", r.end());
+    int met = 0;
+    for (Risk risk : risks == null ? List.<Risk>of() : risks) {
+      met += (int) risk.seen().outages().stream().filter(o -> o[0] < r.end()).count();
+    }
+    // the outages the simulated run met, from the same schedules as the real workers'
+    out.put("outagesMet", met);
     out.put("linksKnown", linksKnown);
     return out;
   }
