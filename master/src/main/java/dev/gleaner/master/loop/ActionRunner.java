@@ -6,6 +6,7 @@ import dev.gleaner.common.control.Ready;
 import dev.gleaner.master.store.ChunkState;
 import dev.gleaner.master.store.ChunkTable;
 import dev.gleaner.master.store.JobTable;
+import dev.gleaner.master.store.StoreErrors;
 import dev.gleaner.protocol.Error;
 import java.util.HashSet;
 import java.util.List;
@@ -72,8 +73,8 @@ final class ActionRunner {
               // are queued again
               thread.then(() -> {
                 unrecorded.add(new ChunkKey(x.job(), x.chunkId()));
-                Throwable cause = err.getCause() != null ? err.getCause() : err;
-                String why = dev.gleaner.master.store.StoreErrors.reason(cause);
+                Throwable cause = StoreErrors.cause(err);
+                String why = StoreErrors.reason(cause);
                 b.storeProblems.error("assign", "job " + x.job() + ": cannot record chunk " + x.chunkId()
                     + " for worker " + x.worker() + "; it is not sent: " + why, cause);
                 b.metrics.storeFailures.increment();
@@ -111,9 +112,9 @@ final class ActionRunner {
           // the job goes on; its memories are written again, whole, at the next tick: said as the
           // store's other failures are, folded (a full disk fails it at every tick)
           thread.then(() -> {
-            Throwable cause = err.getCause() != null ? err.getCause() : err;
+            Throwable cause = StoreErrors.cause(err);
             b.storeProblems.error("remember", "job " + r.job() + ": cannot store its plan and checks for a restart"
-                + " (tried again at the next tick): " + dev.gleaner.master.store.StoreErrors.reason(cause), cause);
+                + " (tried again at the next tick): " + StoreErrors.reason(cause), cause);
             b.controller.memoryLost(r.job());
           });
         }

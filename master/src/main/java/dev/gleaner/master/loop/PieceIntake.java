@@ -5,6 +5,7 @@ import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.workload.Workload;
 import dev.gleaner.master.store.DissentTable;
 import dev.gleaner.master.store.PieceTable;
+import dev.gleaner.master.store.StoreErrors;
 import dev.gleaner.protocol.ChunkFailed;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Piece;
@@ -133,13 +134,13 @@ final class PieceIntake {
         result, b.clock.epochMillis())).whenComplete((isNew, err) -> thread.then(() -> {
           if (err != null) {
             // not acknowledged, not counted: its units are queued again and the job goes on
-            Throwable cause = err.getCause() != null ? err.getCause() : err;
+            Throwable cause = StoreErrors.cause(err);
+            String why = StoreErrors.reason(cause);
             b.storeProblems.error("piece", "job " + p.getJobId() + ": cannot save piece [" + p.getStart() + ", "
-                + p.getEnd() + ") from worker " + id + "; its units are queued again: "
-                + dev.gleaner.master.store.StoreErrors.reason(cause), cause);
+                + p.getEnd() + ") from worker " + id + "; its units are queued again: " + why, cause);
             b.metrics.storeFailures.increment();
-            b.controller.commitFailed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(),
-                dev.gleaner.master.store.StoreErrors.reason(cause), b.clock.now());
+            b.controller.commitFailed(id, p.getJobId(), p.getChunkId(), p.getStart(), p.getEnd(), why,
+                b.clock.now());
             return;
           }
           long nanos = b.clock.nanos() - t0;

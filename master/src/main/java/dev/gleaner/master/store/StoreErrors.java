@@ -4,6 +4,11 @@ package dev.gleaner.master.store;
 public final class StoreErrors {
   private StoreErrors() {}
 
+  /** The store's own failure inside the wrapper of the future that carried it. */
+  public static Throwable cause(Throwable err) {
+    return err.getCause() != null ? err.getCause() : err;
+  }
+
   /**
    * The reason of a failed write for a job's message and the log: {@code the disk of the data folder
    * is full ([SQLITE_FULL] ...)} when SQLite found no room, else the store's message.
