@@ -123,6 +123,18 @@ public final class EgressEstimator {
     }
   }
 
+  /**
+   * A link measured at {@code rate} bytes/s (NaN: not measured): whatever crossed it crossed the
+   * egress too, so the egress is at least that fast. A one-port master's transfers go one at a time,
+   * most too short to floor the egress by their arrivals (a 1 MiB piece over a 10 MB/s link takes a
+   * tenth of a second); the link's estimate, made from many of them, floors it.
+   */
+  public void carried(double rate) {
+    if (Double.isFinite(rate) && rate > 0) {
+      floor = Math.max(floor, rate);
+    }
+  }
+
   /** A transfer remembered: its span at its worker, its bytes, its link's rate and whose link it is. */
   private record Arrival(double start, double end, double bytes, double link, Object who) {}
 

@@ -275,4 +275,31 @@ class EgressEstimatorTest {
     assertEquals(9e6, e.egress(), 1e-6);
     assertEquals(new PortRule(8, 9e6, false), e.rule(8));
   }
+
+  /**
+   * Under one port each transfer goes alone, and a 1 MiB piece over the fastest link is over in a
+   * tenth of a second, too short for its arrival to floor the egress; the links' estimates floor it:
+   * the egress reads at the fastest link's rate, not at the thinnest link's (whose pieces took long
+   * enough to count), and a bound window that reads lower does not pull it under.
+   */
+  @Test
+  void theLinksEstimatesFloorTheEgress() {
+    EgressEstimator e = EgressEstimator.fromArrivals();
+    double t = 0;
+    for (double link : new double[] {9.6e6, 4.8e6, 2.4e6, 1.2e6}) {
+      double seconds = 1048576 / link;
+      e.arrived(t, t + seconds, 1048576, link, link);
+      t += seconds;
+    }
+    assertEquals(1.2e6, e.egress(), 1, "arrivals alone: the one transfer that took half a second");
+    e.carried(Double.NaN);
+    e.carried(4.8e6);
+    e.carried(9.6e6);
+    e.carried(2.4e6);
+    assertEquals(9.6e6, e.egress(), 1e-6);
+    assertFalse(e.bound());
+    assertEquals(new PortRule(8, 9.6e6, true), e.rule(8));
+    assertTrue(e.window(t, t + 0.25, 1.5e6, 2, 12e6), "a cut link beside another looks like the egress binding");
+    assertEquals(9.6e6, e.egress(), 1e-6);
+  }
 }

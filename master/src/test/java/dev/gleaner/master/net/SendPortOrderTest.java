@@ -80,4 +80,31 @@ class SendPortOrderTest {
       a.finishAndReleaseAll();
     }
   }
+
+  /**
+   * Under one port every transfer goes alone and a short one is too quick to floor the egress by its
+   * arrival: the egress the master reports is floored by the links it knows, so it reads at the
+   * fastest link, not at what the one long transfer showed.
+   */
+  @Test
+  void underOnePortTheEgressReadsAtTheFastestLinkKnown() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[300]);
+    SendPort port = new SendPort(1);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(a, "j", 1, input, 0, 100, 0, 9.6e6, quiet);
+      settle(a, b);
+      port.arrived(a, "j", 1, 100, 0.01);
+      port.enqueue(b, "j", 2, input, 100, 300, 1, 2.4e6, quiet);
+      settle(a, b);
+      port.arrived(b, "j", 2, 200, 0.01);
+      assertEquals(9.6e6, port.egress(), 1e-6);
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+    }
+  }
 }

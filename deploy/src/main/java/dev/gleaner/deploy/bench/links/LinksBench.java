@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -464,6 +465,18 @@ public final class LinksBench {
       double measured = w == null ? Double.NaN : ((Number) w.get("bandwidthBytesPerSecond")).doubleValue();
       out.printf(Locale.ROOT, "%-6s %-10s %14.2f %14.2f %8.3f%n", l.get("id"), l.get("rate"), shaped / 1e6,
           measured / 1e6, measured / shaped);
+    }
+    double payload = ((Number) doc.get("uplinkBytesPerSecond")).doubleValue() * LinksPrediction.PAYLOAD;
+    out.printf(Locale.ROOT, "%nthe master's egress after each run, MB/s (ratio to the uplink's payload rate, %.2f MB/s;"
+        + " bound: measured where streams shared it, floor: the most seen to go through):%n", payload / 1e6);
+    for (Map<String, Object> r : runs) {
+      Map<String, Object> m = (Map<String, Object>) r.get("metrics");
+      Number egress = m == null ? null : (Number) m.get("gleaner.egress");
+      if (egress != null) {
+        out.printf(Locale.ROOT, "  %s %s: %.2f (%.3f, %s)%n", r.get("asked"), r.get("repetition"),
+            egress.doubleValue() / 1e6, egress.doubleValue() / payload,
+            Objects.equals(m.get("gleaner.egress.bound"), 1.0) ? "bound" : "floor");
+      }
     }
     for (Map<String, Object> r : runs) {
       Map<String, Object> c = (Map<String, Object>) r.get("change");
