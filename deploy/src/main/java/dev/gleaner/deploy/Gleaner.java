@@ -2,6 +2,7 @@ package dev.gleaner.deploy;
 
 import dev.gleaner.deploy.command.CancelCommand;
 import dev.gleaner.deploy.command.DrainCommand;
+import dev.gleaner.deploy.command.ShareCommand;
 import dev.gleaner.deploy.command.ForgetCommand;
 import dev.gleaner.deploy.command.InitCommand;
 import dev.gleaner.deploy.command.JobsCommand;
@@ -42,7 +43,7 @@ import picocli.CommandLine.Command;
 public final class Gleaner implements Runnable {
   /** The subcommands, in the order {@code gleaner --help} lists them. */
   static final List<String> COMMANDS = List.of("init", "token", "master", "worker", "submit", "status", "jobs",
-      "wait", "cancel", "result", "forget", "drain", "demo", "bench", "chaos", "recovery", "plan", "simulate",
+      "wait", "cancel", "result", "forget", "drain", "share", "demo", "bench", "chaos", "recovery", "plan", "simulate",
       "trace", "replay", "slurm", "cluster");
 
   /** The class of subcommand {@code name}, or null; a switch, so that only the named one is loaded. */
@@ -60,6 +61,7 @@ public final class Gleaner implements Runnable {
       case "result" -> ResultCommand.class;
       case "forget" -> ForgetCommand.class;
       case "drain" -> DrainCommand.class;
+      case "share" -> ShareCommand.class;
       case "demo" -> DemoCommand.class;
       case "bench" -> BenchCommand.class;
       case "chaos" -> ChaosCommand.class;

@@ -319,6 +319,30 @@ public final class Controller {
     state.port = java.util.Objects.requireNonNull(rule, "rule");
   }
 
+  /**
+   * The owner's weight in the fair share of the workers among owners (1 unless set; see {@link
+   * JobDef.Tenant}): with weights 3 and 1, two busy owners get workers 3 to 1; 0 takes the owner
+   * back to the default. From the next pump on.
+   */
+  public void share(String owner, double weight, double now) {
+    if (!(weight >= 0) || !Double.isFinite(weight)) {
+      throw new IllegalArgumentException("a share's weight must be a positive number (0: the default), got " + weight);
+    }
+    java.util.Objects.requireNonNull(owner, "owner");
+    if (weight == 0) {
+      state.shareWeights.remove(owner);
+    } else {
+      state.shareWeights.put(owner, weight);
+    }
+    state.workChanged = true;
+    pump(now);
+  }
+
+  /** The owners' weights an operator set (an owner not here weighs 1). */
+  public java.util.Map<String, Double> shares() {
+    return java.util.Map.copyOf(state.shareWeights);
+  }
+
   /** A checkpoint round trip (a piece received, made durable, acknowledged) took {@code seconds}. */
   public void overhead(double seconds) {
     state.estimator.overhead(seconds);

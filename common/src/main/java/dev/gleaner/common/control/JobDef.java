@@ -24,10 +24,36 @@ import java.util.function.LongUnaryOperator;
  * @param firstChunkId the first chunk id to use (ids are never reused, also across restarts)
  * @param verify the share of committed units (0..1) computed again on a second worker and compared
  *     (BOINC's quorum, at a chosen cost); a disagreement is settled by a third worker
+ * @param tenant whose job it is and its priority among that owner's jobs (see {@link Tenant})
  */
 public record JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
     long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
-    LongUnaryOperator align, RiskModel risk, long firstChunkId, double verify) {
+    LongUnaryOperator align, RiskModel risk, long firstChunkId, double verify, Tenant tenant) {
+  /**
+   * Whose job it is, for the fair share of the workers among owners, and its priority among that
+   * owner's jobs (higher first, then by arrival).
+   *
+   * @param owner the owner's name as the master records it ("client:NAME", "operator:NAME"); empty
+   *     for a job submitted with the shared secret (one owner, as any other)
+   * @param priority higher goes first among the owner's jobs; 0 by default
+   */
+  public record Tenant(String owner, int priority) {
+    /** A job with no owner, at the default priority. */
+    public static final Tenant NONE = new Tenant("", 0);
+
+    public Tenant {
+      owner = owner == null ? "" : owner;
+    }
+  }
+
+  /** A job of no owner. */
+  public JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
+      long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
+      LongUnaryOperator align, RiskModel risk, long firstChunkId, double verify) {
+    this(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline, replication,
+        bytesPerUnit, align, risk, firstChunkId, verify, Tenant.NONE);
+  }
+
   /** A job with no verification. */
   public JobDef(String id, String workload, long start, long end, RangeSet remaining, String strategy,
       long chunkUnits, int checkpoints, int minWorkers, double deadline, boolean replication, double bytesPerUnit,
@@ -37,6 +63,7 @@ public record JobDef(String id, String workload, long start, long end, RangeSet 
   }
 
   public JobDef {
+    tenant = tenant == null ? Tenant.NONE : tenant;
     if (!(verify >= 0 && verify <= 1)) {
       throw new IllegalArgumentException("job " + id + ": verify must be a share within 0..1, got " + verify);
     }
@@ -58,43 +85,49 @@ public record JobDef(String id, String workload, long start, long end, RangeSet 
 
   public JobDef withChunking(long chunkUnits, int checkpoints) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstChunkId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify, tenant);
   }
 
   public JobDef withMinWorkers(int n) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, n, deadline,
-        replication, bytesPerUnit, align, risk, firstChunkId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify, tenant);
   }
 
   public JobDef withDeadline(double at) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, at,
-        replication, bytesPerUnit, align, risk, firstChunkId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify, tenant);
   }
 
   public JobDef withReplication(boolean allowed) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        allowed, bytesPerUnit, align, risk, firstChunkId, verify);
+        allowed, bytesPerUnit, align, risk, firstChunkId, verify, tenant);
   }
 
   public JobDef withInput(double bytesPerUnit, LongUnaryOperator align) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstChunkId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify, tenant);
   }
 
   public JobDef withRemaining(RangeSet remaining, long firstChunkId) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstChunkId, verify);
+        replication, bytesPerUnit, align, risk, firstChunkId, verify, tenant);
   }
 
   /** Verifies this share (0..1) of the committed units on a second worker. */
   public JobDef withVerify(double share) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, risk, firstChunkId, share);
+        replication, bytesPerUnit, align, risk, firstChunkId, share, tenant);
   }
 
   public JobDef withRisk(RiskModel model) {
     return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
-        replication, bytesPerUnit, align, model, firstChunkId, verify);
+        replication, bytesPerUnit, align, model, firstChunkId, verify, tenant);
+  }
+
+  /** The job of {@code tenant}. */
+  public JobDef withTenant(Tenant tenant) {
+    return new JobDef(id, workload, start, end, remaining, strategy, chunkUnits, checkpoints, minWorkers, deadline,
+        replication, bytesPerUnit, align, risk, firstChunkId, verify, tenant);
   }
 
   public long units() {

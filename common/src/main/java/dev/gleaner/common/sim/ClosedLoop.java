@@ -159,7 +159,21 @@ public final class ClosedLoop {
       long truncations, long cancels, long replans, long reroutes, double lostUnits, double busySeconds,
       double upSeconds, double inProgressUnits, double cancelledUnits, double savingUnits, double longestPieceSeconds) {}
 
+  /** A job submitted {@code at} seconds into the run. */
+  public record Arrival(double at, JobDef job) {}
+
+  /** How one job of a run with several ended: its phase, its units committed, and when it ended (NaN: it did not). */
+  public record JobEnd(String id, String owner, JobPhase phase, long committed, double end) {}
+
+  /**
+   * A run of several jobs: each job's end, the figures of the whole run (its {@code committed},
+   * {@code end} and {@code phase} those of the first job), and the units computed again (pieces the
+   * controller had saved already).
+   */
+  public record Shared(List<JobEnd> jobs, Result figures, double duplicateUnits) {}
+
   private final JobDef job;
+  private final List<Arrival> arrivals;
   private final Setup setup;
   private final Observer observer;
   private final Controller controller;
@@ -167,8 +181,16 @@ public final class ClosedLoop {
   private final SimFigures figures = new SimFigures();
   private final SimWorkers workers;
 
-  private ClosedLoop(JobDef job, List<Host> hosts, Setup setup, Observer observer) {
-    this.job = job;
+  private ClosedLoop(List<Arrival> arrivals, List<Host> hosts, Setup setup, Observer observer) {
+    this.arrivals = List.copyOf(arrivals);
+    this.job = arrivals.get(0).job();
+    for (Arrival a : arrivals) {
+      if (!a.job().workload().equals(job.workload()) || a.job().bytesPerUnit() != job.bytesPerUnit()) {
+        throw new IllegalArgumentException("the simulated workers run one workload: job " + a.job().id() + " is "
+            + a.job().workload() + " (" + a.job().bytesPerUnit() + " bytes per unit), job " + job.id() + " "
+            + job.workload() + " (" + job.bytesPerUnit() + ")");
+      }
+    }
     this.setup = setup;
     this.observer = observer;
     this.controller = new Controller(setup.config());
@@ -191,33 +213,70 @@ public final class ClosedLoop {
   }
 
   public static Result run(JobDef job, List<Host> hosts, Setup setup, Observer observer) {
-    return new ClosedLoop(job, hosts, setup, observer).go();
+    return new ClosedLoop(List.of(new Arrival(0, job)), hosts, setup, observer).go().figures();
   }
 
-  private Result go() {
-    workers.schedule();
-    // hosts that are there from the start are connected when the job is submitted, as on a cluster
-    clock.at(0, () -> controller.addJob(job, clock.now()));
-    clock.at(setup.tick(), this::tick);
-    if (job.hasDeadline()) {
-      clock.at(job.deadline(), () -> controller.tick(clock.now()));
+  /**
+   * Runs the jobs, each submitted at its time (in the order given at the same time), on the hosts
+   * until every one has ended or the horizon passes. They share one workload (and bytes per unit).
+   */
+  public static Shared runAll(List<Arrival> jobs, List<Host> hosts, Setup setup, Observer observer) {
+    if (jobs.isEmpty()) {
+      throw new IllegalArgumentException("no job to run");
     }
+    return new ClosedLoop(jobs, hosts, setup, observer).go();
+  }
+
+  private Shared go() {
+    workers.schedule();
+    // hosts that are there from the start are connected when the first job is submitted, as on a cluster
+    for (Arrival a : arrivals) {
+      clock.at(a.at(), () -> controller.addJob(a.job(), clock.now()));
+    }
+    clock.at(setup.tick(), this::tick);
+    for (Arrival a : arrivals) {
+      if (a.job().hasDeadline()) {
+        clock.at(a.job().deadline(), () -> controller.tick(clock.now()));
+      }
+    }
+    double[] ends = new double[arrivals.size()];
+    java.util.Arrays.fill(ends, Double.NaN);
+    int open = arrivals.size();
     int steps = 0;
     while (steps++ < 50_000_000 && clock.step(setup.horizon())) {
       double now = clock.now();
       apply();
-      // the progress, not the job's view: a view gathers every queue and chunk, too much after each event
-      Progress p = controller.views().progress(job.id());
-      if (p != null) {
+      boolean any = false;
+      for (int i = 0; i < ends.length; i++) {
+        if (!Double.isNaN(ends[i])) {
+          continue;
+        }
+        // the progress, not the job's view: a view gathers every queue and chunk, too much after each event
+        Progress p = controller.views().progress(arrivals.get(i).job().id());
+        any |= p != null;
+        if (p != null && p.phase().ended()) {
+          ends[i] = now;
+          open--;
+        }
+      }
+      if (any || open < arrivals.size()) {
         observer.after(controller, now);
       }
-      if (p != null && p.phase().ended() || workers.noneLeft() && now > 0) {
+      if (open == 0 || workers.noneLeft() && now > 0) {
         break;
       }
     }
-    JobView v = controller.views().job(job.id());
     double inProgress = workers.finish();
-    return figures.result(v.committed(), clock.now(), v.phase(), controller, inProgress);
+    List<JobEnd> jobs = new java.util.ArrayList<>();
+    for (int i = 0; i < ends.length; i++) {
+      JobDef d = arrivals.get(i).job();
+      JobView v = controller.views().job(d.id());
+      jobs.add(v == null ? new JobEnd(d.id(), d.tenant().owner(), JobPhase.QUEUED, 0, Double.NaN)
+          : new JobEnd(d.id(), d.tenant().owner(), v.phase(), v.committed(), ends[i]));
+    }
+    JobView first = controller.views().job(job.id());
+    return new Shared(jobs, figures.result(first.committed(), clock.now(), first.phase(), controller, inProgress),
+        figures.duplicateUnits);
   }
 
   /** The controller's clock tick; the next one is scheduled by this one, up to the horizon. */

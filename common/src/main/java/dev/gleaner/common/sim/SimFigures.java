@@ -19,6 +19,8 @@ final class SimFigures {
   double cancelledUnits;
   double savingUnits;
   double longestPieceSeconds;
+  /** Units of pieces computed again: the controller had them saved already (a duplicate, or discarded). */
+  double duplicateUnits;
 
   ClosedLoop.Result result(long committed, double end, JobPhase phase, Controller controller, double inProgressUnits) {
     return new ClosedLoop.Result(committed, end, phase, controller, assigns, truncations, cancels, replans, reroutes,

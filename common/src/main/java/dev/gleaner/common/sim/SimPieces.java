@@ -18,7 +18,8 @@ final class SimPieces {
   private final SimPorts.Port port;
   private final SimFigures figures;
   /** Every range the controller said to commit: none may be said twice. */
-  private final RangeSet commits = new RangeSet();
+  /** Units committed so far, by job. */
+  private final java.util.Map<String, RangeSet> commits = new java.util.HashMap<>();
 
   SimPieces(SimClock clock, Controller controller, ClosedLoop.Setup setup, SimPorts.Port port, SimFigures figures) {
     this.clock = clock;
@@ -172,10 +173,14 @@ final class SimPieces {
       throw new IllegalStateException("the controller refused piece [" + from + ", " + to + ") of chunk " + c.id
           + " from " + h.host.id() + " at t=" + now);
     }
+    if (v == Verdict.DUPLICATE || v == Verdict.DISCARD) {
+      figures.duplicateUnits += to - from;
+    }
     if (v == Verdict.COMMIT) {
+      RangeSet commits = this.commits.computeIfAbsent(c.job, k -> new RangeSet());
       if (commits.intersects(from, to)) {
         throw new IllegalStateException("units of [" + from + ", " + to + ") would be counted twice (chunk " + c.id
-            + " of " + h.host.id() + " at t=" + now + ")");
+            + " of job " + c.job + " on " + h.host.id() + " at t=" + now + ")");
       }
       commits.add(from, to);
       figures.longestPieceSeconds = Math.max(figures.longestPieceSeconds, seconds);

@@ -143,6 +143,22 @@ public final class MasterClient implements AutoCloseable {
   }
 
   /**
+   * Sets an owner's weight in the fair share of the workers (0: back to the default, 1); every weight
+   * set, by owner.
+   *
+   * @throws RefusedException if the caller is not an operator, or the owner or weight is not valid
+   */
+  public java.util.Map<String, Double> share(String owner, double weight) throws IOException {
+    send(Envelope.newBuilder().setSetShare(dev.gleaner.protocol.SetShare.newBuilder().setOwner(owner)
+        .setWeight(weight)).build());
+    java.util.Map<String, Double> all = new java.util.LinkedHashMap<>();
+    for (dev.gleaner.protocol.Share s : expect(Envelope.BodyCase.SHARES_REPLY).getSharesReply().getSharesList()) {
+      all.put(s.getOwner(), s.getWeight());
+    }
+    return all;
+  }
+
+  /**
    * Ends a running job, keeping what is saved and, within {@code graceMs}, what its workers computed
    * since their last pieces (0: at once).
    *

@@ -39,6 +39,9 @@ public final class StatusView {
     m.put("workersOmitted", reply.getWorkersOmitted());
     m.put("workersByState", new java.util.TreeMap<>(reply.getWorkersByStateMap()));
     m.put("eps", estimate(reply.getEps()));
+    Map<String, Double> shares = new LinkedHashMap<>();
+    reply.getSharesList().forEach(sh -> shares.put(sh.getOwner(), sh.getWeight()));
+    m.put("shares", shares);
     m.put("metrics", new java.util.TreeMap<>(reply.getMetricsMap()));
     m.put("asOfMillis", reply.getAsOfMillis());
     return m;
@@ -142,6 +145,14 @@ public final class StatusView {
           age / 1000);
     }
     out.println("JOBS");
+    if (reply.getSharesCount() > 0) {
+      StringBuilder b = new StringBuilder("  (owners share the workers by weight:");
+      for (dev.gleaner.protocol.Share sh : reply.getSharesList()) {
+        b.append(' ').append(sh.getOwner()).append(' ').append(human(sh.getWeight())).append(',');
+      }
+      b.setLength(b.length() - 1);
+      out.println(b.append("; any other owner 1)"));
+    }
     if (reply.getJobsCount() == 0) {
       out.println("  (none)");
     }
@@ -152,6 +163,10 @@ public final class StatusView {
       out.printf(Locale.ROOT, "  %-8s %-12s %-8s %s %6.2f%%  %s units/s  %s%n", j.getJobId(), j.getState(),
           j.getWorkload(), bar(j.getUnitsDone(), j.getUnitsTotal(), 20), percent(j), human(j.getUnitsPerSecond()),
           j.getMessage().isEmpty() ? firstLine(j.getResult()) : j.getMessage());
+      if (!j.getOwner().isEmpty() || j.getPriority() != 0) {
+        out.printf(Locale.ROOT, "    owner: %s%s%n", j.getOwner().isEmpty() ? "(none: the shared secret)" : j.getOwner(),
+            j.getPriority() != 0 ? ", priority " + j.getPriority() : "");
+      }
       if (!j.getStrategy().isEmpty()) {
         out.printf(Locale.ROOT, "    plan: %s, %d re-plan(s)%s%n", j.getStrategy(), j.getReplans(),
             j.getDeadlineMillis() > 0 ? ", deadline " + java.time.Instant.ofEpochMilli(j.getDeadlineMillis()) : "");

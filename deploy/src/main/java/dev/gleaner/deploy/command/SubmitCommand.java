@@ -30,7 +30,9 @@ import picocli.CommandLine.Parameters;
         + " deadline the units saved by then, each with its band); then its result on stdout. A result that is not the whole job's (its deadline came first, or it was cancelled) is"
         + " followed by a line that starts with `# partial result`.",
         "Job file keys: workload, params, name, strategy, chunk-units, checkpoints, min-workers, deadline, replication,"
-        + " verify.",
+        + " verify, priority.",
+        "Owners share the workers fairly (weights: `gleaner share`); among your own jobs a higher priority goes first."
+        + " A job that must give workers back keeps what they computed.",
         "Exit status: 0 DONE, 1 the command failed, 2 usage, 3 CANCELLED, 5 DONE_PARTIAL, 6 FAILED."})
 public final class SubmitCommand implements Callable<Integer> {
   @CommandLine.Spec
@@ -48,6 +50,10 @@ public final class SubmitCommand implements Callable<Integer> {
   @Option(names = "--resume", paramLabel = "JOB",
       description = "Compute only what JOB (which ended at its deadline) did not finish; its saved pieces are kept.")
   String resume;
+
+  @Option(names = "--priority", paramLabel = "N",
+      description = "Among your own jobs, a higher priority gets the workers first (default: the job file's, else 0).")
+  Integer priority;
 
   @Option(names = "--json", description = "Print one JSON document (the final job status) on stdout.")
   boolean json;
@@ -96,6 +102,9 @@ public final class SubmitCommand implements Callable<Integer> {
     JobSpec job = JobFile.read(jobFile);
     if (resume != null) {
       job = job.toBuilder().setResume(resume).build();
+    }
+    if (priority != null) {
+      job = job.toBuilder().setPriority(priority).build();
     }
     job = job.toBuilder().setKey(key != null ? key : java.util.UUID.randomUUID().toString()).build();
     String id = null;

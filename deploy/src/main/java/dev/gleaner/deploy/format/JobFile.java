@@ -26,12 +26,13 @@ import java.util.Map;
  * deadline: 62h             # or 2026-11-30T08:00, 08:00 or Mon 08:00: the job ends then with what is saved
  * replication: false        # let plans give the same units to several workers
  * verify: 0.1               # compute this share of the units again on a second worker and compare
+ * priority: 0               # among your own jobs, higher goes first (owners share the workers fairly)
  * </pre>
  * An unknown key is an error that names it: a typo must not be silently ignored.
  */
 public final class JobFile {
   static final List<String> KEYS = List.of("name", "workload", "params", "strategy", "chunk-units", "checkpoints",
-      "min-workers", "deadline", "replication", "verify");
+      "min-workers", "deadline", "replication", "verify", "priority");
 
   private JobFile() {}
 
@@ -109,6 +110,14 @@ public final class JobFile {
             + " units on a second worker), got " + verify);
       }
       spec.setVerify(verify.doubleValue());
+    }
+    JsonNode priority = root.get("priority");
+    if (priority != null && !priority.isNull()) {
+      if (!priority.isIntegralNumber() || !priority.canConvertToInt()) {
+        throw new IllegalArgumentException(where + ": 'priority' must be a whole number (higher goes first among your"
+            + " own jobs; 0 by default), got " + priority);
+      }
+      spec.setPriority(priority.intValue());
     }
     JsonNode params = root.get("params");
     if (params != null && !params.isNull()) {

@@ -52,6 +52,18 @@ class JobFileTest {
   }
 
   @Test
+  void priorityIsAWholeNumber() {
+    assertEquals(0, JobFile.parse("workload: primes\n", "job.yaml").getPriority());
+    assertEquals(5, JobFile.parse("workload: primes\npriority: 5\n", "job.yaml").getPriority());
+    assertEquals(-2, JobFile.parse("workload: primes\npriority: -2\n", "job.yaml").getPriority());
+    for (String bad : new String[] {"1.5", "high", "10000000000"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> JobFile.parse("workload: primes\npriority: " + bad + "\n", "job.yaml"));
+      assertTrue(e.getMessage().startsWith("job.yaml: 'priority' must be a whole number"), e.getMessage());
+    }
+  }
+
+  @Test
   void brokenYamlSaysWhere() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> JobFile.parse("workload: primes\nparams: [to: 1\n", "job.yaml"));

@@ -11,6 +11,7 @@ import dev.gleaner.common.workload.Workload;
 import dev.gleaner.master.auth.Caller;
 import dev.gleaner.master.metrics.MasterMetrics;
 import dev.gleaner.master.store.ProblemLog;
+import dev.gleaner.master.store.ShareTable;
 import dev.gleaner.master.store.Store;
 import dev.gleaner.master.store.WorkerTable;
 import dev.gleaner.protocol.Availability;
@@ -22,6 +23,7 @@ import dev.gleaner.protocol.Speed;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -79,6 +81,8 @@ public final class ControlLoop implements AutoCloseable {
     for (WorkerTable.Session s : store.call(WorkerTable.sessions(since))) {
       controller.pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
     }
+    // the owners' weights in the fair share, as operators set them
+    store.call(ShareTable.all()).forEach((owner, weight) -> controller.share(owner, weight, clock.now()));
     this.thread = new ControlThread(store, metrics, storeProblems);
     this.sessions = new Sessions(books, thread);
     this.intake = new PieceIntake(books, thread);
@@ -328,6 +332,24 @@ public final class ControlLoop implements AutoCloseable {
    */
   public CompletableFuture<Boolean> askToLeave(String workerId, String reason) {
     return thread.call(() -> calls.askToLeave(workerId, reason));
+  }
+
+  /**
+   * Stores an owner's weight in the fair share of the workers (0: removes it, the owner weighs 1
+   * again), then shares the workers by it; the future gives every weight set, by owner.
+   */
+  public CompletableFuture<Map<String, Double>> share(String owner, double weight) {
+    return books.store.submit(ShareTable.set(owner, weight)).thenCompose(all -> thread.call(() -> {
+      books.controller.share(owner, weight, books.clock.now());
+      log.info("owner {} weighs {} in the fair share of the workers (weights set: {})", owner,
+          weight == 0 ? 1 : weight, all);
+      return all;
+    }));
+  }
+
+  /** The owners' weights in the fair share, as operators set them (an owner not there weighs 1). */
+  public CompletableFuture<Map<String, Double>> shares() {
+    return thread.call(books.controller::shares);
   }
 
   /** Ids of the workers with a session. */

@@ -277,7 +277,8 @@ public final class JobService {
     String strategy = spec.getStrategy().isBlank() ? Strategies.DEFAULT : spec.getStrategy();
     return new JobDef(job.id, job.workload.name(), job.start, job.end, remaining, strategy, spec.getChunkUnits(),
         spec.getCheckpoints(), Math.max(1, spec.getMinWorkers()), deadline, spec.getReplication(),
-        job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstChunkId, spec.getVerify());
+        job.input == null ? 0 : 1, align, RiskModel.LINEAR, firstChunkId, spec.getVerify(),
+        new JobDef.Tenant(spec.getOwner(), spec.getPriority()));
   }
 
   private FileInputSource openInput(Workload workload, JobSpec spec) {

@@ -15,6 +15,9 @@ import dev.gleaner.protocol.RevocationsReply;
 import dev.gleaner.protocol.Revoke;
 import dev.gleaner.protocol.RevokeReply;
 import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.SetShare;
+import dev.gleaner.protocol.Share;
+import dev.gleaner.protocol.SharesReply;
 import dev.gleaner.protocol.SubmitReply;
 import io.netty.channel.ChannelHandlerContext;
 import java.util.concurrent.CompletableFuture;
@@ -83,6 +86,7 @@ final class ClientHandler extends ConnectionHandler {
         }
       }
       case DRAIN_REQUEST -> drain(ctx, msg);
+      case SET_SHARE -> share(ctx, msg.getSetShare());
       case HEARTBEAT -> { }
       case GOODBYE -> ctx.close();
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a client may not send " + msg.getBodyCase());
@@ -200,6 +204,36 @@ final class ClientHandler extends ConnectionHandler {
         ctx.writeAndFlush(Envelope.newBuilder().setDrainReply(DrainReply.newBuilder().setWorkerId(worker)).build());
       }
     });
+  }
+
+  /** An operator's `gleaner share`: the weight stored, then the workers shared by it, then every weight set. */
+  private void share(ChannelHandlerContext ctx, SetShare r) {
+    if (!operatorOnly(ctx, "set owners' shares")) {
+      return;
+    }
+    String owner = r.getOwner();
+    double weight = r.getWeight();
+    if (!owner.matches("(client|operator):.{1,200}")) {
+      ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, "a share names an owner as the master records it,"
+          + " client:NAME or operator:NAME (`gleaner jobs` shows each job's), not '" + owner + "'"));
+      return;
+    }
+    if (!(weight >= 0) || !(weight <= 1e6)) {
+      ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, "a share's weight is a number from 0 (back to the default,"
+          + " 1) to 1000000, not " + weight));
+      return;
+    }
+    services.loop().share(owner, weight).whenComplete((all, err) -> ctx.executor().execute(() -> {
+      if (err != null) {
+        log.error("cannot store the share of {}: {}", owner, err.toString(), err);
+        ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the share: "
+            + unwrap(err).getMessage()));
+        return;
+      }
+      SharesReply.Builder b = SharesReply.newBuilder();
+      all.forEach((o, w) -> b.addShares(Share.newBuilder().setOwner(o).setWeight(w)));
+      ctx.writeAndFlush(Envelope.newBuilder().setSharesReply(b).build());
+    }));
   }
 
   /** An operator's `gleaner token revoke`: stored, then the id's sessions closed, then answered. */

@@ -93,6 +93,8 @@ final class StatusReport {
       }
     }
     reply.setEps(estimate(controller.estimates().eps()));
+    new java.util.TreeMap<>(controller.shares()).forEach((owner, weight) ->
+        reply.addShares(dev.gleaner.protocol.Share.newBuilder().setOwner(owner).setWeight(weight)));
     if (!jobId.isEmpty()) {
       MasterJob j = jobs.get(jobId);
       if (j != null) {
@@ -182,7 +184,7 @@ final class StatusReport {
   /** A job the control loop has not taken up yet, from what its submit says. */
   static JobStatus queued(MasterJob j) {
     return JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName()).setOwner(j.spec.getOwner()).setWorkload(j.workload.name())
-        .setUnitsTotal(j.units()).setSubmittedAtMillis(j.submittedAtMillis).setDeadlineMillis(j.spec.getDeadlineMillis())
+        .setPriority(j.spec.getPriority()).setUnitsTotal(j.units()).setSubmittedAtMillis(j.submittedAtMillis).setDeadlineMillis(j.spec.getDeadlineMillis())
         .setStrategy(j.spec.getStrategy()).setState("QUEUED").setExpectedWork(Double.NaN)
         .setMessage("submitted; the master's control loop has not taken it up yet").build();
   }
@@ -197,7 +199,7 @@ final class StatusReport {
     String head = j.resultHead();
     boolean cut = !j.resultWhole() || head.length() > shown;
     JobStatus.Builder b = JobStatus.newBuilder().setJobId(j.id).setName(j.spec.getName()).setOwner(j.spec.getOwner())
-        .setWorkload(j.workload.name()).setUnitsTotal(j.units())
+        .setPriority(j.spec.getPriority()).setWorkload(j.workload.name()).setUnitsTotal(j.units())
         .setResult(head.length() > shown ? head.substring(0, shown) : head)
         .setResultTruncated(cut)
         .setResultSize(j.resultSize())

@@ -50,6 +50,8 @@ final class Schema {
     // revoked token ids: their generations below next_generation log in no more
     s.execute("CREATE TABLE IF NOT EXISTS revocations(role TEXT, id TEXT, next_generation INTEGER, at INTEGER,"
         + " by TEXT, reason TEXT, PRIMARY KEY(role, id))");
+    // owners' weights in the fair share of the workers, as operators set them
+    s.execute("CREATE TABLE IF NOT EXISTS shares(owner TEXT PRIMARY KEY, weight REAL)");
     s.execute("CREATE UNIQUE INDEX IF NOT EXISTS jobs_by_key ON jobs(submit_key) WHERE submit_key IS NOT NULL");
     // a chunk's checkpoints were a comma string ("12,40,77") and are data now (8-byte big-endian longs)
     checkpointsAsData(s.getConnection());

@@ -104,13 +104,15 @@ public final class Store implements AutoCloseable {
           p.setLong(i + 1, n);
         } else if (v instanceof Integer n) {
           p.setInt(i + 1, n);
+        } else if (v instanceof Double d) {
+          p.setDouble(i + 1, d);
         } else if (v instanceof Boolean b) {
           p.setInt(i + 1, b ? 1 : 0);
         } else if (v instanceof byte[] b) {
           p.setBytes(i + 1, b);
         } else {
           throw new IllegalArgumentException("value " + (i + 1) + " is a " + v.getClass().getName()
-              + ", which the store does not bind (String, Long, Integer, Boolean, byte[] or null): " + sql);
+              + ", which the store does not bind (String, Long, Integer, Double, Boolean, byte[] or null): " + sql);
         }
       }
       return p;

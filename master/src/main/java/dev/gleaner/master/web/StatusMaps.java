@@ -58,6 +58,7 @@ public final class StatusMaps {
     m.put("name", j.getName());
     // who submitted it ("client:NAME", "operator:NAME"); empty under the shared secret
     m.put("owner", j.getOwner());
+    m.put("priority", j.getPriority());
     m.put("workload", j.getWorkload());
     m.put("state", j.getState());
     m.put("strategy", j.getStrategy());

@@ -30,7 +30,12 @@ final class Handout {
 
   /** Gives the worker one chunk from its queue or the pool of a running job it takes; false if none. */
   boolean planned(Member m, double now) {
-    for (JobLedger j : s.live()) {
+    return planned(m, s.live(), now);
+  }
+
+  /** As {@link #planned(Member, double)}, looking at these jobs in this order. */
+  boolean planned(Member m, List<JobLedger> jobs, double now) {
+    for (JobLedger j : jobs) {
       if (!j.active() || !j.takes(m)) {
         continue;
       }
@@ -48,7 +53,12 @@ final class Handout {
 
   /** Gives the worker the first committed piece it may compute again for comparison (not one it committed or checked). */
   boolean check(Member m, double now) {
-    for (JobLedger j : s.live()) {
+    return check(m, s.live(), now);
+  }
+
+  /** As {@link #check(Member, double)}, looking at these jobs in this order. */
+  boolean check(Member m, List<JobLedger> jobs, double now) {
+    for (JobLedger j : jobs) {
       if (j.active() && j.takes(m) && check(j, m, now)) {
         return true;
       }

@@ -5,6 +5,7 @@ import dev.gleaner.common.control.state.JobLedger;
 import dev.gleaner.common.control.state.Member;
 import dev.gleaner.common.control.state.WaitLines;
 import dev.gleaner.common.control.state.WaitLines.Line;
+import java.util.List;
 
 /**
  * Who is served at a pump, and in which order: those with nothing in hand first, then those below
@@ -12,7 +13,9 @@ import dev.gleaner.common.control.state.WaitLines.Line;
  * to the back of its line, so that a plan spreads over every worker before anyone tops up (4,000
  * workers and 100,000 chunks: 25 each, not 32 each for 3,125 of them and nothing for the rest). A
  * visit asks the {@link Handout} (its queue, the pool, checks) and then, for a worker with nothing
- * in hand, {@link Stealing}.
+ * in hand, {@link Stealing}. While jobs of several owners (or priorities of one owner) run, each
+ * worker is offered them in the order of {@link FairShare}, which first takes workers back from jobs
+ * above their shares when the jobs below theirs have work waiting.
  *
  * <p>A pump does not look at every waiting worker. A worker with a reason of its own (it joined, a
  * slot of it freed, work was queued for it: {@link WaitLines#wake}) is visited once. A line is
@@ -35,12 +38,16 @@ final class Serving {
   private final WaitLines lines;
   private final Handout handout;
   private final Stealing stealing;
+  private final FairShare share;
+  /** Whether jobs of several owners or priorities run at this pump (see {@link FairShare}). */
+  private boolean contested;
 
   Serving(ControlState s, Handout handout, Stealing stealing) {
     this.s = s;
     this.lines = s.waiting;
     this.handout = handout;
     this.stealing = stealing;
+    this.share = new FairShare(s);
   }
 
   /** Hands out what waiting workers may take now (see the class comment). */
@@ -55,6 +62,11 @@ final class Serving {
         place(m, false, now);
       }
       return;
+    }
+    contested = share.contested();
+    if (contested) {
+      share.count();
+      share.preempt(now);
     }
     if (lines.look(Line.IDLE)) {
       lines.look(Line.IDLE, serve(Line.IDLE, now));
@@ -116,6 +128,19 @@ final class Serving {
    * worker with nothing in hand what it may take from others; false if none.
    */
   private boolean take(Member m, double now) {
+    if (contested) {
+      // the job furthest below its share first; a worker that holds chunks may take pieces planned for
+      // others too, since a job planned over every worker is served by its share of them
+      for (JobLedger j : share.order(m)) {
+        List<JobLedger> one = List.of(j);
+        if (handout.planned(m, one, now) || handout.check(m, one, now)
+            || stealing.take(m, one, !m.chunks.isEmpty(), now)) {
+          share.gave(m);
+          return true;
+        }
+      }
+      return false;
+    }
     if (handout.planned(m, now) || handout.check(m, now)) {
       return true;
     }

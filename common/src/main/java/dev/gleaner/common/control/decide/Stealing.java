@@ -30,17 +30,29 @@ final class Stealing {
 
   /** Gives the idle worker something taken from another; false if nobody has anything to take. */
   boolean take(Member m, double now) {
-    for (JobLedger j : s.live()) {
+    return take(m, s.live(), false, now);
+  }
+
+  /**
+   * As {@link #take(Member, double)}, looking at these jobs in this order; {@code queuedOnly}: only
+   * pieces planned for others and not handed out yet (what a worker that still holds chunks may
+   * take when its share sends it to a job planned over more workers than serve it).
+   */
+  boolean take(Member m, List<JobLedger> jobs, boolean queuedOnly, double now) {
+    for (JobLedger j : jobs) {
       if (j.active() && j.takes(m) && steal(j, m, now)) {
         return true;
       }
     }
-    for (JobLedger j : s.live()) {
+    if (queuedOnly) {
+      return false;
+    }
+    for (JobLedger j : jobs) {
       if (j.active() && j.takes(m) && split(j, m, now)) {
         return true;
       }
     }
-    for (JobLedger j : s.live()) {
+    for (JobLedger j : jobs) {
       if (j.active() && j.takes(m) && unload(j, m, now)) {
         return true;
       }

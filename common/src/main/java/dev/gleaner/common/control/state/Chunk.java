@@ -37,6 +37,11 @@ public final class Chunk {
    * what it computed since as one last piece (marked final), which counts; only that piece ends it.
    */
   public boolean collected;
+  /**
+   * Cut (or left to end) so that its worker goes to a job below its share ({@code FairShare}): its
+   * worker counts as coming free, not as its job's.
+   */
+  public boolean preempted;
 
   public Chunk(long id, JobLedger job, Member worker, long start, long end, long[] checkpoints) {
     this.id = id;

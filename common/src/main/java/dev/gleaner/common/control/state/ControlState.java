@@ -33,6 +33,8 @@ public final class ControlState {
    * and its risk-free sizes assume (the papers' one port until the master says otherwise).
    */
   public dev.gleaner.common.port.PortRule port = dev.gleaner.common.port.PortRule.ONE_PORT;
+  /** Owners' weights in the fair share of the workers, as an operator set them (1 for an owner not here). */
+  public final Map<String, Double> shareWeights = new HashMap<>();
   /** Chunks reserved for workers that have not come back yet (see {@link Chunk#reservedUntil}). */
   public int reserved;
   /** After the store failed, nothing is handed out before this time (no busy loop on a full disk). */
