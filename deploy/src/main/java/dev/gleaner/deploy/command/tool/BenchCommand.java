@@ -9,6 +9,8 @@ import dev.gleaner.deploy.bench.hostile.HostileBench;
 import dev.gleaner.deploy.bench.hostile.HostileReport;
 import dev.gleaner.deploy.bench.links.LinksBench;
 import dev.gleaner.deploy.bench.links.LinksOptions;
+import dev.gleaner.deploy.bench.shares.SharesBench;
+import dev.gleaner.deploy.bench.shares.SharesOptions;
 import dev.gleaner.deploy.bench.swarm.SwarmBench;
 import dev.gleaner.deploy.bench.swarm.SwarmOptions;
 import dev.gleaner.deploy.client.StatusView;
@@ -36,7 +38,7 @@ import picocli.CommandLine.Option;
     header = "Measure the runtime end to end on loopback.",
     description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a"
         + " plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
-        "--closed-loop, --hostile, --swarm and --links run other benches instead (see their options)."})
+        "--closed-loop, --hostile, --swarm, --links and --shares run other benches instead (see their options)."})
 public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -121,6 +123,9 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Mixin
   LinksOptions links;
 
+  @CommandLine.Mixin
+  SharesOptions shares;
+
   @Override
   public Integer call() throws Exception {
     LocalRuns.quietLogs();
@@ -133,6 +138,15 @@ public final class BenchCommand implements Callable<Integer> {
         SwarmBench.print(out, doc);
       }
       return Boolean.TRUE.equals(doc.get("ok")) ? 0 : 1;
+    }
+    if (shares.requested()) {
+      Map<String, Object> doc = new SharesBench(shares.settings(), System.err).run();
+      if (json) {
+        out.println(StatusView.json(doc));
+      } else {
+        SharesBench.print(out, doc);
+      }
+      return 0;
     }
     if (links.requested()) {
       Map<String, Object> doc = new LinksBench(links.settings(), System.err).run();
