@@ -6,7 +6,8 @@
  *       the port; {@link dev.gleaner.master.FaultFile} injects faults for chaos runs.
  *   <li>{@code net}: Netty on one TCP port; a worker's frames become control-loop events, the
  *       loop's actions go out as frames through the worker's session and the one port.
- *   <li>{@code web}: the read-only web page and the JSON of {@code /api/status}, served by {@code net}.
+ *   <li>{@code web}: the read-only web page, the JSON of {@code /api/status} and of the jobs' API, and a
+ *       job's fields as people write them, served by {@code net}.
  *   <li>{@code status}: the status replies, the web page's figures and the forecasts, read on the
  *       control thread.
  *   <li>{@code loop}: the control loop runs the controller on one thread, feeds it, and carries

@@ -6,11 +6,11 @@ import dev.gleaner.protocol.JobReply;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code gleaner cancel JOB}: ends a running job, keeping what is saved and what its workers computed. */
 @Command(name = "cancel", mixinStandardHelpOptions = true,
@@ -47,7 +47,7 @@ public final class CancelCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    long graceMs = now ? 0 : dev.gleaner.deploy.format.Durations.parse("--grace", grace).toMillis();
+    long graceMs = now ? 0 : dev.gleaner.master.web.Durations.parse("--grace", grace).toMillis();
     JobReply r;
     try (MasterClient c = client.connect("`gleaner cancel`")) {
       r = c.cancel(job, reason.isBlank() ? "gleaner cancel" : reason, graceMs);

@@ -2,15 +2,15 @@ package dev.gleaner.deploy.command;
 
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
-import dev.gleaner.deploy.format.Deadlines;
+import dev.gleaner.master.web.Deadlines;
 import dev.gleaner.protocol.JobStatus;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /** {@code gleaner wait JOB}: follows a job until it ends. */
 @Command(name = "wait", mixinStandardHelpOptions = true,

@@ -1,9 +1,10 @@
 package dev.gleaner.deploy.command;
 
 import dev.gleaner.common.sim.FailureSchedule;
-import dev.gleaner.deploy.format.Deadlines;
-import dev.gleaner.deploy.format.Durations;
+import dev.gleaner.common.time.WeeklyWindows;
 import dev.gleaner.deploy.launch.WorkerEventsFile;
+import dev.gleaner.master.web.Deadlines;
+import dev.gleaner.master.web.Durations;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.worker.WorkerConfig;
@@ -13,10 +14,9 @@ import dev.gleaner.worker.owner.OwnerActivity;
 import dev.gleaner.worker.owner.OwnerConfig;
 import dev.gleaner.worker.owner.OwnerFile;
 import dev.gleaner.worker.owner.OwnerSources;
-import dev.gleaner.common.time.WeeklyWindows;
-import java.time.ZoneId;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneId;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -27,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * HTTP on the master's port, read-only, one request per connection; the connection never reaches
- * the framed protocol's handlers, which see no bytes from it.
+ * HTTP on the master's port, one request per connection; the connection never reaches the framed
+ * protocol's handlers, which see no bytes from it.
  *
  * <ul>
  *   <li>{@code GET /metrics}: the meters in Prometheus' text format (Micrometer's Prometheus
@@ -40,9 +40,11 @@ import org.slf4j.LoggerFactory;
  *       {@code --web-from-anywhere}; other addresses must then show a client's or an operator's token or the shared
  *       secret ({@code Authorization: Bearer}, or {@code ?token=}). The status is what the reader may
  *       read ({@link ReadableStatus}): without a credential, what a client reads of another's job.
+ *   <li>{@code /api/jobs...}: the jobs' API ({@link JobsApi}), a credential in the Authorization
+ *       header always; its description {@code GET /api/openapi.json}.
  * </ul>
  *
- * Refusals are one line of plain text, and logged.
+ * Refusals are one line of plain text (of JSON in the API), and logged.
  */
 final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger log = LoggerFactory.getLogger(HttpHandler.class);
@@ -78,9 +80,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
     String path = uri.path();
     boolean head = request.method().equals(HttpMethod.HEAD);
-    if (!request.method().equals(HttpMethod.GET) && !head) {
-      respond(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET and HEAD: this master's web is read-only\n", TEXT,
-          head);
+    if (JobsApi.handles(path)) {
+      api(ctx, request, uri, head);
+    } else if (!request.method().equals(HttpMethod.GET) && !head) {
+      respond(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET and HEAD here: the jobs' API is under /api/jobs\n",
+          TEXT, head);
     } else if (path.equals("/metrics")) {
       metrics(ctx, request, head);
     } else if (path.equals("/api/status") || WebAssets.has(path)) {
@@ -98,9 +102,58 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       }
     } else {
       log.debug("no page {} for {}", path, ctx.channel().remoteAddress());
-      respond(ctx, HttpResponseStatus.NOT_FOUND, "no such page: this master serves /, /api/status and /metrics\n",
+      respond(ctx, HttpResponseStatus.NOT_FOUND, "no such page: this master serves /, /api/status, /api/jobs and /metrics\n",
           TEXT, head);
     }
+  }
+
+  /**
+   * The jobs' API ({@link JobsApi}): its description to anyone the web answers; the rest to a
+   * credential in an Authorization header only (never ?token=, never anonymous, on this machine too).
+   */
+  private void api(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder uri, boolean head) {
+    String path = uri.path();
+    if (!loopback(ctx) && !services.config().webFromAnywhere()) {
+      String why = "the HTTP API answers loopback addresses only; start the master with --web-from-anywhere to open"
+          + " it (to holders of a client's or an operator's token or the shared secret)";
+      log.info("refused {} {} to {}: {}", request.method(), path, ctx.channel().remoteAddress(), why);
+      respond(ctx, JobsApi.Answer.error(HttpResponseStatus.FORBIDDEN, why), head);
+      return;
+    }
+    Caller caller = Caller.ANONYMOUS;
+    if (!path.equals("/api/openapi.json")) {
+      String header = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+      String why;
+      if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        why = (header == null ? "no credential" : "the Authorization header must be 'Bearer CREDENTIAL'")
+            + ": the API takes a client's or an operator's token as NAME:BASE64 (the id= and token= of its file) or"
+            + " the shared secret, in an Authorization: Bearer header";
+      } else {
+        PeerAuthenticator.WebLogin login = services.authenticator().webLogin(header.substring(7).strip());
+        why = login.refusal();
+        caller = login.caller();
+      }
+      if (why != null) {
+        log.info("refused {} {} to {}: {}", request.method(), path, ctx.channel().remoteAddress(), why);
+        JobsApi.Answer a = JobsApi.Answer.error(HttpResponseStatus.UNAUTHORIZED, why);
+        respond(ctx, a, head);
+        return;
+      }
+    }
+    new JobsApi(services).answer(ctx, request, uri, caller).whenCompleteAsync((a, err) -> {
+      if (err != null) {
+        log.error("the HTTP API failed on {} {} from {}: {}", request.method(), path, ctx.channel().remoteAddress(),
+            err.toString(), err);
+        respond(ctx, JobsApi.Answer.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master failed: "
+            + err.getMessage()), head);
+      } else {
+        respond(ctx, a, head);
+      }
+    }, ctx.executor());
+  }
+
+  private static void respond(ChannelHandlerContext ctx, JobsApi.Answer a, boolean head) {
+    respond(ctx, a.status(), a.body(), a.type(), head);
   }
 
   private void metrics(ChannelHandlerContext ctx, FullHttpRequest request, boolean head) {

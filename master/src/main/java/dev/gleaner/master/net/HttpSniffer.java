@@ -9,16 +9,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Port unification: the first bytes a peer sends tell an HTTP request ({@code GET }, {@code HEAD}:
- * {@code /metrics}, the web page and {@code /api/status})
+ * Port unification: the first bytes a peer sends tell an HTTP request ({@code GET }, {@code HEAD},
+ * {@code POST}, {@code PUT}, {@code DELETE}: {@code /metrics}, the web page, {@code /api/status} and
+ * the jobs' API)
  * from the framed protocol, whose first bytes are a frame's length (a Hello is far shorter than
  * 0x47455420 bytes). HTTP gets Netty's codec and {@link HttpHandler} in this handler's
  * place; anything else passes on to the frame decoder, the bytes read so far with it.
  */
 final class HttpSniffer extends ByteToMessageDecoder {
   private static final int LOOK = 5;
-  /** The largest HTTP request taken: a scrape or a page is a line and a few headers. */
-  private static final int MAX_REQUEST_BYTES = 16 * 1024;
+  /** The largest HTTP request taken: a scrape or a page is a line and a few headers, a job's fields a few lines. */
+  static final int MAX_REQUEST_BYTES = 64 * 1024;
 
   private final Services services;
 
@@ -33,12 +34,13 @@ final class HttpSniffer extends ByteToMessageDecoder {
     }
     // a frame's first byte is its length's highest: 0 for any frame a master takes; 'G' or 'H' may be HTTP
     byte b = in.getByte(in.readerIndex());
-    boolean maybeHttp = b == 'G' || b == 'H';
+    boolean maybeHttp = b == 'G' || b == 'H' || b == 'P' || b == 'D';
     if (maybeHttp && in.readableBytes() < LOOK) {
       return;
     }
     String first = maybeHttp ? in.toString(in.readerIndex(), LOOK, StandardCharsets.US_ASCII) : "";
-    if (first.startsWith("GET ") || first.equals("HEAD ")) {
+    if (first.startsWith("GET ") || first.equals("HEAD ") || first.equals("POST ") || first.startsWith("PUT ")
+        || first.equals("DELET")) {
       ctx.pipeline().addAfter(ctx.name(), "http-handler", new HttpHandler(services));
       ctx.pipeline().addAfter(ctx.name(), "http-aggregate", new HttpObjectAggregator(MAX_REQUEST_BYTES));
       ctx.pipeline().addAfter(ctx.name(), "http", new HttpServerCodec(4096, 8192, 8192));

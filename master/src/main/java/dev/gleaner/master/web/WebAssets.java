@@ -24,7 +24,8 @@ public final class WebAssets {
       "/app.js", new String[] {PAGE + "app.js", "text/javascript; charset=utf-8"},
       "/app.css", new String[] {PAGE + "app.css", "text/css; charset=utf-8"},
       "/webjars/uplot/uPlot.iife.min.js", new String[] {UPLOT + "uPlot.iife.min.js", "text/javascript; charset=utf-8"},
-      "/webjars/uplot/uPlot.min.css", new String[] {UPLOT + "uPlot.min.css", "text/css; charset=utf-8"});
+      "/webjars/uplot/uPlot.min.css", new String[] {UPLOT + "uPlot.min.css", "text/css; charset=utf-8"},
+      "/api/openapi.json", new String[] {PAGE + "openapi.json", "application/json"});
 
   private WebAssets() {}
 

@@ -1,10 +1,10 @@
 package dev.gleaner.deploy.command.cluster;
 
 import dev.gleaner.deploy.client.MasterClient;
-import dev.gleaner.deploy.format.Durations;
 import dev.gleaner.deploy.launch.Autoscaler;
 import dev.gleaner.deploy.launch.Slurm;
 import dev.gleaner.deploy.launch.SlurmScript;
+import dev.gleaner.master.web.Durations;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.SecretFile;
@@ -25,10 +25,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code gleaner cluster autoscale --slurm}: keeps enough Slurm worker jobs for the work the master has

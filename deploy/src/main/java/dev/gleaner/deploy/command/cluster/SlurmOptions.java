@@ -1,9 +1,9 @@
 package dev.gleaner.deploy.command.cluster;
 
-import dev.gleaner.deploy.format.Durations;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.EntryPoint;
 import dev.gleaner.deploy.launch.SlurmScript;
+import dev.gleaner.master.web.Durations;
 import dev.gleaner.protocol.SecretFile;
 import java.io.File;
 import java.nio.file.Path;

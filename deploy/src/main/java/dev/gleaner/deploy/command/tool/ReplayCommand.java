@@ -6,12 +6,12 @@ import dev.gleaner.common.time.Ticker;
 import dev.gleaner.common.trace.AvailabilityTrace;
 import dev.gleaner.common.trace.OmniscientBound;
 import dev.gleaner.common.trace.OwnerSchedule;
-import dev.gleaner.deploy.format.Durations;
 import dev.gleaner.deploy.format.PlatformFile;
 import dev.gleaner.deploy.weekend.OwnerFiles;
 import dev.gleaner.deploy.weekend.OwnerReplay;
 import dev.gleaner.deploy.weekend.ReplayRun;
 import dev.gleaner.deploy.weekend.TraceFile;
+import dev.gleaner.master.web.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -22,9 +22,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code gleaner replay}: drives local workers' owner files from an availability trace, in

@@ -1,9 +1,10 @@
-package dev.gleaner.deploy.format;
+package dev.gleaner.master.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.gleaner.protocol.JobSpec;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,12 +77,15 @@ class DeadlinesTest {
   }
 
   @Test
-  void aJobFileTakesADeadlineAndReplication() {
-    JobSpec s = JobFile.parse("workload: primes\nparams: {to: 100}\ndeadline: 10m\nreplication: true\n", "job.yaml");
+  void aJobTakesADeadlineAndReplication() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    JobSpec s = JobFields.fromTree(json.readTree("{\"workload\": \"primes\", \"params\": {\"to\": 100},"
+        + " \"deadline\": \"10m\", \"replication\": true}"), "the request");
     assertTrue(s.getDeadlineMillis() > System.currentTimeMillis() + 9 * 60_000L);
     assertTrue(s.getReplication());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> JobFile.parse("workload: primes\nparams: {to: 100}\nreplication: yes please\n", "job.yaml"));
-    assertTrue(e.getMessage().contains("'replication' must be true or false"), e.getMessage());
+        () -> JobFields.fromTree(json.readTree("{\"workload\": \"primes\", \"replication\": \"yes please\"}"),
+            "the request"));
+    assertEquals("the request: 'replication' must be true or false, got \"yes please\"", e.getMessage());
   }
 }

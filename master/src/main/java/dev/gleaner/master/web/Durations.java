@@ -1,4 +1,4 @@
-package dev.gleaner.deploy.format;
+package dev.gleaner.master.web;
 
 import java.time.Duration;
 import java.util.Locale;
