@@ -221,10 +221,18 @@ public final class ClosedLoop {
    * until every one has ended or the horizon passes. They share one workload (and bytes per unit).
    */
   public static Shared runAll(List<Arrival> jobs, List<Host> hosts, Setup setup, Observer observer) {
+    return runAll(jobs, hosts, setup, java.util.Map.of(), observer);
+  }
+
+  /** As above, the owners sharing the workers by {@code shares} (owner to weight; see {@link Controller#share}). */
+  public static Shared runAll(List<Arrival> jobs, List<Host> hosts, Setup setup, java.util.Map<String, Double> shares,
+      Observer observer) {
     if (jobs.isEmpty()) {
       throw new IllegalArgumentException("no job to run");
     }
-    return new ClosedLoop(jobs, hosts, setup, observer).go();
+    ClosedLoop loop = new ClosedLoop(jobs, hosts, setup, observer);
+    shares.forEach((owner, weight) -> loop.controller.share(owner, weight, 0));
+    return loop.go();
   }
 
   private Shared go() {

@@ -37,8 +37,9 @@ import java.util.SplittableRandom;
  * several times.
  *
  * <p>The forecast is the mean of the runs, with the lowest and the highest as its band (were the
- * runs' worlds the real one's equals, the real figure would fall between them 19 times in 21). It
- * takes the job to have its workers to itself: with other jobs running, it is optimistic.
+ * runs' worlds the real one's equals, the real figure would fall between them 19 times in 21).
+ * {@link #run} takes the job to have its workers to itself; {@link #runTogether} runs the jobs that
+ * share a workload together, each with the share of the workers the controller gives it.
  */
 public final class Forecast {
   private Forecast() {}
@@ -142,6 +143,115 @@ public final class Forecast {
     return new Outlook(runs, Arrays.stream(units).average().orElse(0), units[0], units[runs - 1],
         (double) finished / runs, quantile(ends, 0.5), ends[0], ends[runs - 1],
         job.deadline(), now);
+  }
+
+  /**
+   * The running jobs forward together, {@code runs} times: in each run the jobs that share a workload
+   * (and its bytes per unit) share one drawn world of workers, and the controller shares the workers
+   * among them as the master does (owners by {@code shares}, priorities, arrival), so each job's
+   * outlook counts the others'. The outsets are in the jobs' order of arrival. A job of a workload
+   * alone, or whose workers are not known, gets {@link #run}'s outlook.
+   *
+   * @return each job's outlook by id (null where {@link #run} gives none)
+   */
+  public static java.util.Map<String, Outlook> runTogether(List<Outset> outsets, java.util.Map<String, Double> shares,
+      ControlConfig config, double tick, int runs, long seed) {
+    java.util.Map<String, Outlook> out = new java.util.LinkedHashMap<>();
+    java.util.Map<String, List<Outset>> groups = new java.util.LinkedHashMap<>();
+    for (Outset o : outsets) {
+      groups.computeIfAbsent(o.job().workload() + "/" + o.job().bytesPerUnit(), k -> new ArrayList<>()).add(o);
+    }
+    for (List<Outset> group : groups.values()) {
+      if (group.size() == 1 || !measured(group.get(0))) {
+        for (Outset o : group) {
+          out.put(o.job().id(), run(o, config, tick, runs, seed ^ o.job().id().hashCode()));
+        }
+      } else {
+        out.putAll(together(group, shares, config, tick, runs, seed));
+      }
+    }
+    return out;
+  }
+
+  /** Whether a worker can take the job and a piece of its workload was measured (else no forecast). */
+  private static boolean measured(Outset o) {
+    double speeds = 0;
+    for (Outset.Host h : o.hosts()) {
+      if (h.up() || Double.isFinite(h.downtime())) {
+        speeds += h.speed();
+      }
+    }
+    return speeds > 0 && o.hosts().stream().anyMatch(h -> h.speedSeconds() > 0);
+  }
+
+  private static java.util.Map<String, Outlook> together(List<Outset> group, java.util.Map<String, Double> shares,
+      ControlConfig config, double tick, int runs, long seed) {
+    Outset first = group.get(0);
+    // the workers that can take any of them (one workload: each outset lists the same, less those set aside)
+    java.util.Map<String, Outset.Host> byId = new java.util.LinkedHashMap<>();
+    for (Outset o : group) {
+      for (Outset.Host h : o.hosts()) {
+        byId.putIfAbsent(h.id(), h);
+      }
+    }
+    List<Outset.Host> hosts = new ArrayList<>(byId.values());
+    double now = first.now();
+    double speeds = 0;
+    int saving = 0;
+    for (Outset.Host h : hosts) {
+      if (h.up() || Double.isFinite(h.downtime())) {
+        speeds += h.speed();
+      }
+      saving += h.savesOnVacate() ? 1 : 0;
+    }
+    long left = 0;
+    double horizon = 0;
+    double latestDeadline = 0;
+    for (Outset o : group) {
+      left += o.job().remaining().size();
+      if (Double.isFinite(o.job().deadline())) {
+        latestDeadline = Math.max(latestDeadline, o.job().deadline() - now);
+      }
+    }
+    double eps = Double.isFinite(first.eps()) ? first.eps() : EPS_UNMEASURED;
+    double grace = Math.max(ControlConfig.DEADLINE_GRACE, 3 * eps);
+    horizon = Math.max(latestDeadline + grace + 2 * tick, Math.min(MAX_HORIZON, Math.max(60,
+        HORIZON_FACTOR * left / speeds)));
+    double ahead = Math.min(horizon, left / speeds);
+    List<ClosedLoop.Arrival> arrivals = new ArrayList<>();
+    for (Outset o : group) {
+      JobDef j = o.job();
+      arrivals.add(new ClosedLoop.Arrival(0, Double.isFinite(j.deadline()) ? j.withDeadline(j.deadline() - now) : j));
+    }
+    ClosedLoop.Setup setup = new ClosedLoop.Setup(config, Math.max(tick, horizon / MAX_TICKS), eps, horizon,
+        2 * saving > hosts.size() ? ClosedLoop.Interruptions.VACATE : ClosedLoop.Interruptions.CRASH);
+    int n = group.size();
+    double[][] units = new double[n][runs];
+    double[][] ends = new double[n][runs];
+    int[] finished = new int[n];
+    for (int r = 0; r < runs; r++) {
+      SplittableRandom random = new SplittableRandom(seed * 7_919 + r);
+      ClosedLoop.Shared result = ClosedLoop.runAll(arrivals, draw(hosts, horizon, ahead, now, first.upShape(),
+          first.downShape(), first.speedSpread(), random), setup, shares, (c, t) -> { });
+      for (int k = 0; k < n; k++) {
+        ClosedLoop.JobEnd e = result.jobs().get(k);
+        JobDef j = group.get(k).job();
+        units[k][r] = e.committed();
+        boolean all = e.committed() >= j.end() - j.start() && !Double.isNaN(e.end());
+        ends[k][r] = all ? now + e.end() : Double.POSITIVE_INFINITY;
+        finished[k] += all ? 1 : 0;
+      }
+    }
+    java.util.Map<String, Outlook> out = new java.util.LinkedHashMap<>();
+    for (int k = 0; k < n; k++) {
+      Arrays.sort(units[k]);
+      Arrays.sort(ends[k]);
+      JobDef j = group.get(k).job();
+      out.put(j.id(), new Outlook(runs, Arrays.stream(units[k]).average().orElse(0), units[k][0],
+          units[k][runs - 1], (double) finished[k] / runs, quantile(ends[k], 0.5), ends[k][0], ends[k][runs - 1],
+          j.deadline(), now));
+    }
+    return out;
   }
 
   /** The q-quantile of sorted values (the nearest rank). */

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps each running job's forecast fresh ({@link Forecast}): at a tick, the loop hands the jobs'
- * outsets to a thread of its own, which runs the simulator forward and posts the outlooks back.
+ * outsets to a thread of its own, which runs the simulator forward (the jobs of one workload together,
+ * each with the share of the workers the controller gives it) and posts the outlooks back.
  * One round of forecasts at a time, and the next one starts ten times as long as the last took
  * after it started (at least {@link #PERIOD} seconds): the forecasts take a tenth of one core on
  * average, whatever the fleet's size. A job gets its first forecast once it has run for
@@ -65,30 +66,40 @@ final class Forecasts implements AutoCloseable {
       return;
     }
     List<Outset> outsets = new ArrayList<>();
+    java.util.Set<String> reported = new java.util.HashSet<>();
     long young = books.clock().epochMillis() - Math.round(PERIOD * 1000);
     for (MasterJob j : books.jobs().values()) {
-      if (j.running() && j.submittedAtMillis <= young) {
+      if (j.running()) {
         Outset o = books.controller().views().outset(j.id, now);
         if (o != null) {
+          // a young job is run forward with the others (it takes its share of the workers), not reported yet
           outsets.add(o);
-        } else {
+          if (j.submittedAtMillis <= young) {
+            reported.add(j.id);
+          }
+        } else if (j.submittedAtMillis <= young) {
           // every unit saved (its checks may still run), or ended: the last forecast says nothing any more
           done.forecast(j.id, null);
         }
       }
     }
-    if (outsets.isEmpty()) {
+    if (reported.isEmpty()) {
       return;
     }
     running = true;
     long round = ++rounds;
+    // the jobs share the workers as the controller shares them: by owners' weights, priorities, arrival
+    java.util.Map<String, Double> shares = books.controller().shares();
     thread.execute(() -> {
       long t0 = System.nanoTime();
       List<Runnable> results = new ArrayList<>();
       try {
+        java.util.Map<String, Forecast.Outlook> outlooks = outlooks(outsets, shares, round);
         for (Outset o : outsets) {
-          Forecast.Outlook f = outlook(o, round);
-          results.add(() -> done.forecast(o.job().id(), f));
+          if (reported.contains(o.job().id())) {
+            Forecast.Outlook f = outlooks.get(o.job().id());
+            results.add(() -> done.forecast(o.job().id(), f));
+          }
         }
       } finally {
         // whatever happened (an Error too), the next round can come: the loop hears of this one's end
@@ -102,25 +113,34 @@ final class Forecasts implements AutoCloseable {
     });
   }
 
-  private Forecast.Outlook outlook(Outset o, long round) {
-    if (o.hosts().size() > MAX_FLEET) {
-      if (toldTooLarge.add(o.job().id())) {
-        log.info("job {}: no forecast: {} workers can take it, more than the {} a forecast runs forward",
-            o.job().id(), o.hosts().size(), MAX_FLEET);
+  /**
+   * Each job's outlook (none for a job more workers can take than {@link #MAX_FLEET}), the jobs of
+   * one workload run forward together ({@link Forecast#runTogether}), so that each counts the others.
+   */
+  private java.util.Map<String, Forecast.Outlook> outlooks(List<Outset> outsets, java.util.Map<String, Double> shares,
+      long round) {
+    List<Outset> fit = new ArrayList<>();
+    for (Outset o : outsets) {
+      if (o.hosts().size() > MAX_FLEET) {
+        if (toldTooLarge.add(o.job().id())) {
+          log.info("job {}: no forecast: {} workers can take it, more than the {} a forecast runs forward",
+              o.job().id(), o.hosts().size(), MAX_FLEET);
+        }
+      } else {
+        fit.add(o);
       }
-      return null;
     }
     try {
-      return Forecast.run(o, config, tickSeconds, Forecast.RUNS, o.job().id().hashCode() * 31L + round);
+      return Forecast.runTogether(fit, shares, config, tickSeconds, Forecast.RUNS, round * 31L);
     } catch (RuntimeException e) {
-      // a forecast that cannot be made is no reason to stop the job: said once, with its cause
+      // a forecast that cannot be made is no reason to stop the jobs: said once, with its cause
       if (!failedOnce) {
         failedOnce = true;
-        log.warn("job {}: no forecast: {}", o.job().id(), e.toString(), e);
+        log.warn("jobs {}: no forecast: {}", fit.stream().map(o -> o.job().id()).toList(), e.toString(), e);
       } else {
-        log.debug("job {}: no forecast", o.job().id(), e);
+        log.debug("no forecast", e);
       }
-      return null;
+      return java.util.Map.of();
     }
   }
 
