@@ -41,6 +41,8 @@ import java.util.Map;
  *       carol's workers once dave's job has ended (all of them).
  *   <li><b>priority</b>: client erin submits a job at priority 0, then one at priority 5, 10 s
  *       later: when the second first holds every worker, and that it ends first.
+ *   <li><b>forecast</b>: frank's job, and grace's a quarter into it: the master's forecasts of each
+ *       (made with the other's) against their real ends.
  * </ol>
  *
  * The workload is {@code primes} over ranges of integers; a worker's speed is its cap. Each figure
@@ -109,6 +111,7 @@ public final class SharesBench {
       doc.put("preempt", preempt());
       doc.put("weights", weights());
       doc.put("priority", priority());
+      doc.put("forecast", forecast());
       doc.put("masterStopped", m.stop(Duration.ofSeconds(10)) ? "on SIGTERM" : "SIGKILL");
       doc.put("store", StoreCheck.check(data.resolve("gleaner.db"), checked));
     }
@@ -253,6 +256,56 @@ public final class SharesBench {
     }
   }
 
+  /**
+   * Scene 4: the master's forecasts with a second owner's job. Frank's job would take every worker
+   * {@code 4/3 seconds}; grace's, worth as long on half of them, comes a quarter into it. Frank's first
+   * forecast made after grace's job came, and grace's first made a quarter into hers, against their
+   * ends.
+   */
+  private Map<String, Object> forecast() throws Exception {
+    int half = settings.workers() / 2;
+    double frankAlone = settings.seconds() * 4 / 3;
+    long frankUnits = Math.round(settings.speed() * settings.workers() * frankAlone);
+    long graceUnits = Math.round(settings.speed() * half * frankAlone / 2);
+    note("forecast: frank's job of %d units, grace's of %d a quarter into it ...", frankUnits, graceUnits);
+    Sampler s = new Sampler();
+    String frank;
+    String grace;
+    try (MasterClient f = as(Role.CLIENT, "frank"); MasterClient g = as(Role.CLIENT, "grace")) {
+      frank = f.submit(primes("frank", frankUnits, 0));
+      s.until(frankAlone / 4);
+      grace = g.submit(primes("grace", graceUnits, 0));
+      s.untilEnded(List.of(frank, grace));
+    }
+    JobStatus fs = s.last(frank);
+    JobStatus gs = s.last(grace);
+    long graceAt = gs.getSubmittedAtMillis();
+    Map<String, Object> r = new LinkedHashMap<>();
+    r.put("frank", forecastAgainstEnd(s.firstForecast(frank, graceAt), fs));
+    double graceRun = (gs.getFinishedAtMillis() - graceAt) / 1000.0;
+    r.put("grace", forecastAgainstEnd(s.firstForecast(grace, graceAt + Math.round(graceRun * 1000 / 4)), gs));
+    r.put("exact", exact(fs, frankUnits) && exact(gs, graceUnits));
+    note("  frank's forecast after grace came: %s; grace's a quarter into hers: %s", r.get("frank"), r.get("grace"));
+    return r;
+  }
+
+  /** A forecast's end against the job's real end: both from the job's submission, and their ratio. */
+  private static Map<String, Object> forecastAgainstEnd(JobStatus at, JobStatus end) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    if (at == null || at.getForecast().getEndMillis() == 0) {
+      m.put("forecast", "none");
+      return m;
+    }
+    double from = end.getSubmittedAtMillis();
+    double said = (at.getForecast().getEndMillis() - from) / 1000.0;
+    double real = (end.getFinishedAtMillis() - from) / 1000.0;
+    m.put("madeAtSeconds", (at.getForecast().getAtMillis() - from) / 1000.0);
+    m.put("forecastSeconds", said);
+    m.put("endSeconds", real);
+    m.put("ratio", said / real);
+    return m;
+  }
+
   /** Whether the job ended DONE with the number of primes below {@code to}. */
   private static boolean exact(JobStatus j, long to) {
     return j.getState().equals("DONE") && j.getResult().strip().equals(Sieve.primesBelow(to) + " primes");
@@ -356,6 +409,18 @@ public final class SharesBench {
       return u;
     }
 
+    /** The job's status in the first sample whose forecast was made at or after {@code atMillis}; null if none. */
+    JobStatus firstForecast(String job, long atMillis) {
+      for (StatusReply r : replies) {
+        for (JobStatus s : r.getJobsList()) {
+          if (s.getJobId().equals(job) && s.hasForecast() && s.getForecast().getAtMillis() >= atMillis) {
+            return s;
+          }
+        }
+      }
+      return null;
+    }
+
     JobStatus last(String job) {
       return replies.get(replies.size() - 1).getJobsList().stream().filter(s -> s.getJobId().equals(job)).findFirst()
           .orElseThrow(() -> new IllegalStateException("job " + job + " is not in the master's status"));
@@ -390,5 +455,18 @@ public final class SharesBench {
         + " (alone: %.1f s), %s the priority-0 job; %s%n", q.get("highHoldsAllAfterSeconds"), q.get("highSeconds"),
         q.get("highAloneSeconds"), Boolean.TRUE.equals(q.get("highEndedFirst")) ? "before" : "NOT before",
         Boolean.TRUE.equals(q.get("exact")) ? "both answers exact" : "AN ANSWER IS NOT EXACT");
+    Map<String, Object> f = (Map<String, Object>) doc.get("forecast");
+    out.printf(Locale.ROOT, "forecast: frank's job, its forecast after grace's came %s; grace's, a quarter into it"
+        + " %s; %s%n", forecastLine((Map<String, Object>) f.get("frank")),
+        forecastLine((Map<String, Object>) f.get("grace")),
+        Boolean.TRUE.equals(f.get("exact")) ? "both answers exact" : "AN ANSWER IS NOT EXACT");
+  }
+
+  private static String forecastLine(Map<String, Object> m) {
+    if (!m.containsKey("ratio")) {
+      return "(none made)";
+    }
+    return String.format(Locale.ROOT, "(made %.1f s in) said %.1f s, it took %.1f s (%.3f)", m.get("madeAtSeconds"),
+        m.get("forecastSeconds"), m.get("endSeconds"), m.get("ratio"));
   }
 }

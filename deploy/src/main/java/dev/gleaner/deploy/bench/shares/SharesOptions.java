@@ -5,10 +5,11 @@ import picocli.CommandLine.Option;
 /** The options of {@code gleaner bench --shares}, mixed into the bench command. */
 public final class SharesOptions {
   @Option(names = "--shares",
-      description = "Instead: the fair share on worker JVMs held to one speed each, on loopback (about 4 minutes):"
+      description = "Instead: the fair share on worker JVMs held to one speed each, on loopback (about 5 minutes):"
           + " client alice's job on every worker and bob's 10 s later (when bob's job holds half the workers, its"
           + " time against alone on half, both answers and the store checked); weights 3:1 between two owners; a"
-          + " priority-5 job after a priority-0 one of the same owner.")
+          + " priority-5 job after a priority-0 one of the same owner; the forecasts of two owners' jobs against"
+          + " their ends.")
   boolean shares;
 
   @Option(names = "--share-workers", defaultValue = "4",
