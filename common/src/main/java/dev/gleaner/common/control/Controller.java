@@ -325,8 +325,8 @@ public final class Controller {
    * back to the default. From the next pump on.
    */
   public void share(String owner, double weight, double now) {
-    if (!(weight >= 0) || !Double.isFinite(weight)) {
-      throw new IllegalArgumentException("a share's weight must be a positive number (0: the default), got " + weight);
+    if (!(weight == 0 || weight >= 0.001 && Double.isFinite(weight))) {
+      throw new IllegalArgumentException("a share's weight is 0 (the default) or a number from 0.001, got " + weight);
     }
     java.util.Objects.requireNonNull(owner, "owner");
     if (weight == 0) {

@@ -177,4 +177,17 @@ class FairShareTest {
     assertTrue(first.end() <= 1.1 * 200_000 / (4 * SPEED), "the first job, alone on 4 workers, took " + first.end());
     assertEquals(0, r.duplicateUnits());
   }
+
+  /** The lowest priority there is, submitted later, waits: it takes nothing from the job before it. */
+  @Test
+  void theLowestPriorityWaitsForTheOwnersOtherJobs() {
+    Shared r = ClosedLoop.runAll(List.of(new Arrival(0, job("first", "client:erin", 0, 200_000)),
+        new Arrival(10, job("background", "client:erin", Integer.MIN_VALUE, 40_000))), hosts(4),
+        ClosedLoop.Setup.defaults(1000), (c, now) -> { });
+    JobEnd first = end(r, "first");
+    assertTrue(first.end() < end(r, "background").end());
+    assertTrue(first.end() <= 1.1 * 200_000 / (4 * SPEED), "the priority-0 job, alone on 4 workers, took "
+        + first.end());
+    assertEquals(0, r.figures().truncations(), "nothing cut for the background job");
+  }
 }

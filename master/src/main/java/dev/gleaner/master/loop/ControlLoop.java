@@ -82,7 +82,13 @@ public final class ControlLoop implements AutoCloseable {
       controller.pastSession(s.workerId(), s.startedAt() / 1000.0, s.endedAt() / 1000.0, s.interrupted());
     }
     // the owners' weights in the fair share, as operators set them
-    store.call(ShareTable.all()).forEach((owner, weight) -> controller.share(owner, weight, clock.now()));
+    store.call(ShareTable.all()).forEach((owner, weight) -> {
+      try {
+        controller.share(owner, weight, clock.now());
+      } catch (IllegalArgumentException e) {
+        log.warn("the store's share of {} is not used: {}", owner, e.getMessage());
+      }
+    });
     this.thread = new ControlThread(store, metrics, storeProblems);
     this.sessions = new Sessions(books, thread);
     this.intake = new PieceIntake(books, thread);

@@ -213,21 +213,25 @@ final class ClientHandler extends ConnectionHandler {
     }
     String owner = r.getOwner();
     double weight = r.getWeight();
-    if (!owner.matches("(client|operator):.{1,200}")) {
-      ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, "a share names an owner as the master records it,"
-          + " client:NAME or operator:NAME (`gleaner jobs` shows each job's), not '" + owner + "'"));
+    if (!owner.matches("(client|operator):[^\\p{Cntrl}]{1,200}")) {
+      // the name as given, cut short and without control characters: the refusal stays one line
+      String shown = owner.replaceAll("\\p{Cntrl}", "?");
+      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, "a share names an owner as the master records"
+          + " it, client:NAME or operator:NAME (`gleaner jobs` shows each job's), not '"
+          + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + "'"));
       return;
     }
-    if (!(weight >= 0) || !(weight <= 1e6)) {
-      ctx.writeAndFlush(Messages.error(Error.Code.BAD_JOB, "a share's weight is a number from 0 (back to the default,"
-          + " 1) to 1000000, not " + weight));
+    if (!(weight == 0 || weight >= 0.001 && weight <= 1e6)) {
+      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, "a share's weight is 0 (back to the default,"
+          + " 1) or a number from 0.001 to 1000000, not " + weight));
       return;
     }
     services.loop().share(owner, weight).whenComplete((all, err) -> ctx.executor().execute(() -> {
       if (err != null) {
-        log.error("cannot store the share of {}: {}", owner, err.toString(), err);
-        ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not store the share: "
-            + unwrap(err).getMessage()));
+        Throwable cause = unwrap(err);
+        log.error("cannot set the share of {}: {}", owner, cause.toString(), cause);
+        ctx.writeAndFlush(Messages.error(Error.Code.INTERNAL, "the master could not set the share: "
+            + String.valueOf(cause.getMessage()).lines().findFirst().orElse("")));
         return;
       }
       SharesReply.Builder b = SharesReply.newBuilder();

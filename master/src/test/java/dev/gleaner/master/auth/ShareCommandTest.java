@@ -65,10 +65,15 @@ class ShareCommandTest {
           refused.getError().getMessage());
 
       Envelope badName = ask(root, "alice", 2);
-      assertEquals(Error.Code.BAD_JOB, badName.getError().getCode(), badName.toString());
+      assertEquals(Error.Code.UNEXPECTED_MESSAGE, badName.getError().getCode(), badName.toString());
       assertTrue(badName.getError().getMessage().contains("client:NAME or operator:NAME"));
-      Envelope badWeight = ask(root, "client:alice", -1);
-      assertEquals(Error.Code.BAD_JOB, badWeight.getError().getCode(), badWeight.toString());
+      Envelope twoLines = ask(root, "client:a\nb", 2);
+      assertTrue(twoLines.getError().getMessage().endsWith("not 'client:a?b'"), twoLines.toString());
+      for (double w : new double[] {-1, 1e-9, 1e7, Double.NaN}) {
+        Envelope badWeight = ask(root, "client:alice", w);
+        assertEquals(Error.Code.UNEXPECTED_MESSAGE, badWeight.getError().getCode(), badWeight.toString());
+        assertTrue(badWeight.getError().getMessage().startsWith("a share's weight is 0"), badWeight.toString());
+      }
 
       Envelope set = ask(root, "client:alice", 3);
       assertEquals(List.of(share("client:alice", 3)), set.getSharesReply().getSharesList(), set.toString());

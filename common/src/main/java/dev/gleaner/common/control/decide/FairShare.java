@@ -34,12 +34,17 @@ import java.util.Map;
  * its target is cut a little ahead of where its worker is now ({@code splitMargin} seconds of its
  * work, as a split is cut), so what it computed, and the piece it is computing, are reported and
  * kept; the rest of the chunk, and the chunks it had not started, go back to their job's pool. No
- * unit is lost and none is given twice.
+ * unit is lost. A worker already past the cut (faster than its estimate) reports a piece past it, which
+ * counts if it comes first; the same units from the worker given the tail are then discarded (as
+ * after a split).
  *
  * <p>Each pump with jobs contested looks at every worker once (their held chunks), and each worker
  * served sorts the running jobs: fine for the tens of workers and handful of jobs of a shared lab.
  */
 final class FairShare {
+  /** The least weight an owner counts with (a weight next to 0 would never be dealt a worker). */
+  static final double MIN_WEIGHT = 1e-3;
+
   private final ControlState s;
   /** Each job's target, and each job's workers, as counted at the last {@link #count}. */
   private final Map<JobLedger, Integer> target = new HashMap<>();
@@ -101,7 +106,7 @@ final class FairShare {
     }
     Map<String, Integer> wants = new HashMap<>();
     for (Map.Entry<String, List<JobLedger>> e : byOwner.entrySet()) {
-      e.getValue().sort(Comparator.comparingInt((JobLedger j) -> -j.def.tenant().priority())
+      e.getValue().sort(Comparator.comparingInt((JobLedger j) -> j.def.tenant().priority()).reversed()
           .thenComparingInt(arrival::get));
       int sum = 0;
       for (JobLedger j : e.getValue()) {
@@ -140,11 +145,15 @@ final class FairShare {
   /** An owner's weight: as an operator set it, else 1. */
   private double weight(String owner) {
     Double w = s.shareWeights.get(owner);
-    return w != null && w > 0 ? w : 1;
+    return w != null && w >= MIN_WEIGHT ? w : w != null && w > 0 ? MIN_WEIGHT : 1;
   }
 
-  /** Workers the job can use now: those it holds and one for each piece waiting (all, before its first plan). */
+  /**
+   * Workers the job can use now: those it holds and one for each piece waiting (all, before its first
+   * plan), no more than the workers that take it.
+   */
   private int wants(JobLedger j, int up) {
+    up = Math.min(up, s.accepting(j));
     long n = held.getOrDefault(j, 0);
     if (!j.unplanned.isEmpty()) {
       return up;
@@ -159,12 +168,16 @@ final class FairShare {
     return (int) Math.min(up, n);
   }
 
-  /** The job of the chunk the worker is computing (or will compute first), unless it is being taken back. */
-  private static JobLedger runningJob(Member m) {
+  /**
+   * The job the worker serves: that of the last chunk it holds (the one it goes on to: a worker that
+   * took the next job's chunk behind its current one is that job's already), unless that chunk is
+   * being taken back (the worker is coming free).
+   */
+  static JobLedger runningJob(Member m) {
     if (m.chunks.isEmpty()) {
       return null;
     }
-    Chunk c = m.chunks.get(0);
+    Chunk c = m.chunks.get(m.chunks.size() - 1);
     return c.preempted ? null : c.job;
   }
 
@@ -180,16 +193,25 @@ final class FairShare {
         jobs.add(j);
       }
     }
-    jobs.sort(Comparator.comparingInt((JobLedger j) -> -(target.get(j) - held.get(j) + (j == own ? 1 : 0)))
-        .thenComparingInt(j -> -j.def.tenant().priority())
+    jobs.sort(Comparator.comparingInt((JobLedger j) -> target.get(j) - held.get(j) + (j == own ? 1 : 0)).reversed()
+        .thenComparing(Comparator.comparingInt((JobLedger j) -> j.def.tenant().priority()).reversed())
         .thenComparingInt(arrival::get));
     return jobs;
   }
 
-  /** The worker just got a chunk of the job with nothing else in hand: the job holds one more. */
-  void gave(Member m) {
-    if (m.chunks.size() == 1) {
-      held.computeIfPresent(m.chunks.get(0).job, (j, n) -> n + 1);
+  /**
+   * The worker, which served {@code before} (null: nothing, or coming free), just got a chunk: if it
+   * now serves another job, that job holds one more and {@code before} one less.
+   */
+  void gave(Member m, JobLedger before) {
+    JobLedger now = runningJob(m);
+    if (now != before) {
+      if (before != null) {
+        held.computeIfPresent(before, (j, n) -> n - 1);
+      }
+      if (now != null) {
+        held.computeIfPresent(now, (j, n) -> n + 1);
+      }
     }
   }
 
@@ -213,39 +235,48 @@ final class FairShare {
     }
     int coming = 0;
     for (Member m : s.members.values()) {
-      if (m.up() && (m.chunks.isEmpty() || m.chunks.get(0).preempted)) {
+      JobLedger j = m.up() ? runningJob(m) : null;
+      // idle, being taken back, or serving a job that is ending: it comes free
+      if (m.up() && (j == null || !held.containsKey(j))) {
         coming++;
       }
     }
+    // bounded: each pass cuts one worker or returns
     for (int cuts = need - coming; cuts > 0; cuts--) {
-      JobLedger over = null;
-      int most = 0;
-      for (Map.Entry<JobLedger, Integer> e : held.entrySet()) {
-        int above = e.getValue() - target.getOrDefault(e.getKey(), 0);
-        if (above > most) {
-          most = above;
-          over = e.getKey();
+      Chunk c = null;
+      JobLedger from = null;
+      List<Map.Entry<JobLedger, Integer>> over = new ArrayList<>(held.entrySet());
+      over.sort(Comparator.comparingInt((Map.Entry<JobLedger, Integer> e) -> e.getValue()
+          - target.getOrDefault(e.getKey(), 0)).reversed());
+      for (Map.Entry<JobLedger, Integer> e : over) {
+        if (e.getValue() - target.getOrDefault(e.getKey(), 0) <= 0) {
+          break;
+        }
+        // the job furthest above its target that has a worker the hungry jobs can use
+        c = longestRunning(e.getKey(), hungry);
+        if (c != null) {
+          from = e.getKey();
+          break;
         }
       }
-      Chunk c = over == null ? null : longestRunning(over, hungry);
       if (c == null) {
         return;
       }
-      held.merge(over, -1, Integer::sum);
+      held.merge(from, -1, Integer::sum);
       cut(c, now);
     }
   }
 
   /** Whether the job has pieces waiting for a worker. */
   private static boolean waiting(JobLedger j) {
-    return !j.pool.isEmpty() || j.queues.anyQueued() || !j.unplanned.isEmpty();
+    return !j.pool.isEmpty() || j.queues.anyQueued();
   }
 
   /** The job's chunk under way that started first, on a worker that may take one of the hungry jobs; null if none. */
   private Chunk longestRunning(JobLedger over, List<JobLedger> hungry) {
     Chunk best = null;
     for (Member m : s.members.values()) {
-      if (!m.up() || runningJob(m) != over) {
+      if (!m.up() || runningJob(m) != over || m.chunks.get(0).job != over) {
         continue;
       }
       Chunk c = m.chunks.get(0);
@@ -270,7 +301,10 @@ final class FairShare {
     JobLedger j = c.job;
     Member m = c.worker;
     c.preempted = true;
-    for (Chunk k : List.copyOf(m.chunks.subList(1, m.chunks.size()))) {
+    List<Chunk> behind = new ArrayList<>(m.chunks.subList(1, m.chunks.size()));
+    // the last first, so that each job's pool has them back in their order
+    java.util.Collections.reverse(behind);
+    for (Chunk k : behind) {
       if (k.movable()) {
         s.emit(new Action.Cancel(m.id, k.job.def.id(), k.id, "preempted: its worker goes to a job below its share"));
         s.removeChunk(k, now);

@@ -131,11 +131,12 @@ final class Serving {
     if (contested) {
       // the job furthest below its share first; a worker that holds chunks may take pieces planned for
       // others too, since a job planned over every worker is served by its share of them
+      JobLedger before = FairShare.runningJob(m);
       for (JobLedger j : share.order(m)) {
         List<JobLedger> one = List.of(j);
         if (handout.planned(m, one, now) || handout.check(m, one, now)
             || stealing.take(m, one, !m.chunks.isEmpty(), now)) {
-          share.gave(m);
+          share.gave(m, before);
           return true;
         }
       }
