@@ -34,7 +34,7 @@ public final class ShareCommand implements Callable<Integer> {
   String owner;
 
   @Parameters(index = "1", paramLabel = "WEIGHT",
-      description = "Its weight, a positive number (0: back to the default, 1).")
+      description = "Its weight, from 0.001 to 1000000 (0: back to the default, 1).")
   double weight;
 
   @Option(names = "--json", description = "Print one JSON document (every weight set) on stdout.")
@@ -43,9 +43,9 @@ public final class ShareCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String who = owner.contains(":") ? owner : "client:" + owner;
-    if (!(weight >= 0) || Double.isInfinite(weight)) {
+    if (!(weight == 0 || weight >= 0.001 && weight <= 1e6)) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "WEIGHT must be a positive number (or 0 for the default, 1), got " + weight);
+          "WEIGHT is 0 (back to the default, 1) or a number from 0.001 to 1000000, got " + weight);
     }
     Map<String, Double> all;
     try (MasterClient c = client.connect("`gleaner share`")) {
