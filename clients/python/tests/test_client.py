@@ -8,9 +8,11 @@ that it runs in a fresh virtual environment; pytest runs it too.
 """
 
 import os
+import tempfile
 import unittest
 
-from gleaner import (BadRequest, Conflict, Gleaner, JobState, NotAllowed, NotFound, Progress, Unauthorized)
+from gleaner import (BadRequest, Conflict, Gleaner, GleanerError, JobState, NotAllowed, NotFound, Progress,
+                     Unauthorized)
 
 URL = os.environ.get("GLEANER_URL")
 TOKEN = os.environ.get("GLEANER_TEST_TOKEN")
@@ -77,6 +79,35 @@ class ClientTest(unittest.TestCase):
             Gleaner(URL, token="alice:" + "A" * 44).jobs()
         with self.assertRaises(NotFound):
             self.alice.job("job-does-not-exist").status()
+
+
+class CredentialTest(unittest.TestCase):
+    """Token files as `gleaner token` writes them, read without a master."""
+
+    def token_file(self, text):
+        f = tempfile.NamedTemporaryFile("w", suffix=".token", delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_a_client_token_file_is_its_name_and_token(self):
+        path = self.token_file("# a client token\nrole=client\nid=alice\ntoken=QUJD+/=\n")
+        self.assertEqual("alice:QUJD+/=", Gleaner("http://127.0.0.1:1", token_file=path)._credential)
+
+    def test_a_worker_token_or_no_file_is_one_line_that_says_so(self):
+        path = self.token_file("role=worker\nid=w1\ntoken=QUJD\n")
+        with self.assertRaises(GleanerError) as e:
+            Gleaner("http://127.0.0.1:1", token_file=path)
+        self.assertIn("is a worker token; the API takes a client's or an operator's", e.exception.message)
+        with self.assertRaises(GleanerError) as e:
+            Gleaner("http://127.0.0.1:1", token_file=path + ".missing")
+        self.assertIn("cannot read the token file", e.exception.message)
+
+    def test_a_master_not_there_is_a_gleaner_error(self):
+        with self.assertRaises(GleanerError) as e:
+            Gleaner("http://127.0.0.1:1", secret="s3cret\n", timeout=5).jobs()
+        self.assertIn("cannot reach the master at http://127.0.0.1:1", e.exception.message)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """A client of a Gleaner master's HTTP API: submit jobs, follow them, read their results."""
 
 import enum
+import http.client
 import json
 import os
 import ssl
@@ -90,14 +91,20 @@ class Progress:
 def _read_token_file(path):
     """``NAME:BASE64`` from a token file of ``gleaner init`` or ``gleaner token`` (its id= and token= lines)."""
     fields = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if line and not line.startswith("#") and "=" in line:
-                k, v = line.split("=", 1)
-                fields[k.strip()] = v.strip()
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#") and "=" in line:
+                    k, v = line.split("=", 1)
+                    fields[k.strip()] = v.strip()
+    except OSError as e:
+        raise GleanerError("cannot read the token file %s: %s" % (path, e.strerror or e)) from None
     if "id" not in fields or "token" not in fields:
         raise GleanerError("%s is not a token file: it has no id= and token= lines" % path)
+    if fields.get("role", "client") not in ("client", "operator"):
+        raise GleanerError("%s is a %s token; the API takes a client's or an operator's (gleaner token client NAME)"
+                           % (path, fields["role"]))
     return "%s:%s" % (fields["id"], fields["token"])
 
 
@@ -118,12 +125,15 @@ class Gleaner:
             raise ValueError("give one credential: token, token_file or secret")
         if token_file:
             token = _read_token_file(token_file)
-        self._credential = token or secret
+        self._credential = (token or secret or "").strip()
         if not self._credential:
             raise ValueError("no credential: give token='NAME:BASE64', token_file=PATH (or $GLEANER_TOKEN_FILE)"
                              " or secret=...")
-        self._context = ssl.create_default_context(cafile=cafile) if cafile else None
-        self.timeout = timeout
+        context = ssl.create_default_context(cafile=cafile) if cafile else None
+        # never through a proxy: the credential goes to the master only
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}),
+                                                   urllib.request.HTTPSHandler(context=context))
+        self.timeout = 30 if timeout is None else timeout
 
     def _call(self, method, path, body=None, headers=None, timeout=None, raw=False):
         data = None if body is None else json.dumps(body).encode("utf-8")
@@ -134,7 +144,7 @@ class Gleaner:
         for k, v in (headers or {}).items():
             request.add_header(k, v)
         try:
-            with urllib.request.urlopen(request, timeout=timeout or self.timeout, context=self._context) as r:
+            with self._opener.open(request, timeout=self.timeout if timeout is None else timeout) as r:
                 payload = r.read()
         except urllib.error.HTTPError as e:
             text = e.read().decode("utf-8", "replace")
@@ -145,6 +155,9 @@ class Gleaner:
             raise _ERRORS.get(e.code, GleanerError)(message, e.code) from None
         except urllib.error.URLError as e:
             raise GleanerError("cannot reach the master at %s: %s" % (self.url, e.reason)) from None
+        except (OSError, http.client.HTTPException) as e:
+            # a timeout, or the connection lost while the answer was read
+            raise GleanerError("lost the master at %s: %s" % (self.url, e or type(e).__name__)) from None
         return payload.decode("utf-8") if raw else json.loads(payload.decode("utf-8"))
 
     def submit(self, workload, params=None, *, name=None, strategy=None, chunk_units=None, checkpoints=None,

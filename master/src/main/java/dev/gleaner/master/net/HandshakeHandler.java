@@ -77,6 +77,15 @@ final class HandshakeHandler extends ConnectionHandler {
     ctx.fireChannelActive();
   }
 
+  /**
+   * The connection turned out to be an HTTP request whose credential is good (the jobs' API): it no
+   * longer counts against the login limits, and no handshake timer ends it (a long poll waits up to a
+   * minute; the request is read whole already, and the connection closes with its answer).
+   */
+  void authenticatedOverHttp() {
+    loggedInOrOut();
+  }
+
   /** The handshake is over, one way or another: the connection no longer counts against the login limits. */
   private void loggedInOrOut() {
     if (handshakeTimer != null) {

@@ -139,6 +139,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         respond(ctx, a, head);
         return;
       }
+      // logged in: out of the login gate, and no handshake timer cuts a long poll short
+      HandshakeHandler handshake = ctx.pipeline().get(HandshakeHandler.class);
+      if (handshake != null) {
+        handshake.authenticatedOverHttp();
+      }
     }
     new JobsApi(services).answer(ctx, request, uri, caller).whenCompleteAsync((a, err) -> {
       if (err != null) {

@@ -13,7 +13,8 @@ import java.util.List;
  * {@code POST}, {@code PUT}, {@code DELETE}: {@code /metrics}, the web page, {@code /api/status} and
  * the jobs' API)
  * from the framed protocol, whose first bytes are a frame's length (a Hello is far shorter than
- * 0x47455420 bytes). HTTP gets Netty's codec and {@link HttpHandler} in this handler's
+ * 0x44000000 bytes, the least length whose first byte is 'D'). HTTP gets Netty's codec and
+ * {@link HttpHandler} in this handler's
  * place; anything else passes on to the frame decoder, the bytes read so far with it.
  */
 final class HttpSniffer extends ByteToMessageDecoder {
@@ -32,7 +33,8 @@ final class HttpSniffer extends ByteToMessageDecoder {
     if (in.readableBytes() < 1) {
       return;
     }
-    // a frame's first byte is its length's highest: 0 for any frame a master takes; 'G' or 'H' may be HTTP
+    // a connection's first frame is a Hello of at most LoginGate.FRAME_BYTES (64 KiB): its length's first
+    // byte is 0 (a frame of 'D', 0x44, would be over 1 GiB); 'G', 'H', 'P' or 'D' may be HTTP
     byte b = in.getByte(in.readerIndex());
     boolean maybeHttp = b == 'G' || b == 'H' || b == 'P' || b == 'D';
     if (maybeHttp && in.readableBytes() < LOOK) {

@@ -97,7 +97,11 @@ final class JobsApi {
         if (method.equals(HttpMethod.POST)) {
           return submit(request, caller);
         }
-        return get(method, () -> list(caller));
+        if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
+          return done(Answer.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "/api/jobs takes GET and POST, not "
+              + method));
+        }
+        return list(caller);
       }
       String id = parts.get(2);
       if (id.isEmpty() || parts.size() > 4) {
@@ -250,7 +254,7 @@ final class JobsApi {
       }
       if (cause instanceof IllegalArgumentException) {
         String m = cause.getMessage();
-        return Answer.error(m.startsWith("no job") ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, m);
+        return Answer.error(unknownJob(m) ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, m);
       }
       return failed("the result", cause);
     });
@@ -263,7 +267,7 @@ final class JobsApi {
         return failed("it", err);
       }
       if (o.state() == null) {
-        return Answer.error(o.notAllowed() ? HttpResponseStatus.FORBIDDEN : o.message().startsWith("no job")
+        return Answer.error(o.notAllowed() ? HttpResponseStatus.FORBIDDEN : unknownJob(o.message())
             ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, o.message());
       }
       Map<String, Object> m = new LinkedHashMap<>();
@@ -271,6 +275,11 @@ final class JobsApi {
       m.put("message", o.message());
       return Answer.json(HttpResponseStatus.OK, m);
     });
+  }
+
+  /** Whether a refusal says the master has no such job (the loop's words: "no job 'X'", "knows no job 'X'"). */
+  static boolean unknownJob(String message) {
+    return message != null && (message.startsWith("no job") || message.contains("knows no job"));
   }
 
   private static Answer failed(String what, Throwable err) {

@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,6 +165,30 @@ class JobsApiTest {
     JsonNode paths = api.json().get("paths");
     for (String p : new String[] {"/api/jobs", "/api/jobs/{id}", "/api/jobs/{id}/cancel", "/api/jobs/{id}/result"}) {
       assertTrue(paths.has(p), p);
+    }
+  }
+
+  /**
+   * Long polls of a logged-in caller leave the login gate: more of them at once than the gate lets
+   * one address log in (16) all wait their time and answer, none closed to make room for the next.
+   */
+  @Test
+  void longPollsDoNotCountAgainstTheLoginLimits() throws Exception {
+    String alice = bearer(Role.CLIENT, "alice");
+    // no worker: the job runs for the whole test
+    String id = call("POST", "/api/jobs", alice, "{\"workload\": \"primes\", \"params\": {\"to\": 1e12}}").json()
+        .get("id").asText();
+    List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> polls = new java.util.ArrayList<>();
+    for (int i = 0; i < LoginGate.PER_ADDRESS + 8; i++) {
+      polls.add(http.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + master.port + "/api/jobs/" + id
+          + "?wait=2000")).header("Authorization", alice).timeout(Duration.ofSeconds(60)).GET().build(),
+          HttpResponse.BodyHandlers.ofString()));
+    }
+    for (java.util.concurrent.CompletableFuture<HttpResponse<String>> p : polls) {
+      HttpResponse<String> r = p.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      assertEquals(200, r.statusCode(), r.body());
+      String state = JSON.readTree(r.body()).get("state").asText();
+      assertTrue(state.equals("QUEUED") || state.equals("RUNNING"), state);
     }
   }
 }
