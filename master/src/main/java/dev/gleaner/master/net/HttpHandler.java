@@ -90,7 +90,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     } else if (path.equals("/api/status") || WebAssets.has(path)) {
       PeerAuthenticator.WebLogin login = webLogin(ctx, request, uri, path);
       if (login.refusal() != null) {
-        log.info("refused {} to {}: {}", path, ctx.channel().remoteAddress(), login.refusal());
+        log.info("refused {} to {}: {}", printable(path), ctx.channel().remoteAddress(), login.refusal());
         respond(ctx, HttpResponseStatus.FORBIDDEN, login.refusal() + "\n", TEXT, head);
       } else if (path.equals("/api/status")) {
         status(ctx, head, login.caller());
@@ -101,7 +101,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         respond(ctx, HttpResponseStatus.OK, a.bytes(), a.contentType(), head);
       }
     } else {
-      log.debug("no page {} for {}", path, ctx.channel().remoteAddress());
+      log.debug("no page {} for {}", printable(path), ctx.channel().remoteAddress());
       respond(ctx, HttpResponseStatus.NOT_FOUND, "no such page: this master serves /, /api/status, /api/jobs and /metrics\n",
           TEXT, head);
     }
@@ -116,7 +116,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (!loopback(ctx) && !services.config().webFromAnywhere()) {
       String why = "the HTTP API answers loopback addresses only; start the master with --web-from-anywhere to open"
           + " it (to holders of a client's or an operator's token or the shared secret)";
-      log.info("refused {} {} to {}: {}", request.method(), path, ctx.channel().remoteAddress(), why);
+      log.info("refused {} {} to {}: {}", request.method(), printable(path), ctx.channel().remoteAddress(), why);
       respond(ctx, JobsApi.Answer.error(HttpResponseStatus.FORBIDDEN, why), head);
       return;
     }
@@ -134,7 +134,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         caller = login.caller();
       }
       if (why != null) {
-        log.info("refused {} {} to {}: {}", request.method(), path, ctx.channel().remoteAddress(), why);
+        log.info("refused {} {} to {}: {}", request.method(), printable(path), ctx.channel().remoteAddress(), why);
         JobsApi.Answer a = JobsApi.Answer.error(HttpResponseStatus.UNAUTHORIZED, why);
         respond(ctx, a, head);
         return;
@@ -147,8 +147,8 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     new JobsApi(services).answer(ctx, request, uri, caller).whenCompleteAsync((a, err) -> {
       if (err != null) {
-        log.error("the HTTP API failed on {} {} from {}: {}", request.method(), path, ctx.channel().remoteAddress(),
-            err.toString(), err);
+        log.error("the HTTP API failed on {} {} from {}: {}", request.method(), printable(path),
+            ctx.channel().remoteAddress(), err.toString(), err);
         respond(ctx, JobsApi.Answer.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master failed: "
             + err.getMessage()), head);
       } else {
@@ -320,6 +320,12 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           + (services.config().tls() == null ? "" : "s") + "://localhost:" + port(ctx) + "/ instead");
     }
     return PeerAuthenticator.WebLogin.refused(path + " from " + address(ctx) + ": " + why);
+  }
+
+  /** A request's path for the log: control characters (a decoded %0A) shown as '?', cut at 200 characters. */
+  static String printable(String path) {
+    String p = path.replaceAll("\\p{Cntrl}", "?");
+    return p.length() > 200 ? p.substring(0, 200) + "..." : p;
   }
 
   private static int port(ChannelHandlerContext ctx) {

@@ -105,7 +105,7 @@ final class JobsApi {
       }
       String id = parts.get(2);
       if (id.isEmpty() || parts.size() > 4) {
-        return done(Answer.error(HttpResponseStatus.NOT_FOUND, "no such path: " + path));
+        return done(Answer.error(HttpResponseStatus.NOT_FOUND, "no such path: " + HttpHandler.printable(path)));
       }
       if (parts.size() == 3) {
         if (method.equals(HttpMethod.DELETE)) {
@@ -115,9 +115,9 @@ final class JobsApi {
       }
       return switch (parts.get(3)) {
         case "cancel" -> method.equals(HttpMethod.POST) ? cancel(id, request, caller)
-            : done(Answer.error(HttpResponseStatus.METHOD_NOT_ALLOWED, path + " takes POST"));
+            : done(Answer.error(HttpResponseStatus.METHOD_NOT_ALLOWED, HttpHandler.printable(path) + " takes POST"));
         case "result" -> get(method, () -> result(id, caller));
-        default -> done(Answer.error(HttpResponseStatus.NOT_FOUND, "no such path: " + path
+        default -> done(Answer.error(HttpResponseStatus.NOT_FOUND, "no such path: " + HttpHandler.printable(path)
             + " (a job has /cancel and /result)"));
       };
     } catch (IllegalArgumentException e) {
