@@ -96,15 +96,9 @@ public final class Forecast {
       throw new IllegalArgumentException("a forecast needs at least one run, got " + runs);
     }
     List<Outset.Host> hosts = outset.hosts();
-    double speeds = 0;
-    int saving = 0;
-    for (Outset.Host h : hosts) {
-      if (h.up() || Double.isFinite(h.downtime())) {
-        speeds += h.speed();
-      }
-      saving += h.savesOnVacate() ? 1 : 0;
-    }
-    if (!(speeds > 0) || hosts.stream().noneMatch(h -> h.speedSeconds() > 0)) {
+    double speeds = speeds(hosts);
+    int saving = saving(hosts);
+    if (!measured(hosts)) {
       // no worker can take it, or no piece of the workload has been measured yet: a calibration may be
       // off by several times (a sample of the range, a machine shared with other workers)
       return null;
@@ -162,7 +156,7 @@ public final class Forecast {
       groups.computeIfAbsent(o.job().workload() + "/" + o.job().bytesPerUnit(), k -> new ArrayList<>()).add(o);
     }
     for (List<Outset> group : groups.values()) {
-      if (group.size() == 1 || !measured(group.get(0))) {
+      if (group.size() == 1 || !measured(group.get(0).hosts())) {
         for (Outset o : group) {
           out.put(o.job().id(), run(o, config, tick, runs, seed ^ o.job().id().hashCode()));
         }
@@ -174,14 +168,24 @@ public final class Forecast {
   }
 
   /** Whether a worker can take the job and a piece of its workload was measured (else no forecast). */
-  private static boolean measured(Outset o) {
+  private static boolean measured(List<Outset.Host> hosts) {
+    return speeds(hosts) > 0 && hosts.stream().anyMatch(h -> h.speedSeconds() > 0);
+  }
+
+  /** The speeds of the workers up, or down and expected back, summed. */
+  private static double speeds(List<Outset.Host> hosts) {
     double speeds = 0;
-    for (Outset.Host h : o.hosts()) {
+    for (Outset.Host h : hosts) {
       if (h.up() || Double.isFinite(h.downtime())) {
         speeds += h.speed();
       }
     }
-    return speeds > 0 && o.hosts().stream().anyMatch(h -> h.speedSeconds() > 0);
+    return speeds;
+  }
+
+  /** How many of the workers save their piece as they vacate (their interruptions are owners' visits). */
+  private static int saving(List<Outset.Host> hosts) {
+    return (int) hosts.stream().filter(Outset.Host::savesOnVacate).count();
   }
 
   private static java.util.Map<String, Outlook> together(List<Outset> group, java.util.Map<String, Double> shares,
@@ -196,14 +200,8 @@ public final class Forecast {
     }
     List<Outset.Host> hosts = new ArrayList<>(byId.values());
     double now = first.now();
-    double speeds = 0;
-    int saving = 0;
-    for (Outset.Host h : hosts) {
-      if (h.up() || Double.isFinite(h.downtime())) {
-        speeds += h.speed();
-      }
-      saving += h.savesOnVacate() ? 1 : 0;
-    }
+    double speeds = speeds(hosts);
+    int saving = saving(hosts);
     long left = 0;
     double horizon = 0;
     double latestDeadline = 0;
