@@ -39,10 +39,9 @@ import org.slf4j.LoggerFactory;
  * last byte was queued.
  *
  * <p>Every {@link #WINDOW_MILLIS} the port tells the egress estimator what it sent and which streams
- * had bytes waiting all through: the egress is floored by what arrived at the workers and by each
- * link's estimate (what crossed a link crossed the egress), and measured when streams together went
- * slower than their links allow. A transfer that crossed such a moment does not measure its link
- * ({@link #arrived} says so).
+ * had bytes waiting all through: the egress is floored by what arrived and by each link's estimate,
+ * and measured when streams together went slower than their links allow. A transfer that crossed
+ * such a moment does not measure its link ({@link #arrived} says so).
  *
  * <p>The streams themselves, and the writing of their bytes, are {@link PortStream}s.
  */
@@ -219,8 +218,7 @@ final class SendPort implements PortStream.Port {
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
       clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, now)
           && !(slower && s.crowded);
-      // the link as the controller knew it when it asked for this stream went through the egress
-      egress.carried(s.linkRate);
+      egress.carried(s.linkRate); // the link as the controller knew it went through the egress
       if (!s.everStalled) {
         // a worker that stopped reading takes its socket buffer in one go: its span says nothing of the wire
         egress.arrived(now - seconds, now, bytes, known, channel.id());
