@@ -117,7 +117,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       String why = "the HTTP API answers loopback addresses only; start the master with --web-from-anywhere to open"
           + " it (to holders of a client's or an operator's token or the shared secret)";
       log.info("refused {} {} to {}: {}", request.method(), printable(path), ctx.channel().remoteAddress(), why);
-      respond(ctx, JobsApi.Answer.error(HttpResponseStatus.FORBIDDEN, why), head);
+      respond(ctx, JobsApi.Answer.error(HttpResponseStatus.FORBIDDEN, why), head, path);
       return;
     }
     Caller caller = Caller.ANONYMOUS;
@@ -135,8 +135,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       }
       if (why != null) {
         log.info("refused {} {} to {}: {}", request.method(), printable(path), ctx.channel().remoteAddress(), why);
-        JobsApi.Answer a = JobsApi.Answer.error(HttpResponseStatus.UNAUTHORIZED, why);
-        respond(ctx, a, head);
+        respond(ctx, JobsApi.Answer.error(HttpResponseStatus.UNAUTHORIZED, why), head, path);
         return;
       }
       // logged in: out of the login gate, and no handshake timer cuts a long poll short
@@ -150,15 +149,22 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         log.error("the HTTP API failed on {} {} from {}: {}", request.method(), printable(path),
             ctx.channel().remoteAddress(), err.toString(), err);
         respond(ctx, JobsApi.Answer.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master failed: "
-            + err.getMessage()), head);
+            + err.getMessage()), head, path);
       } else {
-        respond(ctx, a, head);
+        respond(ctx, a, head, path);
       }
     }, ctx.executor());
   }
 
-  private static void respond(ChannelHandlerContext ctx, JobsApi.Answer a, boolean head) {
-    respond(ctx, a.status(), a.body(), a.type(), head);
+  /** An answer of the API: a 401 says how to log in (WWW-Authenticate), a 405 what the path takes (Allow). */
+  private static void respond(ChannelHandlerContext ctx, JobsApi.Answer a, boolean head, String path) {
+    FullHttpResponse r = response(a.status(), a.body(), a.type(), head);
+    if (a.status().equals(HttpResponseStatus.UNAUTHORIZED)) {
+      r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"gleaner\"");
+    } else if (a.status().equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
+      r.headers().set(HttpHeaderNames.ALLOW, JobsApi.allowed(path));
+    }
+    ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
   }
 
   private void metrics(ChannelHandlerContext ctx, FullHttpRequest request, boolean head) {
@@ -348,6 +354,10 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   private static void respond(ChannelHandlerContext ctx, HttpResponseStatus status, byte[] bytes, String type,
       boolean head) {
+    ctx.writeAndFlush(response(status, bytes, type, head)).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  private static FullHttpResponse response(HttpResponseStatus status, byte[] bytes, String type, boolean head) {
     FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
         head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
     r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
@@ -360,7 +370,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       r.headers().set("Content-Security-Policy", CSP);
       r.headers().set("Referrer-Policy", "no-referrer");
     }
-    ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+    return r;
   }
 
   @Override

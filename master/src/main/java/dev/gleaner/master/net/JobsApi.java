@@ -77,6 +77,25 @@ final class JobsApi {
     this.services = services;
   }
 
+  /** The methods {@code path} takes, for a 405's message and its Allow header. */
+  static String allowed(String path) {
+    if (path.equals("/api/jobs")) {
+      return "GET, HEAD, POST";
+    }
+    if (path.endsWith("/cancel")) {
+      return "POST";
+    }
+    if (path.equals("/api/openapi.json") || path.endsWith("/result")) {
+      return "GET, HEAD";
+    }
+    return "GET, HEAD, DELETE";
+  }
+
+  private static Answer notAllowed(String path, HttpMethod method) {
+    return Answer.error(HttpResponseStatus.METHOD_NOT_ALLOWED, HttpHandler.printable(path) + " takes "
+        + allowed(path) + ", not " + method);
+  }
+
   /** Whether {@code path} is the API's. */
   static boolean handles(String path) {
     return path.equals("/api/jobs") || path.startsWith("/api/jobs/") || path.equals("/api/openapi.json");
@@ -90,16 +109,15 @@ final class JobsApi {
     List<String> parts = List.of(path.substring(1).split("/", -1));
     try {
       if (path.equals("/api/openapi.json")) {
-        return get(method, () -> done(new Answer(HttpResponseStatus.OK, WebAssets.get("/api/openapi.json").bytes(),
-            JSON)));
+        return get(path, method, () -> done(new Answer(HttpResponseStatus.OK,
+            WebAssets.get("/api/openapi.json").bytes(), JSON)));
       }
       if (parts.size() == 2) {
         if (method.equals(HttpMethod.POST)) {
           return submit(request, caller);
         }
         if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-          return done(Answer.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "/api/jobs takes GET and POST, not "
-              + method));
+          return done(notAllowed(path, method));
         }
         return list(caller);
       }
@@ -111,12 +129,12 @@ final class JobsApi {
         if (method.equals(HttpMethod.DELETE)) {
           return outcome(services.loop().forget(id, caller));
         }
-        return get(method, () -> job(id, uri, caller));
+        return get(path, method, () -> job(id, uri, caller));
       }
       return switch (parts.get(3)) {
         case "cancel" -> method.equals(HttpMethod.POST) ? cancel(id, request, caller)
-            : done(Answer.error(HttpResponseStatus.METHOD_NOT_ALLOWED, HttpHandler.printable(path) + " takes POST"));
-        case "result" -> get(method, () -> result(id, caller));
+            : done(notAllowed(path, method));
+        case "result" -> get(path, method, () -> result(id, caller));
         default -> done(Answer.error(HttpResponseStatus.NOT_FOUND, "no such path: " + HttpHandler.printable(path)
             + " (a job has /cancel and /result)"));
       };
@@ -129,9 +147,9 @@ final class JobsApi {
     CompletableFuture<Answer> run();
   }
 
-  private static CompletableFuture<Answer> get(HttpMethod method, Get get) {
+  private static CompletableFuture<Answer> get(String path, HttpMethod method, Get get) {
     if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.HEAD)) {
-      return done(Answer.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "this path takes GET, not " + method));
+      return done(notAllowed(path, method));
     }
     return get.run();
   }

@@ -53,7 +53,7 @@ class JobsApiTest {
     return "Bearer " + name + ":" + Base64.getEncoder().encodeToString(Auth.token(KEY, role, name));
   }
 
-  private record Reply(int status, String body) {
+  private record Reply(int status, String body, java.net.http.HttpHeaders headers) {
     JsonNode json() throws Exception {
       return JSON.readTree(body);
     }
@@ -74,7 +74,7 @@ class JobsApiTest {
       b.header(headers[i], headers[i + 1]);
     }
     HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    return new Reply(r.statusCode(), r.body());
+    return new Reply(r.statusCode(), r.body(), r.headers());
   }
 
   @Test
@@ -121,6 +121,7 @@ class JobsApiTest {
     String bob = bearer(Role.CLIENT, "bob");
     Reply none = call("GET", "/api/jobs", null, null);
     assertEquals(401, none.status());
+    assertEquals("Bearer realm=\"gleaner\"", none.headers().firstValue("WWW-Authenticate").orElse(""));
     assertTrue(none.error().startsWith("no credential: the API takes a client's or an operator's token"), none.body());
     String token = alice.substring(7);
     assertEquals(401, call("GET", "/api/jobs?token=" + token, null, null).status(), "never a token in the URL");
@@ -148,7 +149,12 @@ class JobsApiTest {
     JsonNode seen = call("GET", "/api/jobs/" + id, bob, null).json();
     assertEquals("", seen.get("name").asText());
     assertEquals("secret-name", call("GET", "/api/jobs/" + id, alice, null).json().get("name").asText());
-    assertEquals(405, call("PUT", "/api/jobs/" + id, alice, "{}").status());
+    Reply put = call("PUT", "/api/jobs/" + id, alice, "{}");
+    assertEquals(405, put.status());
+    assertEquals("GET, HEAD, DELETE", put.headers().firstValue("Allow").orElse(""));
+    assertEquals("/api/jobs/" + id + " takes GET, HEAD, DELETE, not PUT", put.error());
+    assertEquals("POST", call("GET", "/api/jobs/" + id + "/cancel", alice, null).headers().firstValue("Allow")
+        .orElse(""));
     Reply badKey = call("POST", "/api/jobs/" + id + "/cancel", alice, "{\"why\": \"x\"}");
     assertEquals(400, badKey.status());
     assertEquals("unknown key 'why' in a cancel; known keys: reason, grace", badKey.error());
