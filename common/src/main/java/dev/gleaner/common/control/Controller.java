@@ -325,8 +325,9 @@ public final class Controller {
    * back to the default. From the next pump on.
    */
   public void share(String owner, double weight, double now) {
-    if (!(weight == 0 || weight >= 0.001 && Double.isFinite(weight))) {
-      throw new IllegalArgumentException("a share's weight is 0 (the default) or a number from 0.001, got " + weight);
+    String refusal = shareRefusal(weight);
+    if (refusal != null) {
+      throw new IllegalArgumentException(refusal);
     }
     java.util.Objects.requireNonNull(owner, "owner");
     if (weight == 0) {
@@ -336,6 +337,17 @@ public final class Controller {
     }
     state.workChanged = true;
     pump(now);
+  }
+
+  /** The least weight of an owner's share (a weight next to 0 would never be dealt a worker). */
+  public static final double MIN_SHARE = 0.001;
+  /** The most weight of an owner's share. */
+  public static final double MAX_SHARE = 1e6;
+
+  /** Null if {@code weight} may be an owner's share (0: back to the default, 1), else why not, in one line. */
+  public static String shareRefusal(double weight) {
+    return weight == 0 || weight >= MIN_SHARE && weight <= MAX_SHARE ? null
+        : "a share's weight is 0 (back to the default, 1) or a number from 0.001 to 1000000, not " + weight;
   }
 
   /** The owners' weights an operator set (an owner not here weighs 1). */

@@ -95,48 +95,12 @@ public final class Forecast {
     if (runs < 1) {
       throw new IllegalArgumentException("a forecast needs at least one run, got " + runs);
     }
-    List<Outset.Host> hosts = outset.hosts();
-    double speeds = speeds(hosts);
-    int saving = saving(hosts);
-    if (!measured(hosts)) {
+    if (!measured(outset.hosts())) {
       // no worker can take it, or no piece of the workload has been measured yet: a calibration may be
       // off by several times (a sample of the range, a machine shared with other workers)
       return null;
     }
-    JobDef job = outset.job();
-    double now = outset.now();
-    boolean deadline = Double.isFinite(job.deadline());
-    long left = job.remaining().size();
-    double eps = Double.isFinite(outset.eps()) ? outset.eps() : EPS_UNMEASURED;
-    // the deadline's grace, as the controller gives it, for the pieces under way to come in
-    double grace = Math.max(ControlConfig.DEADLINE_GRACE, 3 * eps);
-    double horizon = deadline ? Math.max(0, job.deadline() - now) + grace + 2 * tick
-        : Math.min(MAX_HORIZON, Math.max(60, HORIZON_FACTOR * left / speeds));
-    // the time the rest of the job runs for: to the deadline, or as long as the fleet takes for it
-    double ahead = deadline ? horizon : Math.min(horizon, left / speeds);
-    // the runs' clock starts now
-    JobDef shifted = deadline ? job.withDeadline(job.deadline() - now) : job;
-    ClosedLoop.Setup setup = new ClosedLoop.Setup(config, Math.max(tick, horizon / MAX_TICKS), eps, horizon,
-        2 * saving > hosts.size() ? ClosedLoop.Interruptions.VACATE : ClosedLoop.Interruptions.CRASH);
-    double[] units = new double[runs];
-    double[] ends = new double[runs];
-    int finished = 0;
-    for (int r = 0; r < runs; r++) {
-      SplittableRandom random = new SplittableRandom(seed * 7_919 + r);
-      ClosedLoop.Result result = ClosedLoop.run(shifted,
-          draw(hosts, horizon, ahead, now, outset.upShape(), outset.downShape(), outset.speedSpread(), random),
-          setup);
-      // the run's job counts the units saved before it as committed
-      units[r] = result.committed();
-      boolean all = result.committed() >= job.end() - job.start();
-      ends[r] = all ? now + result.end() : Double.POSITIVE_INFINITY;
-      finished += all ? 1 : 0;
-    }
-    Arrays.sort(units);
-    Arrays.sort(ends);
-    return new Outlook(runs, Arrays.stream(units).average().orElse(0), units[0], units[runs - 1],
-        (double) finished / runs, quantile(ends, 0.5), ends[0], ends[runs - 1],
-        job.deadline(), now);
+    return together(List.of(outset), java.util.Map.of(), config, tick, runs, seed).get(outset.job().id());
   }
 
   /**
@@ -188,6 +152,11 @@ public final class Forecast {
     return (int) hosts.stream().filter(Outset.Host::savesOnVacate).count();
   }
 
+  /**
+   * The jobs of one workload run forward together (one job: {@link #run}). Each run stops at the
+   * latest deadline (and its grace) if every job has one, else at the later of that and
+   * {@link #HORIZON_FACTOR} times the fleet's ideal time for the rest.
+   */
   private static java.util.Map<String, Outlook> together(List<Outset> group, java.util.Map<String, Double> shares,
       ControlConfig config, double tick, int runs, long seed) {
     Outset first = group.get(0);
@@ -203,24 +172,28 @@ public final class Forecast {
     double speeds = speeds(hosts);
     int saving = saving(hosts);
     long left = 0;
-    double horizon = 0;
     double latestDeadline = 0;
-    for (Outset o : group) {
-      left += o.job().remaining().size();
-      if (Double.isFinite(o.job().deadline())) {
-        latestDeadline = Math.max(latestDeadline, o.job().deadline() - now);
-      }
-    }
-    double eps = Double.isFinite(first.eps()) ? first.eps() : EPS_UNMEASURED;
-    double grace = Math.max(ControlConfig.DEADLINE_GRACE, 3 * eps);
-    horizon = Math.max(latestDeadline + grace + 2 * tick, Math.min(MAX_HORIZON, Math.max(60,
-        HORIZON_FACTOR * left / speeds)));
-    double ahead = Math.min(horizon, left / speeds);
+    boolean allDeadlines = true;
     List<ClosedLoop.Arrival> arrivals = new ArrayList<>();
     for (Outset o : group) {
       JobDef j = o.job();
-      arrivals.add(new ClosedLoop.Arrival(0, Double.isFinite(j.deadline()) ? j.withDeadline(j.deadline() - now) : j));
+      left += j.remaining().size();
+      boolean deadline = Double.isFinite(j.deadline());
+      allDeadlines &= deadline;
+      if (deadline) {
+        latestDeadline = Math.max(latestDeadline, j.deadline() - now);
+      }
+      // the runs' clock starts now
+      arrivals.add(new ClosedLoop.Arrival(0, deadline ? j.withDeadline(j.deadline() - now) : j));
     }
+    double eps = Double.isFinite(first.eps()) ? first.eps() : EPS_UNMEASURED;
+    // the deadline's grace, as the controller gives it, for the pieces under way to come in
+    double grace = Math.max(ControlConfig.DEADLINE_GRACE, 3 * eps);
+    double byDeadline = latestDeadline + grace + 2 * tick;
+    double byWork = Math.min(MAX_HORIZON, Math.max(60, HORIZON_FACTOR * left / speeds));
+    double horizon = allDeadlines ? byDeadline : latestDeadline > 0 ? Math.max(byDeadline, byWork) : byWork;
+    // the time the rest runs for: to the deadline, or as long as the fleet takes for it
+    double ahead = allDeadlines ? horizon : Math.min(horizon, left / speeds);
     ClosedLoop.Setup setup = new ClosedLoop.Setup(config, Math.max(tick, horizon / MAX_TICKS), eps, horizon,
         2 * saving > hosts.size() ? ClosedLoop.Interruptions.VACATE : ClosedLoop.Interruptions.CRASH);
     int n = group.size();
@@ -234,9 +207,12 @@ public final class Forecast {
       for (int k = 0; k < n; k++) {
         ClosedLoop.JobEnd e = result.jobs().get(k);
         JobDef j = group.get(k).job();
+        // the run's job counts the units saved before it as committed
         units[k][r] = e.committed();
-        boolean all = e.committed() >= j.end() - j.start() && !Double.isNaN(e.end());
-        ends[k][r] = all ? now + e.end() : Double.POSITIVE_INFINITY;
+        boolean all = e.committed() >= j.end() - j.start();
+        // every unit saved by the run's last event, ended or not (its checks may still run)
+        double end = Double.isNaN(e.end()) ? result.figures().end() : e.end();
+        ends[k][r] = all ? now + end : Double.POSITIVE_INFINITY;
         finished[k] += all ? 1 : 0;
       }
     }

@@ -39,9 +39,7 @@ public final class StatusView {
     m.put("workersOmitted", reply.getWorkersOmitted());
     m.put("workersByState", new java.util.TreeMap<>(reply.getWorkersByStateMap()));
     m.put("eps", estimate(reply.getEps()));
-    Map<String, Double> shares = new LinkedHashMap<>();
-    reply.getSharesList().forEach(sh -> shares.put(sh.getOwner(), sh.getWeight()));
-    m.put("shares", shares);
+    m.put("shares", dev.gleaner.master.web.StatusMaps.shares(reply.getSharesList()));
     m.put("metrics", new java.util.TreeMap<>(reply.getMetricsMap()));
     m.put("asOfMillis", reply.getAsOfMillis());
     return m;

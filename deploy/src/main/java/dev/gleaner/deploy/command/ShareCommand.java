@@ -1,5 +1,6 @@
 package dev.gleaner.deploy.command;
 
+import dev.gleaner.common.control.Controller;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.client.StatusView;
 import java.util.LinkedHashMap;
@@ -43,9 +44,9 @@ public final class ShareCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String who = owner.contains(":") ? owner : "client:" + owner;
-    if (!(weight == 0 || weight >= 0.001 && weight <= 1e6)) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "WEIGHT is 0 (back to the default, 1) or a number from 0.001 to 1000000, got " + weight);
+    String refusal = Controller.shareRefusal(weight);
+    if (refusal != null) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "WEIGHT: " + refusal);
     }
     Map<String, Double> all;
     try (MasterClient c = client.connect("`gleaner share`")) {

@@ -137,7 +137,7 @@ final class JobCalls {
   MasterJob readable(String jobId, Caller caller) {
     MasterJob j = b.jobs.get(jobId);
     if (j == null) {
-      throw new IllegalArgumentException("the master knows no job '" + jobId + "'");
+      throw new JobOutcome.UnknownJob("the master knows no job '" + jobId + "'");
     }
     String refusal = caller.refusal("read the result of", jobId, j.spec.getOwner());
     if (refusal != null) {
@@ -189,7 +189,7 @@ final class JobCalls {
   /** The one owner check of a change to a job: null if {@code caller} may {@code verb} it, else the refusal. */
   private static JobOutcome refused(MasterJob job, String jobId, String verb, Caller caller) {
     if (job == null) {
-      return JobOutcome.refused("no job '" + jobId + "' (gleaner jobs lists them)");
+      return JobOutcome.unknown("no job '" + jobId + "' (gleaner jobs lists them)");
     }
     String refusal = caller.refusal(verb, jobId, job.spec.getOwner());
     if (refusal == null) {

@@ -1,5 +1,6 @@
 package dev.gleaner.master.net;
 
+import dev.gleaner.common.control.Controller;
 import dev.gleaner.master.auth.Caller;
 import dev.gleaner.master.loop.ControlLoop;
 import dev.gleaner.master.loop.JobOutcome;
@@ -162,7 +163,7 @@ final class ClientHandler extends ConnectionHandler {
   }
 
   /** The cause a future failed with, not the CompletionException around it; null if it did not fail. */
-  private static Throwable unwrap(Throwable err) {
+  static Throwable unwrap(Throwable err) {
     return err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
   }
 
@@ -221,9 +222,9 @@ final class ClientHandler extends ConnectionHandler {
           + (shown.length() > 80 ? shown.substring(0, 80) + "..." : shown) + "'"));
       return;
     }
-    if (!(weight == 0 || weight >= 0.001 && weight <= 1e6)) {
-      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, "a share's weight is 0 (back to the default,"
-          + " 1) or a number from 0.001 to 1000000, not " + weight));
+    String refusal = Controller.shareRefusal(weight);
+    if (refusal != null) {
+      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, refusal));
       return;
     }
     services.loop().share(owner, weight).whenComplete((all, err) -> ctx.executor().execute(() -> {

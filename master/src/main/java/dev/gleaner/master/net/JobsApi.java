@@ -24,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -182,7 +181,7 @@ final class JobsApi {
       spec = spec.toBuilder().setKey(key.strip()).build();
     }
     return services.jobs().submit(spec, caller).handle((s, err) -> {
-      Throwable cause = unwrap(err);
+      Throwable cause = ClientHandler.unwrap(err);
       if (cause == null) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", s.id());
@@ -263,7 +262,7 @@ final class JobsApi {
 
   private CompletableFuture<Answer> result(String id, Caller caller) {
     return services.loop().result(id, caller).handle((bytes, err) -> {
-      Throwable cause = unwrap(err);
+      Throwable cause = ClientHandler.unwrap(err);
       if (cause == null) {
         return new Answer(HttpResponseStatus.OK, bytes, "text/plain; charset=utf-8");
       }
@@ -271,8 +270,8 @@ final class JobsApi {
         return Answer.error(HttpResponseStatus.FORBIDDEN, cause.getMessage());
       }
       if (cause instanceof IllegalArgumentException) {
-        String m = cause.getMessage();
-        return Answer.error(unknownJob(m) ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, m);
+        return Answer.error(cause instanceof JobOutcome.UnknownJob ? HttpResponseStatus.NOT_FOUND
+            : HttpResponseStatus.CONFLICT, cause.getMessage());
       }
       return failed("the result", cause);
     });
@@ -285,7 +284,7 @@ final class JobsApi {
         return failed("it", err);
       }
       if (o.state() == null) {
-        return Answer.error(o.notAllowed() ? HttpResponseStatus.FORBIDDEN : unknownJob(o.message())
+        return Answer.error(o.notAllowed() ? HttpResponseStatus.FORBIDDEN : o.unknownJob()
             ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.CONFLICT, o.message());
       }
       Map<String, Object> m = new LinkedHashMap<>();
@@ -295,19 +294,11 @@ final class JobsApi {
     });
   }
 
-  /** Whether a refusal says the master has no such job (the loop's words: "no job 'X'", "knows no job 'X'"). */
-  static boolean unknownJob(String message) {
-    return message != null && (message.startsWith("no job") || message.contains("knows no job"));
-  }
 
   private static Answer failed(String what, Throwable err) {
-    Throwable cause = unwrap(err);
+    Throwable cause = ClientHandler.unwrap(err);
     log.error("the master could not build {} for an HTTP request: {}", what, cause.toString(), cause);
     return Answer.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "the master could not do " + what + ": "
         + cause.getMessage());
-  }
-
-  private static Throwable unwrap(Throwable err) {
-    return err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
   }
 }

@@ -55,9 +55,7 @@ public final class StatusJson {
     }
     m.put("workers", workers);
     m.put("eps", StatusMaps.estimate(reply.getEps()));
-    Map<String, Double> shares = new LinkedHashMap<>();
-    reply.getSharesList().forEach(sh -> shares.put(sh.getOwner(), sh.getWeight()));
-    m.put("shares", shares);
+    m.put("shares", StatusMaps.shares(reply.getSharesList()));
     return m;
   }
 

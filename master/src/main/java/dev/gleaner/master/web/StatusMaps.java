@@ -124,6 +124,13 @@ public final class StatusMaps {
     return Double.isFinite(v) ? v : null;
   }
 
+  /** The owners' weights an operator set, by owner, as the status lists them. */
+  public static Map<String, Double> shares(java.util.List<dev.gleaner.protocol.Share> shares) {
+    Map<String, Double> m = new LinkedHashMap<>();
+    shares.forEach(sh -> m.put(sh.getOwner(), sh.getWeight()));
+    return m;
+  }
+
   /** A forecast as JSON: times in epoch milliseconds, null where fewer runs finished than the figure needs. */
   static Map<String, Object> forecast(dev.gleaner.protocol.Forecast f) {
     Map<String, Object> m = new LinkedHashMap<>();

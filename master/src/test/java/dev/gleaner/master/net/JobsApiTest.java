@@ -139,6 +139,9 @@ class JobsApiTest {
     // no worker: alice's job runs until it is cancelled
     String id = call("POST", "/api/jobs", alice,
         "{\"name\": \"secret-name\", \"workload\": \"primes\", \"params\": {\"to\": 1e12}}").json().get("id").asText();
+    Reply unknown = call("GET", "/api/jobs/job-77/result", alice, null);
+    assertEquals(404, unknown.status(), unknown.body());
+    assertEquals("the master knows no job 'job-77'", unknown.error());
     Reply early = call("GET", "/api/jobs/" + id + "/result", alice, null);
     assertEquals(409, early.status(), early.body());
     Reply bobs = call("POST", "/api/jobs/" + id + "/cancel", bob, "{}");

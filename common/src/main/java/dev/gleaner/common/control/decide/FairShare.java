@@ -42,9 +42,6 @@ import java.util.Map;
  * served sorts the running jobs: fine for the tens of workers and handful of jobs of a shared lab.
  */
 final class FairShare {
-  /** The least weight an owner counts with (a weight next to 0 would never be dealt a worker). */
-  static final double MIN_WEIGHT = 1e-3;
-
   private final ControlState s;
   /** Each job's target, and each job's workers, as counted at the last {@link #count}. */
   private final Map<JobLedger, Integer> target = new HashMap<>();
@@ -145,7 +142,7 @@ final class FairShare {
   /** An owner's weight: as an operator set it, else 1. */
   private double weight(String owner) {
     Double w = s.shareWeights.get(owner);
-    return w != null && w >= MIN_WEIGHT ? w : w != null && w > 0 ? MIN_WEIGHT : 1;
+    return w != null ? w : 1;
   }
 
   /**

@@ -1,10 +1,12 @@
 package dev.gleaner.deploy.bench.shares;
 
 import dev.gleaner.deploy.client.MasterClient;
+import dev.gleaner.deploy.client.StatusView;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.deploy.launch.MasterProcess;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.protocol.Auth;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
@@ -106,7 +108,10 @@ public final class SharesBench {
             List.of("--max-speed", Long.toString(Math.round(settings.speed())))).pid());
       }
       doc.put("pids", pids);
-      awaitWorkers(workers);
+      try (MasterClient root = as(Role.OPERATOR, "root")) {
+        WorkersJoined.awaitWorkers(() -> root.status(""), settings.workers(), Duration.ofSeconds(60),
+            workers.withMaster(m.process(), m.log()));
+      }
       note("%d workers at %.0f units/s each", settings.workers(), settings.speed());
       doc.put("preempt", preempt());
       doc.put("weights", weights());
@@ -122,24 +127,7 @@ public final class SharesBench {
     return MasterClient.connect(master, PeerCredential.token(role, name, Auth.token(clusterKey, role, name)), null);
   }
 
-  private void awaitWorkers(WorkerProcesses workers) throws Exception {
-    long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    try (MasterClient c = as(Role.OPERATOR, "root")) {
-      for (int k = 0; k < 600; k++) {
-        long ready = c.status("", true).getWorkersList().stream().filter(w -> w.getState().equals("READY")).count();
-        if (ready >= settings.workers()) {
-          return;
-        }
-        workers.requireAlive();
-        if (System.nanoTime() - until > 0) {
-          break;
-        }
-        Thread.sleep(100);
-      }
-    }
-    throw new IllegalStateException("the " + settings.workers() + " workers did not join within 60 s:\n"
-        + workers.logs());
-  }
+
 
   private static JobSpec primes(String name, long to, int priority) {
     return JobSpec.newBuilder().setName(name).setWorkload("primes").putParams("from", "0")
@@ -341,8 +329,7 @@ public final class SharesBench {
         while (now() < SCENE_LIMIT.toSeconds()) {
           StatusReply r = sample(c);
           if (jobs.stream().allMatch(j -> r.getJobsList().stream().anyMatch(s -> s.getJobId().equals(j)
-              && (s.getState().equals("DONE") || s.getState().equals("FAILED") || s.getState().equals("CANCELLED")
-              || s.getState().equals("DONE_PARTIAL"))))) {
+              && StatusView.ended(s.getState())))) {
             return;
           }
         }
@@ -387,7 +374,7 @@ public final class SharesBench {
     double endedAt(String job) {
       for (int i = 0; i < times.size(); i++) {
         for (JobStatus s : replies.get(i).getJobsList()) {
-          if (s.getJobId().equals(job) && !s.getState().equals("RUNNING") && !s.getState().equals("QUEUED")) {
+          if (s.getJobId().equals(job) && StatusView.ended(s.getState())) {
             return times.get(i);
           }
         }
