@@ -85,8 +85,12 @@ public final class PlatformFile {
       if (parent != null) {
         parents.put(id, parent);
       }
-      if (n.has("workers")) {
-        add(n.path("workers"), id, out, parents, path);
+      if (n.has("workers") && !n.get("workers").isNull()) {
+        // iterating a number yields nothing and an object its values: neither may pass for workers
+        if (!n.get("workers").isArray()) {
+          throw new IllegalArgumentException(where + "\"workers\" must be an array of workers");
+        }
+        add(n.get("workers"), id, out, parents, path);
       }
     }
   }
