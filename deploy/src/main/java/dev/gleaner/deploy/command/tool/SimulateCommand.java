@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -229,6 +230,12 @@ public final class SimulateCommand implements Callable<Integer> {
     String model = request.risk().name();
     if (!model.equals("linear") && !model.equals("exponential")) {
       doc.put("skipped", "runs only under linear or exponential risk, not " + model);
+      return doc;
+    }
+    if (platform.isTree()) {
+      // the simulated hosts all hang off the master: a sub-master's workers would run on their parent link alone
+      doc.put("skipped", "runs flat platforms only (every worker on the master's port), and this platform is a tree"
+          + " (sub-masters: " + String.join(", ", new TreeSet<>(platform.parents().values())) + ")");
       return doc;
     }
     boolean input = platform.workers().stream().anyMatch(w -> Double.isFinite(w.bandwidth()));

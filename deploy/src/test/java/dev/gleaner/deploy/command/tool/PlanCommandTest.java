@@ -77,6 +77,49 @@ class PlanCommandTest {
     }
   }
 
+  /**
+   * The closed loop runs flat platforms only: on a tree it says so (in the JSON and on the terminal)
+   * instead of running every host as if it hung off the master; the same workers flat still run it.
+   */
+  @Test
+  void simulateSkipsTheClosedLoopOnATreeAndSaysWhy() throws Exception {
+    Path tree = dir.resolve("tree.json");
+    Files.writeString(tree, """
+        {"workers": [
+          {"id": "gate", "speed": 10, "bandwidth": 100, "workers": [
+            {"id": "host", "speed": 20, "bandwidth": 50, "workers": [{"id": "leaf", "speed": 5, "bandwidth": 20}]}]},
+          {"id": "solo", "speed": 10, "bandwidth": 40}]}
+        """);
+    Path flat = dir.resolve("flat.json");
+    Files.writeString(flat, """
+        {"workers": [{"id": "gate", "speed": 10, "bandwidth": 100}, {"id": "host", "speed": 20, "bandwidth": 50},
+          {"id": "leaf", "speed": 5, "bandwidth": 20}, {"id": "solo", "speed": 10, "bandwidth": 40}]}
+        """);
+    String says = "runs flat platforms only (every worker on the master's port), and this platform is a tree"
+        + " (sub-masters: gate, host)";
+    String[] args = {"simulate", "--platform", tree.toString(), "--work", "2000", "--strategy", "bandwidth-centric",
+        "--trials", "2", "--runs", "2"};
+    CommandLineTest.Run r = gleaner(append(args, "--json"));
+    assertEquals(0, r.code(), r.err());
+    JsonNode loop = new ObjectMapper().readTree(r.out()).path("closedLoop");
+    assertEquals(says, loop.path("skipped").asText(), r.out());
+    assertFalse(loop.has("meanWork"), r.out());
+    CommandLineTest.Run text = gleaner(args);
+    assertEquals(0, text.code(), text.err());
+    assertTrue(text.out().lines().anyMatch(l -> l.equals("closed loop: " + says)), text.out());
+
+    args[2] = flat.toString();
+    JsonNode ran = new ObjectMapper().readTree(gleaner(append(args, "--json")).out()).path("closedLoop");
+    assertFalse(ran.has("skipped"), ran.toString());
+    assertEquals(2, ran.path("runs").asInt(), ran.toString());
+  }
+
+  private static String[] append(String[] args, String more) {
+    String[] out = java.util.Arrays.copyOf(args, args.length + 1);
+    out[args.length] = more;
+    return out;
+  }
+
   @Test
   void workTakesTheFormsJobFilesTake() throws Exception {
     CommandLineTest.Run sci = gleaner("plan", "--platform", LAB, "--work", "2e6", "--strategy", "distrib", "--json");
