@@ -7,6 +7,7 @@ import dev.gleaner.deploy.command.ForgetCommand;
 import dev.gleaner.deploy.command.InitCommand;
 import dev.gleaner.deploy.command.JobsCommand;
 import dev.gleaner.deploy.command.MasterCommand;
+import dev.gleaner.deploy.command.RelayCommand;
 import dev.gleaner.deploy.command.ResultCommand;
 import dev.gleaner.deploy.command.StatusCommand;
 import dev.gleaner.deploy.command.SubmitCommand;
@@ -42,7 +43,7 @@ import picocli.CommandLine.Command;
     footer = {"", "Start with `gleaner demo`; `gleaner <command> --help` explains each command."})
 public final class Gleaner implements Runnable {
   /** The subcommands, in the order {@code gleaner --help} lists them. */
-  static final List<String> COMMANDS = List.of("init", "token", "master", "worker", "submit", "status", "jobs",
+  static final List<String> COMMANDS = List.of("init", "token", "master", "worker", "relay", "submit", "status", "jobs",
       "wait", "cancel", "result", "forget", "drain", "share", "demo", "bench", "chaos", "recovery", "plan", "simulate",
       "trace", "replay", "slurm", "cluster");
 
@@ -53,6 +54,7 @@ public final class Gleaner implements Runnable {
       case "token" -> TokenCommand.class;
       case "master" -> MasterCommand.class;
       case "worker" -> WorkerCommand.class;
+      case "relay" -> RelayCommand.class;
       case "submit" -> SubmitCommand.class;
       case "status" -> StatusCommand.class;
       case "jobs" -> JobsCommand.class;

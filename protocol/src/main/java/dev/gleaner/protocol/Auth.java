@@ -13,8 +13,8 @@ import javax.crypto.spec.SecretKeySpec;
  * peer's {@linkplain #token token}. No key crosses the wire, and a recorded answer is useless for
  * any other nonce.
  *
- * <p>A token is HMAC-SHA256(cluster key, ROLE + ":" + id), ROLE being "worker", "client" or
- * "operator": the master keeps only the cluster key and derives the token of whoever says hello, so
+ * <p>A token is HMAC-SHA256(cluster key, ROLE + ":" + id), ROLE being "worker", "client",
+ * "operator" or "relay": the master keeps only the cluster key and derives the token of whoever says hello, so
  * a token answers for its own role and id and for nothing else, and no per-worker list is stored.
  * After a revocation the id needs a token of a later generation G, HMAC-SHA256(cluster key, ROLE +
  * "#" + G + ":" + id): the text before the first ':' is the role's and the generation's alone, so no
@@ -63,23 +63,25 @@ public final class Auth {
     return hmac(clusterKey, (prefix + ":" + id).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** "worker", "client" or "operator": the name a role has in tokens, token files and commands. */
+  /** "worker", "client", "operator" or "relay": the name a role has in tokens, token files and commands. */
   public static String roleName(Role role) {
     return switch (role) {
       case WORKER -> "worker";
       case CLIENT -> "client";
       case OPERATOR -> "operator";
+      case RELAY -> "relay";
       default -> throw new IllegalArgumentException("no tokens for role " + role);
     };
   }
 
-  /** The role named "worker", "client" or "operator". */
+  /** The role named "worker", "client", "operator" or "relay". */
   public static Role role(String name) {
     return switch (name) {
       case "worker" -> Role.WORKER;
       case "client" -> Role.CLIENT;
       case "operator" -> Role.OPERATOR;
-      default -> throw new IllegalArgumentException("a role is worker, client or operator, not '" + name + "'");
+      case "relay" -> Role.RELAY;
+      default -> throw new IllegalArgumentException("a role is worker, client, operator or relay, not '" + name + "'");
     };
   }
 

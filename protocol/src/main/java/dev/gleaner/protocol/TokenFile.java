@@ -41,6 +41,8 @@ public final class TokenFile {
       case WORKER -> "logs in as worker '" + id + "' and as nothing else";
       case OPERATOR -> "acts as operator '" + id + "': submits and reads like a client, and may also cancel and forget"
           + " anybody's job, drain workers and revoke tokens";
+      case RELAY -> "logs in as relay '" + id + "', which passes workers' connections up; it computes nothing and"
+          + " cannot log in as a worker or a client";
       default -> "submits jobs, reads status and cancels its own jobs as client '" + id + "'; it cannot register as a worker";
     };
   }

@@ -23,6 +23,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The backoff starts again only once the master has answered a heartbeat, not at its Welcome: a
  * master that refuses the session just after it (a duplicate id) meets a growing wait.
+ *
+ * <p>With several upstreams (relays, the master: {@code --master A,B,...}) it dials the first; one
+ * that cannot be reached, or that closes the connection before its Welcome (a relay whose own
+ * upstream is gone), sends it on to the next, round the list. A session that worked and was lost
+ * is dialled again where it was first: one more failure there moves it on.
  */
 final class MasterDialer {
   /** The daemon's log: its lines tell one worker's story, as an operator reads it. */
@@ -35,6 +40,11 @@ final class MasterDialer {
   private final Backoff backoff;
   private final Bootstrap bootstrap;
   private volatile MasterLink link;
+  private final java.util.List<java.net.InetSocketAddress> upstreams;
+  /** The upstream dialled now, an index into {@link #upstreams}. */
+  private volatile int current;
+  /** Whether the link of the current connection got its Welcome. */
+  private volatile boolean welcomed;
 
   /** {@code links} makes the handler of each new connection. */
   MasterDialer(WorkerConfig config, EventLoopGroup group, WorkerLifecycle life, WorkerCounters counters,
@@ -44,6 +54,7 @@ final class MasterDialer {
     this.life = life;
     this.counters = counters;
     this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
+    this.upstreams = config.upstreams();
     this.bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
@@ -59,7 +70,8 @@ final class MasterDialer {
               ch.pipeline().addLast("thin-link", new ChannelTrafficShapingHandler(0, config.receiveBytesPerSecond(), 100));
             }
             if (config.tls() != null) {
-              ch.pipeline().addLast("tls", config.tls().newHandler(ch.alloc(), config.host(), config.port()));
+              java.net.InetSocketAddress at = upstream();
+              ch.pipeline().addLast("tls", config.tls().newHandler(ch.alloc(), at.getHostString(), at.getPort()));
             }
             Framing.install(ch.pipeline(), config.maxFrameBytes(), true);
             ch.pipeline().addLast("master", links.get());
@@ -76,19 +88,40 @@ final class MasterDialer {
     return link;
   }
 
+  /** The upstream it dials now. */
+  java.net.InetSocketAddress upstream() {
+    return upstreams.get(current);
+  }
+
+  /** "host:port" of the upstream it dials now. */
+  String upstreamName() {
+    java.net.InetSocketAddress at = upstream();
+    return at.getHostString() + ":" + at.getPort();
+  }
+
   /** Connects unless the daemon is down on purpose or leaving; retries after the backoff's wait if it fails. */
   void connect() {
     if (!life.connecting()) {
       return;
     }
-    bootstrap.connect(config.host(), config.port()).addListener(f -> {
+    java.net.InetSocketAddress at = upstream();
+    welcomed = false;
+    bootstrap.connect(at.getHostString(), at.getPort()).addListener(f -> {
       if (!f.isSuccess()) {
         Duration wait = backoff.next();
-        log.info("master at {}:{} is unreachable ({}); retrying in {} ms", config.host(), config.port(),
-            f.cause() == null ? "?" : f.cause().getMessage(), wait.toMillis());
+        String was = upstreamName();
+        moveOn();
+        log.info("{} {} is unreachable ({}); retrying{} in {} ms", upstreams.size() > 1 ? "upstream" : "master", was,
+            f.cause() == null ? "?" : f.cause().getMessage(),
+            upstreams.size() > 1 ? " with " + upstreamName() : "", wait.toMillis());
         scheduleConnect(wait);
       }
     });
+  }
+
+  /** The next upstream in the list, round it. */
+  private void moveOn() {
+    current = (current + 1) % upstreams.size();
   }
 
   private void scheduleConnect(Duration wait) {
@@ -100,8 +133,10 @@ final class MasterDialer {
   void connected(MasterLink l) {
     counters.connects.increment();
     link = l;
+    welcomed = true;
     life.connected();
-    log.info("worker {} connected to master {}:{}", config.workerId(), config.host(), config.port());
+    log.info("worker {} connected to {} {}", config.workerId(), upstreams.size() > 1 ? "upstream" : "master",
+        upstreamName());
   }
 
   /** The master answered a heartbeat: the session works, so the next loss reconnects quickly. */
@@ -116,7 +151,13 @@ final class MasterDialer {
     }
     if (life.lost()) {
       Duration wait = backoff.next();
-      log.warn("lost the master at {}:{}; reconnecting in {} ms", config.host(), config.port(), wait.toMillis());
+      String was = upstreamName();
+      if (!welcomed) {
+        // closed before its Welcome: a relay that cannot reach its own upstream, a master refusing
+        moveOn();
+      }
+      log.warn("lost the {} at {}; reconnecting{} in {} ms", upstreams.size() > 1 ? "upstream" : "master", was,
+          was.equals(upstreamName()) ? "" : " to " + upstreamName(), wait.toMillis());
       scheduleConnect(wait);
     }
   }

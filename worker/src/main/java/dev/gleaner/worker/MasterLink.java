@@ -281,7 +281,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    TlsProblem tls = TlsProblem.of(cause, config.host() + ":" + config.port());
+    TlsProblem tls = TlsProblem.of(cause, daemon.upstreamName());
     if (tls != null) {
       // a certificate that is untrusted, expired or for another host: connecting again cannot help
       if (tls.permanent()) {

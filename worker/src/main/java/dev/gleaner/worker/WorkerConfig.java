@@ -40,17 +40,20 @@ import java.time.Instant;
  *     goes ({@code gleaner replay --run --interruptions crash}); null for none
  * @param events what it tells of its failure injection and its vacates, beside its log
  *     ({@link WorkerEvents#NONE} for nobody)
+ * @param alternates where else it may connect when {@code host:port} cannot be reached or its
+ *     session there is lost: relays or the master, tried in this order after it
  */
 public record WorkerConfig(String host, int port, PeerCredential credential, String workerId, int cores, Workloads workloads,
     double slowdown, Duration backoffInitial, Duration backoffCap, int maxFrameBytes, Duration drainTimeout,
     Instant availableUntil, FailureSchedule interrupt, long interruptSeed, long receiveBytesPerSecond,
     double maxSpeed, ClientTls tls, dev.gleaner.worker.owner.OwnerConfig owner, java.nio.file.Path crashFile,
-    WorkerEvents events) {
+    WorkerEvents events, java.util.List<java.net.InetSocketAddress> alternates) {
 
   public WorkerConfig {
     if (events == null) {
       events = WorkerEvents.NONE;
     }
+    alternates = alternates == null ? java.util.List.of() : java.util.List.copyOf(alternates);
     if (cores < 1) {
       throw new IllegalArgumentException("cores must be at least 1, got " + cores);
     }
@@ -81,75 +84,90 @@ public record WorkerConfig(String host, int port, PeerCredential credential, Str
   public static WorkerConfig defaults(String host, int port, PeerCredential credential, String workerId, Workloads workloads) {
     return new WorkerConfig(host, port, credential, workerId, Runtime.getRuntime().availableProcessors(), workloads, 1,
         Duration.ofMillis(200), Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, Duration.ofSeconds(20),
-        null, null, 0, 0, 0, null, null, null, WorkerEvents.NONE);
+        null, null, 0, 0, 0, null, null, null, WorkerEvents.NONE, java.util.List.of());
   }
 
   public WorkerConfig withCores(int n) {
     return new WorkerConfig(host, port, credential, workerId, n, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
-        tls, owner, crashFile, events);
+        tls, owner, crashFile, events, alternates);
   }
 
   public WorkerConfig withSlowdown(double k) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, k, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
-        tls, owner, crashFile, events);
+        tls, owner, crashFile, events, alternates);
   }
 
   public WorkerConfig withBackoff(Duration initial, Duration cap) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, initial, cap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
-        tls, owner, crashFile, events);
+        tls, owner, crashFile, events, alternates);
   }
 
   public WorkerConfig withAvailableUntil(Instant at) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, at, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner,
-        crashFile, events);
+        crashFile, events, alternates);
   }
 
   public WorkerConfig withCrashFile(java.nio.file.Path file) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed, tls, owner,
-        file, events);
+        file, events, alternates);
   }
 
   public WorkerConfig withInterruptions(FailureSchedule schedule, long seed) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, schedule, seed, receiveBytesPerSecond, maxSpeed, tls,
-        owner, crashFile, events);
+        owner, crashFile, events, alternates);
   }
 
   public WorkerConfig withReceiveRate(long bytesPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, bytesPerSecond, maxSpeed, tls,
-        owner, crashFile, events);
+        owner, crashFile, events, alternates);
   }
 
   public WorkerConfig withMaxSpeed(double unitsPerSecond) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond,
-        unitsPerSecond, tls, owner, crashFile, events);
+        unitsPerSecond, tls, owner, crashFile, events, alternates);
   }
 
   /** Tells {@code e} of its failure injection and its vacates, beside its log. */
   public WorkerConfig withEvents(WorkerEvents e) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
-        tls, owner, crashFile, e);
+        tls, owner, crashFile, e, alternates);
   }
 
   /** Follows its owner's policy; null for a computer that is always lent. */
   public WorkerConfig withOwner(dev.gleaner.worker.owner.OwnerConfig o) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
-        tls, o, crashFile, events);
+        tls, o, crashFile, events, alternates);
   }
 
   /** Speaks TLS to the master, trusting the cluster CA; null for clear text. */
   public WorkerConfig withTls(ClientTls t) {
     return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
         maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
-        t, owner, crashFile, events);
+        t, owner, crashFile, events, alternates);
+  }
+
+  /** Connects to these too, in order, when the first cannot be reached or its session is lost. */
+  public WorkerConfig withAlternates(java.util.List<java.net.InetSocketAddress> more) {
+    return new WorkerConfig(host, port, credential, workerId, cores, workloads, slowdown, backoffInitial, backoffCap,
+        maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond, maxSpeed,
+        tls, owner, crashFile, events, more);
+  }
+
+  /** Every place it may connect to: {@code host:port} first, then the alternates. */
+  public java.util.List<java.net.InetSocketAddress> upstreams() {
+    java.util.List<java.net.InetSocketAddress> all = new java.util.ArrayList<>();
+    all.add(java.net.InetSocketAddress.createUnresolved(host, port));
+    all.addAll(alternates);
+    return all;
   }
 }

@@ -156,6 +156,11 @@ public final class WorkerDaemon implements AutoCloseable {
     dialer.connected(l);
   }
 
+  /** "host:port" of the upstream (the master, or a relay) it dials now. */
+  String upstreamName() {
+    return dialer.upstreamName();
+  }
+
   /**
    * The master answered a heartbeat: the session works, so the next loss reconnects quickly. (Not at
    * Welcome: a master that refuses the session just after it, such as for a duplicate id, must meet
@@ -286,7 +291,8 @@ public final class WorkerDaemon implements AutoCloseable {
     stop();
   }
 
-  static String hostName() {
+  /** This computer's name, as a Hello tells it. */
+  public static String hostName() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (java.net.UnknownHostException e) {

@@ -303,6 +303,6 @@ class ChunkRunnerTest {
     assertTrue(Workers.workloads(getClass().getClassLoader(), Set.of("sh")).has("exec"));
     assertThrows(IllegalArgumentException.class, () -> new WorkerConfig("h", 1, dev.gleaner.protocol.PeerCredential.sharedSecret(new byte[16]), "w", 0, Workloads.of(), 1,
         Duration.ofMillis(1), Duration.ofMillis(2), 1024, Duration.ofSeconds(1), null, null, 0, 0, 0, null, null, null,
-        null));
+        null, null));
   }
 }

@@ -168,6 +168,20 @@ public final class Controller {
    * @param interrupted whether this counts as an interruption in its history (a drain does not)
    */
   public void workerLost(String id, String why, boolean interrupted, double now) {
+    workerLost(id, why, interrupted, false, now);
+  }
+
+  /**
+   * As {@link #workerLost(String, String, boolean, double)}; with {@code held}, the connection
+   * went away but the worker likely did not (the relay it came through is gone): the chunks it
+   * holds stay reserved for it for their lease, for it to take up when it is back, and only its
+   * queue follows the recovery lists now.
+   */
+  public void workerLost(String id, String why, boolean interrupted, boolean held, double now) {
+    dev.gleaner.common.control.state.Member m = state.members.get(id);
+    if (held && m != null && !m.state.down()) {
+      decide.restarts.hold(m, now);
+    }
     decide.losses.lost(id, why, interrupted, interrupted, false, true, now);
     pump(now);
   }

@@ -166,4 +166,68 @@ class ControllerRestartTest {
     assertEquals(1, ended.size(), "it does not wait for its three workers: nothing is left to compute");
     assertEquals(JobPhase.DONE, ended.get(0).phase());
   }
+
+  /** What b was handed with a's first copy. */
+  private final List<Action.Assign> handedToB = new ArrayList<>();
+
+  /** Job j over [0, 10^5) in chunks of 1000; a and b joined; returns a's first copy. */
+  private Action.Assign aHoldsACopy() {
+    c.addJob(JobDef.of("j", "primes", 0, 100_000, "self").withChunking(1000, 0), 0);
+    c.workerJoined(WorkerInfo.of("a", "primes", 100), 0);
+    c.workerJoined(WorkerInfo.of("b", "primes", 100), 0);
+    List<Action.Assign> first = only(c.ready().actions(), Action.Assign.class);
+    first.stream().filter(x -> x.worker().equals("b")).forEach(handedToB::add);
+    return first.stream().filter(x -> x.worker().equals("a")).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aWorkerWhoseRelayWentAwayKeepsItsCopiesForItsLeaseAndTakesThemUpFromAnotherWay() {
+    Action.Assign first = aHoldsACopy();
+    c.workerLost("a", "connection closed", true, true, 1);
+    c.tick(2);
+    List<Action.Assign> others = only(c.ready().actions(), Action.Assign.class);
+    assertTrue(others.stream().noneMatch(x -> x.start() < first.end() && x.end() > first.start()),
+        "nobody else gets a's copy while it is held: " + others);
+    c.workerJoined(WorkerInfo.of("a", "primes", 100),
+        List.of(new Held("a", "j", first.chunkId(), first.start(), first.end(), first.start(), new long[0])), 3);
+    assertTrue(only(c.ready().actions(), Action.Cancel.class).stream().noneMatch(x -> x.chunkId() == first.chunkId()),
+        "its claim stands");
+    assertEquals(Verdict.COMMIT, c.piece("a", "j", first.chunkId(), first.start(), first.end(), 4));
+    assertNull(c.views().checkLedger("j"));
+  }
+
+  @Test
+  void aWorkerLostOnItsOwnConnectionLosesItsCopiesAtOnce() {
+    Action.Assign first = aHoldsACopy();
+    c.workerLost("a", "connection closed", true, false, 1);
+    c.workerJoined(WorkerInfo.of("a", "primes", 100),
+        List.of(new Held("a", "j", first.chunkId(), first.start(), first.end(), first.start(), new long[0])), 2);
+    assertTrue(only(c.ready().actions(), Action.Cancel.class).stream().anyMatch(x -> x.chunkId() == first.chunkId()),
+        "its copy went back to the job when it was lost: the claim is cancelled");
+  }
+
+  @Test
+  void theCopiesHeldForAWorkerThatDoesNotComeBackGoToOthersAfterTheirLease() {
+    Action.Assign first = aHoldsACopy();
+    c.workerLost("a", "connection closed", true, true, 1);
+    // b computes everything else it is given; a's copy comes its way once the lease has passed
+    boolean got = false;
+    for (int round = 0; round < 2000 && !got; round++) {
+      double now = 2 + round;
+      c.tick(now);
+      List<Action.Assign> given = new ArrayList<>(only(c.ready().actions(), Action.Assign.class));
+      if (round == 0) {
+        given.addAll(handedToB);
+      }
+      for (Action.Assign x : given) {
+        got |= x.start() < first.end() && x.end() > first.start();
+        if (c.piece("b", "j", x.chunkId(), x.start(), x.end(), now) == Verdict.COMMIT) {
+          c.committed("b", "j", x.chunkId(), x.start(), x.end(), 0.001, now);
+        }
+      }
+    }
+    assertTrue(got, "a's copy went to b in the end");
+    assertTrue(c.views().committedUnits("j").containsAll(first.start(), first.end()));
+    assertNull(c.views().checkLedger("j"));
+  }
 }

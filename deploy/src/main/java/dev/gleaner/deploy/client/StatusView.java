@@ -40,6 +40,7 @@ public final class StatusView {
     m.put("workersByState", new java.util.TreeMap<>(reply.getWorkersByStateMap()));
     m.put("eps", estimate(reply.getEps()));
     m.put("shares", dev.gleaner.master.web.StatusMaps.shares(reply.getSharesList()));
+    m.put("relays", dev.gleaner.master.web.StatusMaps.relays(reply.getRelaysList()));
     m.put("metrics", new java.util.TreeMap<>(reply.getMetricsMap()));
     m.put("asOfMillis", reply.getAsOfMillis());
     return m;
@@ -226,9 +227,22 @@ public final class StatusView {
       out.printf(Locale.ROOT, "  %-16s %-9s %-16s %5d %-22s %-14s %-22s %12d  %s%s%n", w.getWorkerId(), w.getState(),
           w.getHost(), w.getCores(), speeds, figure(w.getBandwidth()), risk, w.getUnitsDone(), w.getCurrentChunk(),
           w.getAvailableUntilMillis() > 0 ? "  until " + java.time.Instant.ofEpochMilli(w.getAvailableUntilMillis()) : "");
+      if (!w.getVia().isEmpty()) {
+        out.printf(Locale.ROOT, "  %-16s through relay %s%n", "", w.getVia());
+      }
       if (w.getState().equals("AWAY")) {
         out.printf(Locale.ROOT, "  %-16s takes no work: %s%s%n", "", w.getAwayReason(), w.getBackAtMillis() > 0
             ? "; back at " + java.time.Instant.ofEpochMilli(w.getBackAtMillis()) : "");
+      }
+    }
+    if (reply.getRelaysCount() > 0) {
+      out.println("RELAYS");
+      out.printf(Locale.ROOT, "  %-16s %-16s %-16s %8s  %s%n", "id", "host", "through", "workers", "since");
+      for (dev.gleaner.protocol.RelayStatus r : reply.getRelaysList()) {
+        long below = reply.getWorkersList().stream().filter(w -> w.getVia().equals(r.getRelayId())).count();
+        out.printf(Locale.ROOT, "  %-16s %-16s %-16s %8d  %s%n", r.getRelayId(), r.getHost(),
+            r.getVia().isEmpty() ? "(master)" : r.getVia(), below,
+            java.time.Instant.ofEpochMilli(r.getConnectedAtMillis()));
       }
     }
     if (reply.hasEps() && Double.isFinite(reply.getEps().getValue())) {

@@ -13,9 +13,36 @@ import picocli.CommandLine.Option;
 
 /** How a command reaches the master: address, credential (token or shared secret) and TLS trust. */
 public final class ClientOptions {
-  @Option(names = "--master", paramLabel = "HOST:PORT", defaultValue = "localhost:7070",
-      converter = HostPort.Converter.class, description = "The master's address (default: ${DEFAULT-VALUE}).")
+  @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+  picocli.CommandLine.Model.CommandSpec mixee;
+
+  /** The master's address, or the first upstream of a worker's or a relay's list. */
   public HostPort master;
+  /** A worker's or a relay's other upstreams, tried in order after {@link #master}. */
+  public java.util.List<HostPort> alternates = java.util.List.of();
+
+  @Option(names = "--master", paramLabel = "HOST:PORT", defaultValue = "localhost:7070",
+      description = "The master's address (default: ${DEFAULT-VALUE}). A worker or a relay takes a list, HOST:PORT,..."
+          + " (relays and the master): it connects to the first and moves along the list when one cannot be reached.")
+  void master(String text) {
+    java.util.List<HostPort> all = new java.util.ArrayList<>();
+    for (String one : text.split(",", -1)) {
+      try {
+        all.add(new HostPort.Converter().convert(one));
+      } catch (picocli.CommandLine.TypeConversionException e) {
+        throw new picocli.CommandLine.ParameterException(mixee.commandLine(), "--master: " + e.getMessage());
+      }
+    }
+    master = all.get(0);
+    alternates = java.util.List.copyOf(all.subList(1, all.size()));
+  }
+
+  /** Every upstream, {@link #master} first. */
+  public java.util.List<HostPort> upstreams() {
+    java.util.List<HostPort> all = new java.util.ArrayList<>(java.util.List.of(master));
+    all.addAll(alternates);
+    return all;
+  }
 
   @Option(names = "--secret-file", paramLabel = "FILE", defaultValue = "${env:GLEANER_SECRET_FILE:-${sys:user.home}/.gleaner/secret}",
       description = "The shared cluster secret (default: $GLEANER_SECRET_FILE or ~/.gleaner/secret); a trusted lab"
@@ -72,6 +99,10 @@ public final class ClientOptions {
 
   /** Connects as a client, with this command's credential and TLS. */
   public MasterClient connect(String command) throws java.io.IOException {
+    if (!alternates.isEmpty()) {
+      throw new IllegalArgumentException(command + " talks to one master: give --master HOST:PORT (a list is for"
+          + " `gleaner worker` and `gleaner relay`)");
+    }
     return MasterClient.connect(master, credential(Role.CLIENT, command), tls());
   }
 }

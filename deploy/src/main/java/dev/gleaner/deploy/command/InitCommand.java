@@ -60,6 +60,10 @@ public final class InitCommand implements Callable<Integer> {
           + " revoke tokens.")
   List<String> operators = new ArrayList<>();
 
+  @Option(names = "--relays", split = ",", paramLabel = "ID",
+      description = "Relay ids to make tokens for (`gleaner relay`: passes the connections of workers behind it up).")
+  List<String> relays = new ArrayList<>();
+
   @Option(names = "--client-certs", description = "Also issue a certificate and key for each worker and client, for a"
       + " master run with --client-auth require.")
   boolean clientCerts;
@@ -117,6 +121,9 @@ public final class InitCommand implements Callable<Integer> {
     }
     for (String o : operators) {
       peers.add(new String[] {"operator", o});
+    }
+    for (String r : relays) {
+      peers.add(new String[] {"relay", r});
     }
     if (clientCerts && !peers.isEmpty()) {
       Files.createDirectories(dir.resolve(CERTS));

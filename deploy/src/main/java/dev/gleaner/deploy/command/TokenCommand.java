@@ -43,7 +43,7 @@ import picocli.CommandLine.Parameters;
         "",
         "Under the shared secret (no tokens) every peer is trusted alike: there are no owners and nothing to revoke."},
     subcommands = {TokenCommand.ForWorker.class, TokenCommand.ForClient.class, TokenCommand.ForOperator.class,
-        TokenCommand.Revoke.class, TokenCommand.ListRevoked.class})
+        TokenCommand.ForRelay.class, TokenCommand.Revoke.class, TokenCommand.ListRevoked.class})
 public final class TokenCommand implements Runnable {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -51,7 +51,7 @@ public final class TokenCommand implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "say what to do: worker ID, client NAME, operator NAME,"
-        + " revoke ROLE ID or list");
+        + " relay ID, revoke ROLE ID or list");
   }
 
   /** What the three kinds of token have in common. */
@@ -127,6 +127,15 @@ public final class TokenCommand implements Runnable {
     }
   }
 
+  @Command(name = "relay", mixinStandardHelpOptions = true,
+      header = "Make a relay's token: `gleaner relay` logs in with it and passes workers' connections up.")
+  static final class ForRelay extends Make {
+    @Override
+    Role role() {
+      return Role.RELAY;
+    }
+  }
+
   /** Where a revocation is recorded: through the running master, or in its data directory while it is stopped. */
   static final class Target {
     @Mixin
@@ -150,7 +159,7 @@ public final class TokenCommand implements Runnable {
     @Mixin
     Target target;
 
-    @Parameters(index = "0", paramLabel = "ROLE", description = "worker, client or operator.")
+    @Parameters(index = "0", paramLabel = "ROLE", description = "worker, client, operator or relay.")
     String role;
 
     @Parameters(index = "1", paramLabel = "ID", description = "The worker's id, or the client's or operator's name.")

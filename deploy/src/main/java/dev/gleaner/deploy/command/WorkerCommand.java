@@ -184,7 +184,9 @@ public final class WorkerCommand implements Callable<Integer> {
     WorkerConfig config = WorkerConfig.defaults(client.master.host(), client.master.port(), credential, workerId,
             Workers.workloads(Plugins.loader(plugins), new LinkedHashSet<>(allowExec), execDir))
         .withSlowdown(slowdown)
-        .withTls(client.tls());
+        .withTls(client.tls())
+        .withAlternates(client.alternates.stream()
+            .map(h -> java.net.InetSocketAddress.createUnresolved(h.host(), h.port())).toList());
     if (cores != null) {
       config = config.withCores(cores);
     }
@@ -293,6 +295,11 @@ public final class WorkerCommand implements Callable<Integer> {
 
   /** A byte rate like {@code 2M}, {@code 500k} or {@code 123456}. */
   static long bytes(String text) {
+    return bytes(text, "--recv-rate");
+  }
+
+  /** A byte count or rate like {@code 2M}, {@code 500k} or {@code 123456}, given as {@code option}. */
+  static long bytes(String text, String option) {
     String t = text.trim();
     long unit = 1;
     char last = t.isEmpty() ? ' ' : Character.toLowerCase(t.charAt(t.length() - 1));
@@ -307,7 +314,8 @@ public final class WorkerCommand implements Callable<Integer> {
       }
       return (long) v;
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--recv-rate must be a rate like 2M, 500k or 123456 bytes/s, got '" + text + "'", e);
+      throw new IllegalArgumentException(option + " must be a number of bytes like 2M, 500k or 123456, got '" + text + "'",
+          e);
     }
   }
 

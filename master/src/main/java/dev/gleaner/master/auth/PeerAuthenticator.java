@@ -15,7 +15,7 @@ import java.security.MessageDigest;
  * in one sentence, which the peer reads and the log keeps.
  */
 public final class PeerAuthenticator {
-  private static final Role[] TOKEN_ROLES = {Role.WORKER, Role.CLIENT, Role.OPERATOR};
+  private static final Role[] TOKEN_ROLES = {Role.WORKER, Role.CLIENT, Role.OPERATOR, Role.RELAY};
   private final MasterAuth auth;
   private final Revocations revocations;
 

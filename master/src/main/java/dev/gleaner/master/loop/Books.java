@@ -54,6 +54,8 @@ public final class Books {
   double expectedUpSeconds;
   /** The outages' prior (see {@link ControlLoop#expectDown}), 0 for none. */
   double expectedDownSeconds;
+  /** The relays logged in (safe from any thread). */
+  final Relays relays = new Relays();
   /** Set when the master stops (by any thread): sessions closing then are not workers lost. */
   volatile boolean stopping;
 
@@ -86,6 +88,11 @@ public final class Books {
   /** The connected workers' sessions, by worker id (read only). */
   public Map<String, WorkerLink> links() {
     return Collections.unmodifiableMap(links);
+  }
+
+  /** The relays logged in now. */
+  public Relays relays() {
+    return relays;
   }
 
   /** The connected workers that take no work now, by id (read only). */

@@ -168,6 +168,11 @@ public final class ControlLoop implements AutoCloseable {
   }
 
   /** The master's clocks (safe from any thread). */
+  /** The relays logged in: the connections' threads keep it, the status reads it. */
+  public Relays relays() {
+    return books.relays;
+  }
+
   public MasterClock clock() {
     return books.clock;
   }

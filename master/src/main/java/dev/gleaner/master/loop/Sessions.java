@@ -157,7 +157,9 @@ final class Sessions {
     if (refused) {
       b.controller.workerRefused(link.workerId(), why, b.clock.now());
     } else {
-      b.controller.workerLost(link.workerId(), why, interrupted, b.clock.now());
+      // a relayed worker whose connection closed most likely lost its relay, not its life: it goes on
+      // computing and comes back another way, so what it holds waits for it
+      b.controller.workerLost(link.workerId(), why, interrupted, interrupted && !link.via().isEmpty(), b.clock.now());
     }
     endSession(link, interrupted ? "interrupted" : "left", "");
     if (interrupted) {

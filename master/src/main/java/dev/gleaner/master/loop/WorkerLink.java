@@ -18,6 +18,11 @@ public interface WorkerLink {
   /** The worker process's random instance number from its Hello (0 from a peer that sends none). */
   long instance();
 
+  /** The relay its connection came through (the one nearest it); "" when it came to the master directly. */
+  default String via() {
+    return "";
+  }
+
   /** Milliseconds since anything was heard from the worker. */
   long silentMillis();
 

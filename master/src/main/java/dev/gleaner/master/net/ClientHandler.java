@@ -253,9 +253,9 @@ final class ClientHandler extends ConnectionHandler {
     }
     Role role = r.getRole();
     String id = r.getId();
-    if (role != Role.WORKER && role != Role.CLIENT && role != Role.OPERATOR) {
-      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, "a revocation names a worker, client or operator,"
-          + " not " + role));
+    if (role != Role.WORKER && role != Role.CLIENT && role != Role.OPERATOR && role != Role.RELAY) {
+      ctx.writeAndFlush(Messages.error(Error.Code.UNEXPECTED_MESSAGE, "a revocation names a worker, client, operator"
+          + " or relay, not " + role));
       return;
     }
     if (id.isBlank() || id.length() > 200) {

@@ -12,6 +12,7 @@ import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.ProtocolVersion;
 import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.Via;
 import dev.gleaner.protocol.Welcome;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -19,6 +20,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -34,8 +37,11 @@ import java.util.concurrent.TimeUnit;
  * (frames decoded in the answer's read are held to it), then the configured maximum.
  */
 final class HandshakeHandler extends ConnectionHandler {
+  /** The most relays a connection may come through. */
+  static final int MAX_VIAS = 8;
+
   private enum Phase {
-    /** Nothing received yet: only a Hello is acceptable. */
+    /** Nothing received yet but Vias: only a Hello (or the Via of one more relay) is acceptable. */
     AWAIT_HELLO,
     /** Challenge sent: only its answer is acceptable. */
     AWAIT_ANSWER,
@@ -52,6 +58,8 @@ final class HandshakeHandler extends ConnectionHandler {
   private ScheduledFuture<?> handshakeTimer;
   /** Its place among the token sessions from its proof to its close or its Welcome; null under the shared secret. */
   private TokenSessions.Session tokenSession;
+  /** The relays the connection came through, nearest the master first (their Vias, checked). */
+  private final List<String> via = new ArrayList<>();
 
   HandshakeHandler(Services services) {
     super(services);
@@ -112,6 +120,10 @@ final class HandshakeHandler extends ConnectionHandler {
   }
 
   private void onHello(ChannelHandlerContext ctx, Envelope msg) {
+    if (msg.hasVia()) {
+      onVia(ctx, msg.getVia());
+      return;
+    }
     if (!msg.hasHello()) {
       refuse(ctx, Error.Code.NOT_AUTHENTICATED, "expected Hello as the first message, got " + msg.getBodyCase());
       return;
@@ -121,12 +133,15 @@ final class HandshakeHandler extends ConnectionHandler {
       refuse(ctx, Error.Code.VERSION_MISMATCH, ProtocolVersion.mismatch(h.getProtocolVersion()));
       return;
     }
-    if (h.getRole() != Role.WORKER && h.getRole() != Role.CLIENT && h.getRole() != Role.OPERATOR) {
-      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "Hello must say WORKER, CLIENT or OPERATOR, got " + h.getRole());
+    if (h.getRole() != Role.WORKER && h.getRole() != Role.CLIENT && h.getRole() != Role.OPERATOR
+        && h.getRole() != Role.RELAY) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "Hello must say WORKER, CLIENT, OPERATOR or RELAY, got " + h.getRole());
       return;
     }
-    if (h.getRole() == Role.WORKER && (h.getPeerId().isBlank() || h.getPeerId().length() > 200)) {
-      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a worker's Hello needs an id of 1 to 200 characters");
+    if ((h.getRole() == Role.WORKER || h.getRole() == Role.RELAY)
+        && (h.getPeerId().isBlank() || h.getPeerId().length() > 200)) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a " + Auth.roleName(h.getRole())
+          + "'s Hello needs an id of 1 to 200 characters");
       return;
     }
     if (h.getPeerId().length() > 200) {
@@ -157,6 +172,23 @@ final class HandshakeHandler extends ConnectionHandler {
         .setProtocolVersion(ProtocolVersion.CURRENT).setNonce(ByteString.copyFrom(nonce))).build());
   }
 
+  /**
+   * A relay passed the connection up: taken only from a relay logged in with the session it names,
+   * reached through the relays of the Vias before it.
+   */
+  private void onVia(ChannelHandlerContext ctx, Via v) {
+    if (via.size() == MAX_VIAS) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a connection may come through at most " + MAX_VIAS + " relays");
+      return;
+    }
+    String refusal = services.loop().relays().viaRefusal(v.getRelayId(), v.getRelaySession(), via);
+    if (refusal != null) {
+      refuse(ctx, Error.Code.NOT_AUTHENTICATED, "a Via that cannot be taken: " + HttpHandler.printable(refusal));
+      return;
+    }
+    via.add(v.getRelayId());
+  }
+
   private void onAnswer(ChannelHandlerContext ctx, Envelope msg) {
     if (!msg.hasAuthResponse()) {
       refuse(ctx, Error.Code.NOT_AUTHENTICATED, "expected the answer to the challenge, got " + msg.getBodyCase());
@@ -179,6 +211,7 @@ final class HandshakeHandler extends ConnectionHandler {
       String id = hello.getPeerId();
       tokenSession = revocationOf(ctx.channel());
       services.tokenSessions().add(role, id, tokenSession);
+      // a relay's session makes no calls: the caller is a client's only in name
       caller = role == Role.OPERATOR ? Caller.operator(id) : Caller.client(id);
       // a revocation stored between the check and here: its closing pass may have missed this session
       String revoked = services.authenticator().revokedRefusal(role, id, hello.getTokenGeneration());
@@ -187,7 +220,7 @@ final class HandshakeHandler extends ConnectionHandler {
         return;
       }
     }
-    welcome(ctx, new Login(hello, caller, tokenSession));
+    welcome(ctx, new Login(hello, caller, tokenSession, via));
   }
 
   /**
@@ -217,6 +250,10 @@ final class HandshakeHandler extends ConnectionHandler {
       WorkerHandler worker = new WorkerHandler(services, login, ctx.channel());
       ctx.pipeline().replace(this, "worker", worker);
       worker.joined();
+    } else if (login.hello().getRole() == Role.RELAY) {
+      RelayHandler relay = new RelayHandler(services, login, sessionId, ctx.channel());
+      ctx.pipeline().replace(this, "relay", relay);
+      relay.joined(ctx);
     } else {
       ctx.pipeline().replace(this, "client", new ClientHandler(services, login));
     }

@@ -11,8 +11,18 @@ import dev.gleaner.protocol.Hello;
  * @param hello what the peer said in its Hello (its role, id, host, cores, workloads)
  * @param caller who a client's calls act as
  * @param token its place among the sessions a revocation closes; null under the shared secret
+ * @param via the relays the connection came through, nearest the master first (their Vias); empty: direct
  */
-record Login(Hello hello, Caller caller, TokenSessions.Session token) {
+record Login(Hello hello, Caller caller, TokenSessions.Session token, java.util.List<String> via) {
+  Login {
+    via = java.util.List.copyOf(via);
+  }
+
+  /** The relay the connection came through (nearest the peer), or "" when it came directly. */
+  String parent() {
+    return via.isEmpty() ? "" : via.get(via.size() - 1);
+  }
+
   /** The connection closed: a revocation has nothing more to close here. */
   void leave(TokenSessions sessions) {
     if (token != null) {

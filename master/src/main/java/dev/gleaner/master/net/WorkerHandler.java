@@ -48,7 +48,7 @@ final class WorkerHandler extends ConnectionHandler {
     Hello hello = login.hello();
     lastHeartbeatNanos = services.ticker().nanos();
     session = new WorkerSession(hello.getPeerId(), hello.getHost(), Math.max(1, hello.getCores()), hello.getInstance(),
-        channel, services.sendPort(), services.ticker());
+        login.parent(), channel, services.sendPort(), services.ticker());
   }
 
   /** The worker is in the pipeline: the heartbeat monitor watches it and the loop may give it work. */

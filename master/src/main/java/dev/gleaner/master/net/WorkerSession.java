@@ -29,6 +29,8 @@ final class WorkerSession implements WorkerLink {
   final int cores;
   final long instance;
   final Channel channel;
+  /** The relay its connection came through (nearest it); "" when it came directly. */
+  final String via;
   private final SendPort port;
   private final Ticker ticker;
   /**
@@ -42,9 +44,10 @@ final class WorkerSession implements WorkerLink {
   /** What its last heartbeat said it computed so far. */
   volatile long unitsComputed;
 
-  WorkerSession(String workerId, String host, int cores, long instance, Channel channel, SendPort port,
+  WorkerSession(String workerId, String host, int cores, long instance, String via, Channel channel, SendPort port,
       Ticker ticker) {
     this.workerId = workerId;
+    this.via = via;
     this.host = host;
     this.cores = cores;
     this.instance = instance;
@@ -57,6 +60,11 @@ final class WorkerSession implements WorkerLink {
   @Override
   public String workerId() {
     return workerId;
+  }
+
+  @Override
+  public String via() {
+    return via;
   }
 
   @Override

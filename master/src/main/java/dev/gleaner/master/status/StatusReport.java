@@ -93,6 +93,11 @@ final class StatusReport {
       }
     }
     reply.setEps(estimate(controller.estimates().eps()));
+    for (dev.gleaner.master.loop.Relays.Relay r : books.relays().all()) {
+      reply.addRelays(dev.gleaner.protocol.RelayStatus.newBuilder().setRelayId(r.id()).setHost(r.host())
+          .setVia(r.parent()).setConnectedAtMillis(r.connectedAtMillis())
+          .setLastHeartbeatMillis(r.silentMillis().getAsLong()));
+    }
     new java.util.TreeMap<>(controller.shares()).forEach((owner, weight) ->
         reply.addShares(dev.gleaner.protocol.Share.newBuilder().setOwner(owner).setWeight(weight)));
     if (!jobId.isEmpty()) {
@@ -138,7 +143,7 @@ final class StatusReport {
       }
       b.setUnitsPerSecond(w.bestSpeed());
       if (link != null) {
-        b.setHost(link.host()).setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis());
+        b.setHost(link.host()).setCores(link.cores()).setLastHeartbeatMillis(link.silentMillis()).setVia(link.via());
       }
       if (a != null) {
         b.setAwayReason(a.reason()).setBackAtMillis(a.backAtMillis());

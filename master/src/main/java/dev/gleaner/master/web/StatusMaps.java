@@ -27,6 +27,8 @@ public final class StatusMaps {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", w.getWorkerId());
     m.put("host", w.getHost());
+    // the relay its connection came through; null: to the master directly
+    m.put("via", w.getVia().isEmpty() ? null : w.getVia());
     m.put("cores", w.getCores());
     m.put("state", w.getState());
     m.put("unitsPerSecond", w.getUnitsPerSecond());
@@ -49,6 +51,21 @@ public final class StatusMaps {
     m.put("awayReason", w.getState().equals("AWAY") ? w.getAwayReason() : null);
     m.put("backAtMillis", w.getBackAtMillis() == 0 ? null : w.getBackAtMillis());
     return m;
+  }
+
+  /** The relays logged in, as plain maps. */
+  public static List<Object> relays(List<dev.gleaner.protocol.RelayStatus> relays) {
+    List<Object> out = new ArrayList<>();
+    for (dev.gleaner.protocol.RelayStatus r : relays) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", r.getRelayId());
+      m.put("host", r.getHost());
+      m.put("via", r.getVia().isEmpty() ? null : r.getVia());
+      m.put("connectedAtMillis", r.getConnectedAtMillis());
+      m.put("silentMillis", r.getLastHeartbeatMillis());
+      out.add(m);
+    }
+    return out;
   }
 
   /** A job's status as a plain map. */

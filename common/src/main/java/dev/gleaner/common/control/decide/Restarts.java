@@ -107,6 +107,23 @@ public final class Restarts {
     }
   }
 
+  /**
+   * The worker's connection is gone but the worker most likely is not (the relay it came through
+   * went away): each chunk it holds stays reserved for it for the chunk's lease, for it to take up
+   * when it comes back another way (it goes on computing meanwhile); what it does not claim by then
+   * goes to others, as at a master's restart.
+   */
+  public void hold(Member m, double now) {
+    for (Chunk c : m.chunks) {
+      if (!c.reserved()) {
+        c.reservedUntil = now + s.lease(m, c);
+        c.progressAt = now;
+        s.reserved++;
+      }
+    }
+    s.touch(m);
+  }
+
   /** The worker's claims taken up or cancelled; its reserved chunks it did not claim go to others. */
   void takeUp(Member m, List<Held> claims, double now) {
     Set<Chunk> claimed = new HashSet<>();

@@ -1,0 +1,93 @@
+package dev.gleaner.deploy.command;
+
+import dev.gleaner.protocol.PeerCredential;
+import dev.gleaner.protocol.Role;
+import dev.gleaner.worker.WorkerDaemon;
+import dev.gleaner.worker.relay.RelayConfig;
+import dev.gleaner.worker.relay.RelayDaemon;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code gleaner relay}: passes the connections of workers (and relays) below it up to the master. */
+@Command(name = "relay", mixinStandardHelpOptions = true,
+    header = "Run a relay: workers connect to it, and it passes their connections up to the master.",
+    description = {"Run a relay daemon between the master and workers, for a site behind one link: it logs in"
+        + " upward (to the master, or to another relay) with its own token and listens on --port; each worker that"
+        + " connects to it gets a connection of its own upward, and its bytes pass through unchanged, its login"
+        + " included (the relay holds no key and stores nothing). It computes nothing: start a worker beside it.",
+        "",
+        "Workers name it first and the master after it, --master RELAY:7071,MASTER:7070: when the relay is gone they"
+            + " connect to the master directly, and their chunks go on. `gleaner status` shows each worker's relay.",
+        "",
+        "Example:",
+        "  gleaner relay --id site-a --token relay-site-a.token --master master.lab:7070 --port 7071",
+        "  gleaner worker --token worker-w1.token --master site-a.lab:7071,master.lab:7070"})
+public final class RelayCommand implements Callable<Integer> {
+  @Mixin
+  ClientOptions client;
+
+  @Option(names = "--id", description = "The relay's id (default: the id of --token, else this host's name).")
+  String id;
+
+  @Option(names = "--port", defaultValue = "7071",
+      description = "Port to listen on for workers (default: ${DEFAULT-VALUE}).")
+  int port;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+      description = "Address to listen on (default: ${DEFAULT-VALUE}, every interface).")
+  String bind;
+
+  @Option(names = "--buffer", paramLabel = "BYTES", defaultValue = "8M",
+      description = "The most bytes held for one worker each way before the relay stops reading that side"
+          + " (e.g. 8M, 512k; default: ${DEFAULT-VALUE}): a thin link's input is read ahead this far at the"
+          + " uplink's pace.")
+  String buffer;
+
+  @Option(names = "--log-file", paramLabel = "FILE", description = "Also log to this file.")
+  Path logFile;
+
+  @Override
+  public Integer call() throws Exception {
+    if (logFile != null) {
+      LogFile.install(logFile);
+    }
+    if (client.caFile != null) {
+      throw new IllegalArgumentException("`gleaner relay` does not speak TLS yet: it runs on clusters in clear text"
+          + " (leave out --ca, and unset GLEANER_CA)");
+    }
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("--port must be a port number (0 to 65535), got " + port);
+    }
+    long bytes = WorkerCommand.bytes(buffer, "--buffer");
+    if (bytes > Integer.MAX_VALUE / 2) {
+      throw new IllegalArgumentException("--buffer must be at most 1G, got '" + buffer + "'");
+    }
+    PeerCredential credential = client.credential(Role.RELAY, "`gleaner relay`");
+    String relayId = id == null || id.isBlank() ? WorkerDaemon.hostName() : id;
+    if (credential.isToken()) {
+      if (id != null && !id.equals(credential.id())) {
+        throw new IllegalArgumentException("--id " + id + " disagrees with " + client.tokenFile + ", which is the token"
+            + " of relay '" + credential.id() + "'; leave out --id (a relay takes its token's id)");
+      }
+      relayId = credential.id();
+    }
+    RelayConfig config = RelayConfig.defaults(relayId, new InetSocketAddress(bind, port),
+        client.upstreams().stream().map(h -> InetSocketAddress.createUnresolved(h.host(), h.port())).toList(),
+        credential).withBuffer((int) bytes);
+    RelayDaemon relay = RelayDaemon.start(config);
+    Runtime.getRuntime().addShutdownHook(new Thread(relay::stop, "gleaner-relay-shutdown"));
+    while (!relay.awaitStop(Duration.ofDays(1))) {
+      // wait for a stop; bounded by the JVM's life
+    }
+    if (relay.fatalError() != null) {
+      System.err.println("gleaner relay: " + relay.fatalError());
+      return 1;
+    }
+    return 0;
+  }
+}

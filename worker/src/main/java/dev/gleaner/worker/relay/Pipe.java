@@ -1,0 +1,159 @@
+package dev.gleaner.worker.relay;
+
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.Via;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One peer below the relay and the connection the relay opened upward for it: after a {@link Via}
+ * naming the relay's session, the bytes go through both ways unchanged (the peer's handshake too:
+ * its credential answers the master, never the relay). Each side holds at most the buffer's bytes
+ * for the other before the relay stops reading it, so a thin link below is fed at its pace from a
+ * buffer filled at the uplink's, and TCP slows whoever sends faster than the other side takes.
+ * When one side closes, the other is closed once what it was sent has left.
+ */
+final class Pipe {
+  private static final Logger log = LoggerFactory.getLogger(Pipe.class);
+
+  private Pipe() {}
+
+  /** The handler of a connection from below. */
+  static ChannelInboundHandlerAdapter below(RelayDaemon daemon, int bufferBytes) {
+    return new Below(daemon, bufferBytes);
+  }
+
+  /** The side that reads {@code from} and writes to the other. */
+  private abstract static class Side extends ChannelInboundHandlerAdapter {
+    /** The other connection; null until it is open. */
+    Channel other;
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      Channel o = other;
+      if (o == null || !o.isActive()) {
+        io.netty.util.ReferenceCountUtil.release(msg);
+        return;
+      }
+      o.write(msg, o.voidPromise());
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      Channel o = other;
+      if (o != null) {
+        o.flush();
+        // the other side holds a buffer's worth: read this side again when it drained
+        ctx.channel().config().setAutoRead(o.isWritable());
+      }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+      Channel o = other;
+      if (o != null && o.isActive()) {
+        o.config().setAutoRead(ctx.channel().isWritable());
+      }
+      ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      closeAfterFlush(other);
+      ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      if (!(cause instanceof IOException)) {
+        log.warn("relay: connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+      }
+      ctx.close();
+    }
+  }
+
+  /** A peer below: opens the connection upward when it comes, on the same event loop. */
+  private static final class Below extends Side {
+    private final RelayDaemon daemon;
+    private final int bufferBytes;
+
+    Below(RelayDaemon daemon, int bufferBytes) {
+      this.daemon = daemon;
+      this.bufferBytes = bufferBytes;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+      Channel child = ctx.channel();
+      child.config().setWriteBufferWaterMark(new WriteBufferWaterMark(bufferBytes / 2, bufferBytes));
+      String session = daemon.session();
+      if (session == null) {
+        // the peer moves on along its list (the master directly, another relay)
+        log.info("relay {}: {} connected while the relay has no session upward; closing it", daemon.id(),
+            child.remoteAddress());
+        child.close();
+        return;
+      }
+      InetSocketAddress at = daemon.upstream();
+      Above above = new Above(child);
+      new Bootstrap().group(child.eventLoop()).channel(NioSocketChannel.class)
+          .option(ChannelOption.TCP_NODELAY, true)
+          .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
+          .option(ChannelOption.AUTO_READ, false)
+          .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(bufferBytes / 2, bufferBytes))
+          .handler(above)
+          .connect(at.getHostString(), at.getPort()).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess() || !child.isActive()) {
+              if (!f.isSuccess()) {
+                log.info("relay {}: cannot reach {} for {} ({}); closing it", daemon.id(), RelayDaemon.name(at),
+                    child.remoteAddress(), f.cause() == null ? "?" : f.cause().getMessage());
+              }
+              child.close();
+              f.channel().close();
+              return;
+            }
+            Channel up = f.channel();
+            other = up;
+            up.writeAndFlush(via(daemon.id(), session, String.valueOf(child.remoteAddress())));
+            up.config().setAutoRead(true);
+            child.config().setAutoRead(true);
+          });
+      ctx.fireChannelActive();
+    }
+  }
+
+  /** The connection upward for one peer below. */
+  private static final class Above extends Side {
+    Above(Channel below) {
+      this.other = below;
+    }
+  }
+
+  /** The Via frame: its length, then the envelope, as every frame on the wire. */
+  static ByteBuf via(String relayId, String session, String peerAddress) {
+    byte[] body = Envelope.newBuilder().setVia(Via.newBuilder().setRelayId(relayId).setRelaySession(session)
+        .setPeerAddress(peerAddress)).build().toByteArray();
+    ByteBuf b = Unpooled.buffer(4 + body.length);
+    b.writeInt(body.length);
+    b.writeBytes(body);
+    return b;
+  }
+
+  private static void closeAfterFlush(Channel c) {
+    if (c != null && c.isActive()) {
+      c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+}
