@@ -60,7 +60,7 @@ class TokenFileTest {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> TokenFile.parse("role=worker\nid=a\n", "f"));
     assertTrue(e.getMessage().contains("no token="), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> TokenFile.parse("role=admin\nid=a\ntoken=AAAA\n", "f"));
-    assertTrue(e.getMessage().contains("worker, client or operator"), e.getMessage());
+    assertTrue(e.getMessage().contains("worker, client, operator or relay"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> TokenFile.parse("role=worker\nid=a\ntoken=" + "A".repeat(44)
         + "\nexpires=2027\n", "f"));
     assertTrue(e.getMessage().contains("unknown key 'expires'"), e.getMessage());
