@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With several upstreams (relays, the master: {@code --master A,B,...}) it dials the first; one
  * that cannot be reached, or that closes the connection before its Welcome (a relay whose own
- * upstream is gone), sends it on to the next, round the list. A session that worked and was lost
- * is dialled again where it was first: one more failure there moves it on.
+ * upstream is gone), sends it on to the next, round the list. After a session that worked and was
+ * lost it starts again at the head of the list (its relay, back after a restart, is preferred).
  */
 final class MasterDialer {
   /** The daemon's log: its lines tell one worker's story, as an operator reads it. */
@@ -155,6 +155,8 @@ final class MasterDialer {
       if (!welcomed) {
         // closed before its Welcome: a relay that cannot reach its own upstream, a master refusing
         moveOn();
+      } else {
+        current = 0;
       }
       log.warn("lost the {} at {}; reconnecting{} in {} ms", upstreams.size() > 1 ? "upstream" : "master", was,
           was.equals(upstreamName()) ? "" : " to " + upstreamName(), wait.toMillis());

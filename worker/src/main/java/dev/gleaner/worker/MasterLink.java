@@ -284,7 +284,10 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     TlsProblem tls = TlsProblem.of(cause, daemon.upstreamName());
     if (tls != null) {
       // a certificate that is untrusted, expired or for another host: connecting again cannot help
-      if (tls.permanent()) {
+      if (tls.permanent() && daemon.upstreams() > 1) {
+        // another upstream on its list may have what this one lacks
+        log.error("{}; trying the next upstream", tls.message());
+      } else if (tls.permanent()) {
         daemon.fatal(tls.message());
       } else {
         log.warn("{}; connecting again", tls.message());

@@ -156,6 +156,11 @@ public final class WorkerDaemon implements AutoCloseable {
     dialer.connected(l);
   }
 
+  /** How many upstreams it may dial (the master, relays). */
+  int upstreams() {
+    return config.upstreams().size();
+  }
+
   /** "host:port" of the upstream (the master, or a relay) it dials now. */
   String upstreamName() {
     return dialer.upstreamName();

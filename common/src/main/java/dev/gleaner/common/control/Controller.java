@@ -179,7 +179,8 @@ public final class Controller {
    */
   public void workerLost(String id, String why, boolean interrupted, boolean held, double now) {
     dev.gleaner.common.control.state.Member m = state.members.get(id);
-    if (held && m != null && !m.state.down()) {
+    // a draining worker does not come back: what it holds goes to others at once, as before
+    if (held && m != null && m.up()) {
       decide.restarts.hold(m, now);
     }
     decide.losses.lost(id, why, interrupted, interrupted, false, true, now);

@@ -239,9 +239,8 @@ public final class StatusView {
       out.println("RELAYS");
       out.printf(Locale.ROOT, "  %-16s %-16s %-16s %8s  %s%n", "id", "host", "through", "workers", "since");
       for (dev.gleaner.protocol.RelayStatus r : reply.getRelaysList()) {
-        long below = reply.getWorkersList().stream().filter(w -> w.getVia().equals(r.getRelayId())).count();
         out.printf(Locale.ROOT, "  %-16s %-16s %-16s %8d  %s%n", r.getRelayId(), r.getHost(),
-            r.getVia().isEmpty() ? "(master)" : r.getVia(), below,
+            r.getVia().isEmpty() ? "(master)" : r.getVia(), r.getWorkers(),
             java.time.Instant.ofEpochMilli(r.getConnectedAtMillis()));
       }
     }

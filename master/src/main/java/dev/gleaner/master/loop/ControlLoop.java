@@ -167,12 +167,12 @@ public final class ControlLoop implements AutoCloseable {
     thread.post(() -> task.accept(books));
   }
 
-  /** The master's clocks (safe from any thread). */
   /** The relays logged in: the connections' threads keep it, the status reads it. */
   public Relays relays() {
     return books.relays;
   }
 
+  /** The master's clocks (safe from any thread). */
   public MasterClock clock() {
     return books.clock;
   }

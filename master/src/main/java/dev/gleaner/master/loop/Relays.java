@@ -27,9 +27,10 @@ public final class Relays {
    * @param connectedAtMillis when it logged in (epoch ms)
    * @param silentMillis milliseconds since it was last heard
    * @param close ends the session (a newer one of the same relay replaces it)
+   * @param address the address its session connected from (null if not an IP connection)
    */
   public record Relay(String id, String session, String host, List<String> via, long connectedAtMillis,
-      LongSupplier silentMillis, Runnable close) {
+      LongSupplier silentMillis, Runnable close, java.net.InetAddress address) {
     public Relay {
       via = List.copyOf(via);
     }
@@ -75,6 +76,19 @@ public final class Relays {
 
   private static String way(List<String> via) {
     return via.isEmpty() ? "directly" : "through " + String.join(", ", via);
+  }
+
+  /**
+   * Whether a relay logged in now connected from {@code address}: its connections count in the
+   * login limits by the address of the peer they carry, not by the relay's.
+   */
+  public boolean isRelayAddress(java.net.InetAddress address) {
+    for (Relay r : live.values()) {
+      if (address.equals(r.address())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The relays logged in now, by id. */

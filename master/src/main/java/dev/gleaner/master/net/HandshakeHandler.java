@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
  * (frames decoded in the answer's read are held to it), then the configured maximum.
  */
 final class HandshakeHandler extends ConnectionHandler {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(HandshakeHandler.class);
   /** The most relays a connection may come through. */
   static final int MAX_VIAS = 8;
 
@@ -58,6 +59,8 @@ final class HandshakeHandler extends ConnectionHandler {
   private ScheduledFuture<?> handshakeTimer;
   /** Its place among the token sessions from its proof to its close or its Welcome; null under the shared secret. */
   private TokenSessions.Session tokenSession;
+  /** A relay's connection not yet in the login gate: its address, until its first frame says whose it carries. */
+  private InetAddress gateAt;
   /** The relays the connection came through, nearest the master first (their Vias, checked). */
   private final List<String> via = new ArrayList<>();
 
@@ -69,8 +72,14 @@ final class HandshakeHandler extends ConnectionHandler {
   public void channelActive(ChannelHandlerContext ctx) {
     java.net.SocketAddress remote = ctx.channel().remoteAddress();
     InetAddress address = remote instanceof InetSocketAddress a ? a.getAddress() : null;
-    ticket = address == null ? null : services.gate().enter(address, ctx.channel());
-    if (address != null && ticket == null) {
+    if (address != null && services.loop().relays().isRelayAddress(address)) {
+      // a relay's: it counts in the login limits by the address of the peer it carries, known from its
+      // first frame (the Via), so that many workers behind one relay do not shut each other out
+      gateAt = address;
+    } else {
+      ticket = address == null ? null : services.gate().enter(address, ctx.channel());
+    }
+    if (address != null && gateAt == null && ticket == null) {
       refuse(ctx, Error.Code.TOO_MANY_CONNECTIONS, "too many connections waiting to log in (at most "
           + LoginGate.PER_ADDRESS + " per address)");
       ctx.fireChannelActive();
@@ -120,6 +129,9 @@ final class HandshakeHandler extends ConnectionHandler {
   }
 
   private void onHello(ChannelHandlerContext ctx, Envelope msg) {
+    if (gateAt != null && !enterGate(ctx, msg.hasVia() ? peerIp(msg.getVia()) : null)) {
+      return;
+    }
     if (msg.hasVia()) {
       onVia(ctx, msg.getVia());
       return;
@@ -135,7 +147,8 @@ final class HandshakeHandler extends ConnectionHandler {
     }
     if (h.getRole() != Role.WORKER && h.getRole() != Role.CLIENT && h.getRole() != Role.OPERATOR
         && h.getRole() != Role.RELAY) {
-      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "Hello must say WORKER, CLIENT, OPERATOR or RELAY, got " + h.getRole());
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "Hello must say WORKER, CLIENT, OPERATOR or RELAY, got "
+          + h.getRole());
       return;
     }
     if ((h.getRole() == Role.WORKER || h.getRole() == Role.RELAY)
@@ -172,6 +185,29 @@ final class HandshakeHandler extends ConnectionHandler {
         .setProtocolVersion(ProtocolVersion.CURRENT).setNonce(ByteString.copyFrom(nonce))).build());
   }
 
+  /** A relay's connection enters the login gate under the address of the peer it carries (or its own). */
+  private boolean enterGate(ChannelHandlerContext ctx, InetAddress peer) {
+    InetAddress at = peer != null ? peer : gateAt;
+    gateAt = null;
+    ticket = services.gate().enter(at, ctx.channel());
+    if (ticket == null) {
+      refuse(ctx, Error.Code.TOO_MANY_CONNECTIONS, "too many connections waiting to log in (at most "
+          + LoginGate.PER_ADDRESS + " per address)");
+      return false;
+    }
+    return true;
+  }
+
+  private static InetAddress peerIp(Via v) {
+    byte[] ip = v.getPeerIp().toByteArray();
+    try {
+      return ip.length == 4 || ip.length == 16 ? InetAddress.getByAddress(ip) : null;
+    } catch (java.net.UnknownHostException e) {
+      // only a wrong length fails, and the length is checked above
+      throw new IllegalStateException(e);
+    }
+  }
+
   /**
    * A relay passed the connection up: taken only from a relay logged in with the session it names,
    * reached through the relays of the Vias before it.
@@ -183,7 +219,12 @@ final class HandshakeHandler extends ConnectionHandler {
     }
     String refusal = services.loop().relays().viaRefusal(v.getRelayId(), v.getRelaySession(), via);
     if (refusal != null) {
-      refuse(ctx, Error.Code.NOT_AUTHENTICATED, "a Via that cannot be taken: " + HttpHandler.printable(refusal));
+      // the peer learns no relay's name or way; the log says which rule it broke
+      if (services.gate().logRefusal()) {
+        log.warn("connection from {}: a Via that cannot be taken: {}", ctx.channel().remoteAddress(),
+            HttpHandler.printable(refusal));
+      }
+      refuse(ctx, Error.Code.NOT_AUTHENTICATED, "a Via that cannot be taken (not a relay's session now)");
       return;
     }
     via.add(v.getRelayId());

@@ -43,7 +43,8 @@ final class RelayHandler extends ConnectionHandler {
   void joined(ChannelHandlerContext ctx) {
     services.loop().relays().joined(new Relays.Relay(id(), sessionId, login.hello().getHost(), login.via(),
         services.ticker().epochMillis(),
-        () -> TimeUnit.NANOSECONDS.toMillis(services.ticker().nanos() - lastHeardNanos), channel::close));
+        () -> TimeUnit.NANOSECONDS.toMillis(services.ticker().nanos() - lastHeardNanos), channel::close,
+        channel.remoteAddress() instanceof java.net.InetSocketAddress a ? a.getAddress() : null));
     long every = Math.max(10, services.config().heartbeatInterval().toMillis());
     long timeout = services.config().heartbeatTimeout().toNanos();
     silenceCheck = ctx.executor().scheduleAtFixedRate(() -> {

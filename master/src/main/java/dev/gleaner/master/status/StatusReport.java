@@ -94,7 +94,9 @@ final class StatusReport {
     }
     reply.setEps(estimate(controller.estimates().eps()));
     for (dev.gleaner.master.loop.Relays.Relay r : books.relays().all()) {
+      int below = (int) books.links().values().stream().filter(l -> l.via().equals(r.id())).count();
       reply.addRelays(dev.gleaner.protocol.RelayStatus.newBuilder().setRelayId(r.id()).setHost(r.host())
+          .setWorkers(below)
           .setVia(r.parent()).setConnectedAtMillis(r.connectedAtMillis())
           .setLastHeartbeatMillis(r.silentMillis().getAsLong()));
     }

@@ -56,6 +56,7 @@ public final class StatusJson {
     m.put("workers", workers);
     m.put("eps", StatusMaps.estimate(reply.getEps()));
     m.put("shares", StatusMaps.shares(reply.getSharesList()));
+    m.put("relays", StatusMaps.relays(reply.getRelaysList()));
     return m;
   }
 

@@ -61,6 +61,7 @@ public final class StatusMaps {
       m.put("id", r.getRelayId());
       m.put("host", r.getHost());
       m.put("via", r.getVia().isEmpty() ? null : r.getVia());
+      m.put("workers", r.getWorkers());
       m.put("connectedAtMillis", r.getConnectedAtMillis());
       m.put("silentMillis", r.getLastHeartbeatMillis());
       out.add(m);

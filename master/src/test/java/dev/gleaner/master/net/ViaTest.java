@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A connection a relay passes up carries a Via: the master takes it only from a relay logged in with
  * the session it names, reached the same way, and shows each worker's relay and the relays in its
- * status; anything else is refused in one line and closes that connection only.
+ * status; anything else is refused in one line and closes that connection only (why, the master's log
+ * says: {@code RelaysTest} checks each reason).
  */
 class ViaTest {
   @TempDir
@@ -87,7 +88,8 @@ class ViaTest {
       w.send(via("ghost", "00000000-0000-0000-0000-000000000000"));
       Error e = refusal(w);
       assertEquals(Error.Code.NOT_AUTHENTICATED, e.getCode());
-      assertEquals("a Via that cannot be taken: relay 'ghost' is not logged in", e.getMessage());
+      assertEquals("a Via that cannot be taken (not a relay's session now)", e.getMessage(),
+          "the peer learns no relay's name");
     }
   }
 
@@ -97,23 +99,21 @@ class ViaTest {
       String s1 = relay(r1, "r1");
       try (RawPeer w = new RawPeer(master.port)) {
         w.send(via("r1", "guessed-session"));
-        assertEquals("a Via that cannot be taken: relay 'r1' is logged in with another session",
-            refusal(w).getMessage());
+        assertEquals("a Via that cannot be taken (not a relay's session now)", refusal(w).getMessage());
       }
       try (RawPeer r2 = new RawPeer(master.port); RawPeer w = new RawPeer(master.port)) {
         String s2 = relay(r2, "r2");
         // r2 logged in directly: a connection that claims to have come through r1 and then r2 lies about one
         w.send(via("r1", s1));
         w.send(via("r2", s2));
-        assertEquals("a Via that cannot be taken: relay 'r2' is logged in directly, not through r1",
-            refusal(w).getMessage());
+        assertEquals("a Via that cannot be taken (not a relay's session now)", refusal(w).getMessage());
       }
     }
     // r1's session closed: its Vias are no longer taken
     await().atMost(Duration.ofSeconds(10)).until(() -> master.server.status("").getRelaysCount() == 0);
     try (RawPeer w = new RawPeer(master.port)) {
       w.send(via("r1", "any"));
-      assertEquals("a Via that cannot be taken: relay 'r1' is not logged in", refusal(w).getMessage());
+      assertEquals("a Via that cannot be taken (not a relay's session now)", refusal(w).getMessage());
     }
   }
 
@@ -125,6 +125,34 @@ class ViaTest {
       Error e = refusal(r);
       assertEquals(Error.Code.UNEXPECTED_MESSAGE, e.getCode());
       assertEquals("a relay may not send STATUS_REQUEST on its own session", e.getMessage());
+    }
+  }
+
+  @Test
+  void manyWorkersBehindOneRelayLogInAtOnceCountedByTheirOwnAddresses() throws Exception {
+    int n = LoginGate.PER_ADDRESS + 8;
+    List<RawPeer> peers = new java.util.ArrayList<>();
+    try (RawPeer r = new RawPeer(master.port)) {
+      String session = relay(r, "r1");
+      try {
+        // all of them connected and waiting in the gate at once (from this host's one address, as the relay's)
+        for (int i = 0; i < n; i++) {
+          RawPeer p = new RawPeer(master.port);
+          peers.add(p);
+          p.send(Envelope.newBuilder().setVia(Via.newBuilder().setRelayId("r1").setRelaySession(session)
+              .setPeerAddress("10.0.0." + (i + 1) + ":5000")
+              .setPeerIp(com.google.protobuf.ByteString.copyFrom(new byte[] {10, 0, 0, (byte) (i + 1)}))).build());
+        }
+        for (int i = 0; i < n; i++) {
+          peers.get(i).handshake(SECRET, Role.WORKER, "w" + i, List.of("primes"));
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> master.server.status("").getWorkersCount() == n);
+        assertEquals(n, master.server.status("").getRelays(0).getWorkers());
+      } finally {
+        for (RawPeer p : peers) {
+          p.close();
+        }
+      }
     }
   }
 }

@@ -27,6 +27,10 @@ import org.slf4j.LoggerFactory;
  */
 final class Pipe {
   private static final Logger log = LoggerFactory.getLogger(Pipe.class);
+  /** How long a peer that comes while the relay has no session waits for one before it is closed. */
+  static final long WAIT_FOR_SESSION_MILLIS = 10_000;
+  /** How long a side whose other side closed may take to send what it was given before it is closed too. */
+  static final long CLOSE_AFTER_MILLIS = 10_000;
 
   private Pipe() {}
 
@@ -98,12 +102,29 @@ final class Pipe {
     public void channelActive(ChannelHandlerContext ctx) {
       Channel child = ctx.channel();
       child.config().setWriteBufferWaterMark(new WriteBufferWaterMark(bufferBytes / 2, bufferBytes));
+      // nothing is read from it until its connection upward is open
+      passUp(child, System.nanoTime());
+      ctx.fireChannelActive();
+    }
+
+    /**
+     * Opens the connection upward for {@code child}; while the relay has no session (its upstream
+     * restarting), the peer waits for one, polled every 100 ms, up to {@link #WAIT_FOR_SESSION_MILLIS},
+     * then is closed and moves on along its own list (the master directly, another relay).
+     */
+    private void passUp(Channel child, long since) {
+      if (!child.isActive()) {
+        return;
+      }
       String session = daemon.session();
       if (session == null) {
-        // the peer moves on along its list (the master directly, another relay)
-        log.info("relay {}: {} connected while the relay has no session upward; closing it", daemon.id(),
-            child.remoteAddress());
-        child.close();
+        if (System.nanoTime() - since < java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(WAIT_FOR_SESSION_MILLIS)) {
+          child.eventLoop().schedule(() -> passUp(child, since), 100, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } else {
+          log.info("relay {}: {} waited {} ms for the relay's session upward; closing it", daemon.id(),
+              child.remoteAddress(), WAIT_FOR_SESSION_MILLIS);
+          child.close();
+        }
         return;
       }
       InetSocketAddress at = daemon.upstream();
@@ -126,11 +147,10 @@ final class Pipe {
             }
             Channel up = f.channel();
             other = up;
-            up.writeAndFlush(via(daemon.id(), session, String.valueOf(child.remoteAddress())));
+            up.writeAndFlush(via(daemon.id(), session, (InetSocketAddress) child.remoteAddress()));
             up.config().setAutoRead(true);
             child.config().setAutoRead(true);
           });
-      ctx.fireChannelActive();
     }
   }
 
@@ -142,9 +162,10 @@ final class Pipe {
   }
 
   /** The Via frame: its length, then the envelope, as every frame on the wire. */
-  static ByteBuf via(String relayId, String session, String peerAddress) {
+  static ByteBuf via(String relayId, String session, InetSocketAddress peer) {
     byte[] body = Envelope.newBuilder().setVia(Via.newBuilder().setRelayId(relayId).setRelaySession(session)
-        .setPeerAddress(peerAddress)).build().toByteArray();
+        .setPeerAddress(peer.getAddress().getHostAddress() + ":" + peer.getPort())
+        .setPeerIp(com.google.protobuf.ByteString.copyFrom(peer.getAddress().getAddress()))).build().toByteArray();
     ByteBuf b = Unpooled.buffer(4 + body.length);
     b.writeInt(body.length);
     b.writeBytes(body);
@@ -154,6 +175,10 @@ final class Pipe {
   private static void closeAfterFlush(Channel c) {
     if (c != null && c.isActive()) {
       c.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+      // a peer gone silent with its window shut must not hold the buffer until TCP gives up
+      c.eventLoop().schedule(() -> {
+        c.close();
+      }, CLOSE_AFTER_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
   }
 }

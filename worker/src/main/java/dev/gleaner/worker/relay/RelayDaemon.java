@@ -194,7 +194,8 @@ public final class RelayDaemon implements AutoCloseable {
         || e.getCode() == Error.Code.TLS_REQUIRED) {
       fatal = e.getMessage();
       log.error("relay {}: the upstream refused it: {}", config.id(), e.getMessage());
-      stop();
+      // not on this event loop: stopping waits for the loops to end
+      new Thread(this::stop, "gleaner-relay-stop").start();
     } else {
       log.warn("relay {}: the upstream closed its session: {}", config.id(), e.getMessage());
     }

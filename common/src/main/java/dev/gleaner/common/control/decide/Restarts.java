@@ -115,7 +115,8 @@ public final class Restarts {
    */
   public void hold(Member m, double now) {
     for (Chunk c : m.chunks) {
-      if (!c.reserved()) {
+      // a check goes back to its job's checks at the loss, as always: nothing of it is lost
+      if (!c.reserved() && c.check == null) {
         c.reservedUntil = now + s.lease(m, c);
         c.progressAt = now;
         s.reserved++;
