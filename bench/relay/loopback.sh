@@ -26,9 +26,17 @@ MPORT=$(free_port)
 RPORT=$(free_port)
 "$G" master --port "$MPORT" --bind 127.0.0.1 --data "$DIR/data" --secret-file "$DIR/secret" > "$DIR/master.log" 2>&1 &
 PIDS+=($!)
+for i in $(seq 1 120); do  # the master answers (at most 60 s)
+  "$G" status --master "127.0.0.1:$MPORT" --secret-file "$DIR/secret" > /dev/null 2>&1 && break
+  sleep 0.5
+done
 "$G" relay --id r1 --port "$RPORT" --bind 127.0.0.1 --master "127.0.0.1:$MPORT" --secret-file "$DIR/secret" \
   > "$DIR/relay.log" 2>&1 &
 PIDS+=($!)
+for i in $(seq 1 120); do  # the relay logged in (at most 60 s)
+  "$G" status --master "127.0.0.1:$MPORT" --secret-file "$DIR/secret" | grep -q '^RELAYS' && break
+  sleep 0.5
+done
 echo "load at start: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%FT%TZ); $(nproc) cores"
 run() {  # $1: direct or relay
   local up="127.0.0.1:$MPORT" w=()
@@ -46,6 +54,9 @@ d = json.load(open(sys.argv[2]))
 m = d["connectedMedianMillis"]
 print(f"{sys.argv[1]:7s} median {m:6.2f} ms  p90 {d['connectedP90Millis']:6.2f} ms  jobs/s {1000 / m:7.1f}")
 PY
+  local through
+  through=$("$G" status --master "127.0.0.1:$MPORT" --secret-file "$DIR/secret" | grep -c "through relay r1" || true)
+  echo "        workers through the relay: $through"
   for p in "${w[@]}"; do kill "$p"; wait "$p" 2>/dev/null || true; done
 }
 for r in $(seq 1 "$REPS"); do
