@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
  */
 public record Rate(double bytesPerSecond) {
   public static final Rate UNLIMITED = new Rate(Double.POSITIVE_INFINITY);
+  /** A TCP segment's payload per frame on the wire: what a shaped link carries of its rate (1448 of 1514 bytes). */
+  public static final double TCP_PAYLOAD = 1448.0 / 1514.0;
 
   /** The slowest rate a link may be shaped to: below it, tbf's buckets and TCP's timers dominate. */
   public static final double MIN_BYTES_PER_SECOND = 1000;

@@ -147,6 +147,7 @@ final class Pipe {
             }
             Channel up = f.channel();
             other = up;
+            log.info("relay {}: passing {} up to {}", daemon.id(), child.remoteAddress(), RelayDaemon.name(at));
             up.writeAndFlush(via(daemon.id(), session, (InetSocketAddress) child.remoteAddress()));
             up.config().setAutoRead(true);
             child.config().setAutoRead(true);

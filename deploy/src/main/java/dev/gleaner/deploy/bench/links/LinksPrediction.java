@@ -35,7 +35,7 @@ import java.util.Map;
  */
 final class LinksPrediction {
   /** A TCP segment's payload per frame on the wire: what a shaped link carries of its rate (1448 of 1514 bytes). */
-  static final double PAYLOAD = 1448.0 / 1514.0;
+  static final double PAYLOAD = dev.gleaner.deploy.testbed.Rate.TCP_PAYLOAD;
 
   private LinksPrediction() {}
 

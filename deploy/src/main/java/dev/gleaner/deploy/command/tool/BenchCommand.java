@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
     header = "Measure the runtime end to end on loopback.",
     description = {"Measure the runtime end to end on loopback: chunk round-trips/s, streaming MB/s next to a"
         + " plain socket copy, and the master's peak heap. Run with JAVA_OPTS=-Xmx256m to cap the master's heap.",
-        "--closed-loop, --hostile, --swarm, --links and --shares run other benches instead (see their options)."})
+        "--closed-loop, --hostile, --swarm, --links, --tree and --shares run other benches instead (see their"
+            + " options)."})
 public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -126,6 +127,9 @@ public final class BenchCommand implements Callable<Integer> {
   @CommandLine.Mixin
   SharesOptions shares;
 
+  @CommandLine.Mixin
+  dev.gleaner.deploy.bench.tree.TreeOptions tree;
+
   @Override
   public Integer call() throws Exception {
     LocalRuns.quietLogs();
@@ -145,6 +149,15 @@ public final class BenchCommand implements Callable<Integer> {
         out.println(StatusView.json(doc));
       } else {
         SharesBench.print(out, doc);
+      }
+      return 0;
+    }
+    if (tree.requested()) {
+      Map<String, Object> doc = new dev.gleaner.deploy.bench.tree.TreeBench(tree.settings(), System.err).run();
+      if (json) {
+        out.println(StatusView.json(doc));
+      } else {
+        dev.gleaner.deploy.bench.tree.TreeBench.print(out, doc);
       }
       return 0;
     }
