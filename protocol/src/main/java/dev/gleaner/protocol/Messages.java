@@ -18,6 +18,13 @@ public final class Messages {
         .addAllWorkloads(workloads)).build();
   }
 
+  /** The answer to {@code challenge} of a peer that said hello as {@code role} and {@code peerId}. */
+  public static Envelope answer(Challenge challenge, PeerCredential credential, Role role, String peerId) {
+    byte[] mac = credential.answer(challenge.getNonce().toByteArray(), role, peerId);
+    return Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder()
+        .setMac(com.google.protobuf.ByteString.copyFrom(mac))).build();
+  }
+
   public static Envelope heartbeat(long seq, long nowMillis) {
     return Envelope.newBuilder().setHeartbeat(Heartbeat.newBuilder().setSeq(seq).setSentAtMillis(nowMillis)).build();
   }

@@ -1,7 +1,5 @@
 package dev.gleaner.worker;
 
-import com.google.protobuf.ByteString;
-import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.DataFrame;
 import dev.gleaner.protocol.Drain;
 import dev.gleaner.protocol.Envelope;
@@ -128,8 +126,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
           ctx.close();
           return;
         }
-        byte[] mac = config.credential().answer(msg.getChallenge().getNonce().toByteArray(), Role.WORKER, config.workerId());
-        ctx.writeAndFlush(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
+        ctx.writeAndFlush(Messages.answer(msg.getChallenge(), config.credential(), Role.WORKER, config.workerId()));
         phase = Phase.AWAIT_WELCOME;
       }
       case AWAIT_WELCOME -> {

@@ -1,8 +1,6 @@
 package dev.gleaner.deploy.client;
 
-import com.google.protobuf.ByteString;
 import dev.gleaner.deploy.format.HostPort;
-import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.JobSpec;
@@ -91,8 +89,7 @@ public final class MasterClient implements AutoCloseable {
     if (challenge.getChallenge().getProtocolVersion() != ProtocolVersion.CURRENT) {
       throw new IOException(ProtocolVersion.mismatch(challenge.getChallenge().getProtocolVersion()));
     }
-    byte[] mac = credential.answer(challenge.getChallenge().getNonce().toByteArray(), role, id);
-    send(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder().setMac(ByteString.copyFrom(mac))).build());
+    send(Messages.answer(challenge.getChallenge(), credential, role, id));
     expect(Envelope.BodyCase.WELCOME);
   }
 

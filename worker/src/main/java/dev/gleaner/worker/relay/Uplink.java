@@ -1,7 +1,6 @@
 package dev.gleaner.worker.relay;
 
-import com.google.protobuf.ByteString;
-import dev.gleaner.protocol.AuthResponse;
+import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Heartbeat;
@@ -78,9 +77,7 @@ final class Uplink extends SimpleChannelInboundHandler<Envelope> {
           ctx.close();
           return;
         }
-        byte[] mac = config.credential().answer(msg.getChallenge().getNonce().toByteArray(), Role.RELAY, config.id());
-        ctx.writeAndFlush(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder()
-            .setMac(ByteString.copyFrom(mac))).build());
+        ctx.writeAndFlush(Messages.answer(msg.getChallenge(), config.credential(), Role.RELAY, config.id()));
         phase = Phase.AWAIT_WELCOME;
       }
       case AWAIT_WELCOME -> {

@@ -1,12 +1,10 @@
 package dev.gleaner.deploy.bench.swarm;
 
-import com.google.protobuf.ByteString;
-import dev.gleaner.protocol.Auth;
-import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Credential;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.StatusRequest;
@@ -103,9 +101,8 @@ final class SwarmClient {
     protected void channelRead0(ChannelHandlerContext ctx, Envelope msg) {
       if (!loggedIn) {
         if (msg.hasChallenge()) {
-          byte[] mac = Auth.mac(secret, msg.getChallenge().getNonce().toByteArray(), Role.CLIENT, name);
-          ctx.writeAndFlush(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder()
-              .setMac(ByteString.copyFrom(mac))).build());
+          ctx.writeAndFlush(Messages.answer(msg.getChallenge(), PeerCredential.sharedSecret(secret), Role.CLIENT,
+              name));
         } else if (msg.hasWelcome()) {
           loggedIn = true;
           welcomed.complete(SwarmClient.this);

@@ -3,13 +3,12 @@ package dev.gleaner.deploy.bench.swarm;
 import com.google.protobuf.ByteString;
 import dev.gleaner.common.time.Backoff;
 import dev.gleaner.protocol.Assign;
-import dev.gleaner.protocol.Auth;
-import dev.gleaner.protocol.AuthResponse;
 import dev.gleaner.protocol.Credential;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.Messages;
+import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Piece;
 import dev.gleaner.protocol.Role;
 import dev.gleaner.protocol.Speed;
@@ -235,9 +234,8 @@ final class SwarmWorker {
             protocolError(ctx, "expected a challenge, got " + msg.getBodyCase());
             return;
           }
-          byte[] mac = Auth.mac(swarm.secret(), msg.getChallenge().getNonce().toByteArray(), Role.WORKER, id);
-          ctx.writeAndFlush(Envelope.newBuilder().setAuthResponse(AuthResponse.newBuilder()
-              .setMac(ByteString.copyFrom(mac))).build());
+          ctx.writeAndFlush(Messages.answer(msg.getChallenge(), PeerCredential.sharedSecret(swarm.secret()), Role.WORKER,
+              id));
           phase = Phase.AWAIT_WELCOME;
         }
         case AWAIT_WELCOME -> {
