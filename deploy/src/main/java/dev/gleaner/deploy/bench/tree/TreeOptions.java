@@ -43,6 +43,17 @@ public final class TreeOptions {
       description = "Tree: each relay's --buffer (default: ${DEFAULT-VALUE}).")
   String relayBuffer;
 
+  @Option(names = "--relay-kill", paramLabel = "SEEDS", defaultValue = "0",
+      description = "Instead: on loopback, a master, a relay and two workers behind it; once per seed, a primes job"
+          + " with the relay killed (SIGKILL) part way: print whether each answer is exact, how long the workers took"
+          + " to reach the master directly, and the units they computed (more than the job's: work done twice).")
+  public int relayKill;
+
+  /** Whether {@code --relay-kill} asks for its bench. */
+  public boolean killRequested() {
+    return relayKill > 0;
+  }
+
   public boolean requested() {
     return workers != null && !workers.isEmpty();
   }

@@ -152,6 +152,15 @@ public final class BenchCommand implements Callable<Integer> {
       }
       return 0;
     }
+    if (tree.killRequested()) {
+      Map<String, Object> doc = new dev.gleaner.deploy.bench.tree.RelayKillBench(tree.relayKill, System.err).run();
+      if (json) {
+        out.println(StatusView.json(doc));
+      } else {
+        dev.gleaner.deploy.bench.tree.RelayKillBench.print(out, doc);
+      }
+      return 0;
+    }
     if (tree.requested()) {
       Map<String, Object> doc = new dev.gleaner.deploy.bench.tree.TreeBench(tree.settings(), System.err).run();
       if (json) {
