@@ -167,4 +167,38 @@ class WebPageBrowserTest {
       }
     }
   }
+
+  @Test
+  void aWorkerThroughARelayIsShownThroughItAndTheRelaysAreListed() throws Exception {
+    try (LocalCluster c = new LocalCluster(dir);
+        dev.gleaner.worker.relay.RelayDaemon relay = dev.gleaner.worker.relay.RelayDaemon.start(
+            dev.gleaner.worker.relay.RelayConfig.defaults("site-a", new java.net.InetSocketAddress("127.0.0.1", 0),
+                List.of(java.net.InetSocketAddress.createUnresolved("127.0.0.1", c.master.port())),
+                dev.gleaner.protocol.PeerCredential.sharedSecret(LocalCluster.SECRET)))) {
+      await().atMost(Duration.ofSeconds(30)).until(relay::loggedIn);
+      c.worker("near", 1, Set.of());
+      c.worker("far", 1, Set.of(), w -> w.throughRelay("127.0.0.1", relay.address().getPort()));
+      await().atMost(Duration.ofSeconds(30)).until(() -> c.master.status("").getWorkersCount() == 2
+          && c.master.status("").getRelaysCount() == 1 && c.master.status("").getRelays(0).getWorkers() == 1);
+      try (Browser b = new Browser(Files.createDirectory(dir.resolve("chromium-profile")))) {
+        b.driver.get("http://127.0.0.1:" + c.master.port() + "/");
+        By far = By.cssSelector("#workers tr[data-worker='far']");
+        By near = By.cssSelector("#workers tr[data-worker='near']");
+        await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() ->
+            b.driver.findElement(far).getText().contains("(through relay site-a)")
+                && !b.driver.findElement(near).getText().contains("through relay"));
+        WebElement relays = b.driver.findElement(By.id("relays"));
+        assertTrue(relays.isDisplayed(), "the relays' line is shown");
+        assertTrue(relays.getText().startsWith("Relays: site-a on ") && relays.getText().endsWith(", 1 worker"),
+            relays.getText());
+        assertEquals(List.of(), b.consoleErrors());
+        // -Dgleaner.relayScreenshot=FILE: a PNG of the workers' section (docs/relays-web.png)
+        String shot = System.getProperty("gleaner.relayScreenshot");
+        if (shot != null && !shot.isBlank()) {
+          WebElement section = b.driver.findElement(By.id("workers")).findElement(By.xpath(".."));
+          Files.write(Path.of(shot), section.getScreenshotAs(OutputType.BYTES));
+        }
+      }
+    }
+  }
 }

@@ -170,4 +170,14 @@ public record WorkerConfig(String host, int port, PeerCredential credential, Str
     all.addAll(alternates);
     return all;
   }
+
+  /** Connects through the relay at {@code relayHost:relayPort} first, and where it connected before after it. */
+  public WorkerConfig throughRelay(String relayHost, int relayPort) {
+    java.util.List<java.net.InetSocketAddress> after = new java.util.ArrayList<>();
+    after.add(java.net.InetSocketAddress.createUnresolved(host, port));
+    after.addAll(alternates);
+    return new WorkerConfig(relayHost, relayPort, credential, workerId, cores, workloads, slowdown, backoffInitial,
+        backoffCap, maxFrameBytes, drainTimeout, availableUntil, interrupt, interruptSeed, receiveBytesPerSecond,
+        maxSpeed, tls, owner, crashFile, events, after);
+  }
 }

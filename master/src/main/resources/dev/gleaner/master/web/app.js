@@ -268,7 +268,7 @@
       const rate = w.risk.rate;
       const tr = row([
         cell(w.id),
-        cell(w.host),
+        cell(w.via ? w.host + ' (through relay ' + w.via + ')' : w.host),
         cell(w.cores, 'num'),
         cell(w.state + (w.awayReason ? ' (' + w.awayReason + ')' : ''), 'state state-' + w.state),
         cell(human(w.unitsPerSecond), 'num'),
@@ -282,6 +282,13 @@
       tr.setAttribute('data-state', w.state);
       body.appendChild(tr);
     }
+    // the relays logged in, each with the workers that came through it and the relay it came through
+    const relays = s.relays || [];
+    const line = document.getElementById('relays');
+    line.hidden = relays.length === 0;
+    line.textContent = 'Relays: ' + relays.map(r => r.id + ' on ' + r.host
+        + (r.via ? ' (through relay ' + r.via + ')' : '') + ', ' + r.workers
+        + (r.workers === 1 ? ' worker' : ' workers')).join('; ');
   }
 
   // ------------------------------------------------------------------ units/s chart (uPlot)
