@@ -10,18 +10,28 @@ import java.util.Set;
  * The workers available to a job, in no particular order; ids are unique.
  *
  * @param workers the workers
- * @param parents for workers reached through another worker (a sub-master), that worker's id; the
- *     others hang off the master directly. A worker's bandwidth is that of the link from its parent.
+ * @param parents for workers (and relays) reached through another node (a sub-master or a relay),
+ *     that node's id; the others hang off the master directly. A node's bandwidth is that of the
+ *     link from its parent.
+ * @param relays nodes that forward and do not compute (paper 002's inner nodes with no work of
+ *     their own; {@code gleaner relay}), by id: the bandwidth of the link from their parent, in
+ *     units per second
  */
-public record Platform(List<Worker> workers, Map<String, String> parents) {
+public record Platform(List<Worker> workers, Map<String, String> parents, Map<String, Double> relays) {
   /** Every worker connected to the master directly. */
   public Platform(List<Worker> workers) {
-    this(workers, Map.of());
+    this(workers, Map.of(), Map.of());
+  }
+
+  /** A tree of workers, none a relay. */
+  public Platform(List<Worker> workers, Map<String, String> parents) {
+    this(workers, parents, Map.of());
   }
 
   public Platform {
     workers = List.copyOf(workers);
     parents = Map.copyOf(parents);
+    relays = Map.copyOf(relays);
     if (workers.isEmpty()) {
       throw new IllegalArgumentException("a platform needs at least one worker");
     }
@@ -31,9 +41,17 @@ public record Platform(List<Worker> workers, Map<String, String> parents) {
         throw new IllegalArgumentException("duplicate worker id: " + w.id());
       }
     }
+    for (Map.Entry<String, Double> r : relays.entrySet()) {
+      if (!ids.add(r.getKey())) {
+        throw new IllegalArgumentException("duplicate id: " + r.getKey() + " (a relay and a worker)");
+      }
+      if (!(r.getValue() > 0)) {
+        throw new IllegalArgumentException("relay " + r.getKey() + ": bandwidth must be positive, got " + r.getValue());
+      }
+    }
     for (Map.Entry<String, String> e : parents.entrySet()) {
       if (!ids.contains(e.getKey()) || !ids.contains(e.getValue())) {
-        throw new IllegalArgumentException("worker " + e.getKey() + " hangs off unknown worker " + e.getValue());
+        throw new IllegalArgumentException(e.getKey() + " hangs off unknown node " + e.getValue());
       }
       // walking up must reach the master: no cycles
       String at = e.getValue();

@@ -97,6 +97,13 @@ final class BandwidthCentricStrategy implements PlanStrategy {
         children.add(node(k.id(), k, platform, task));
       }
     }
+    for (Map.Entry<String, Double> r : new java.util.TreeMap<>(platform.relays()).entrySet()) {
+      if (platform.parents().getOrDefault(r.getKey(), MASTER).equals(id)) {
+        // a relay forwards and computes nothing: its subtree's rate, capped by its own link
+        SteadyState.Node relay = node(r.getKey(), null, platform, task);
+        children.add(new SteadyState.Node(r.getKey(), Double.POSITIVE_INFINITY, task / r.getValue(), relay.children()));
+      }
+    }
     return w == null
         ? new SteadyState.Node(id, Double.POSITIVE_INFINITY, 0, children)
         : new SteadyState.Node(id, task / w.speed(), task / w.bandwidth(), children);
@@ -105,7 +112,10 @@ final class BandwidthCentricStrategy implements PlanStrategy {
   /** Workers in serving order, depth first: a sub-master, then what it serves. */
   private static void order(String id, Map<String, List<String>> priorities, Map<String, Worker> byId, List<Worker> out) {
     for (String child : priorities.getOrDefault(id, List.of())) {
-      out.add(byId.get(child));
+      if (byId.containsKey(child)) {
+        // a relay is not served work of its own: only what it forwards
+        out.add(byId.get(child));
+      }
       order(child, priorities, byId, out);
     }
   }
@@ -117,7 +127,7 @@ final class BandwidthCentricStrategy implements PlanStrategy {
       return known;
     }
     String parent = platform.parents().get(id);
-    double own = task / byId.get(id).bandwidth();
+    double own = task / (byId.containsKey(id) ? byId.get(id).bandwidth() : platform.relays().get(id));
     double total = own + (parent == null ? 0 : pathLatency(parent, platform, byId, task, memo));
     memo.put(id, total);
     return total;

@@ -91,4 +91,30 @@ class BandwidthCentricStrategyTest {
     assertTrue(reason.contains("A serves A1 > A2 > A3"), reason);
     assertTrue(reason.contains("A1 serves A1a"), reason);
   }
+
+  /**
+   * Two relays, each over a link of 10 tasks/s, each forwarding to a worker on a link of 2 tasks/s
+   * and one of 1 task/s, both computing 100 tasks/s. Under one port a relay keeps its faster child's
+   * link busy all the time (2 tasks/s, all of its port) and gives the slower none; the master's
+   * port spends a tenth of a second per task on either relay, so both are fed: 4 tasks/s in all.
+   */
+  @Test
+  void relaysForwardOnlyAndTheirSlowerChildrenWaitBehindTheirPorts() {
+    Platform p = new Platform(List.of(new Worker("w1", 1000, 10, 0), new Worker("w2", 1000, 20, 0),
+        new Worker("w3", 1000, 10, 0), new Worker("w4", 1000, 20, 0)),
+        Map.of("w1", "r1", "w2", "r1", "w3", "r2", "w4", "r2"), Map.of("r1", 100.0, "r2", 100.0));
+    Plan plan = Strategies.byName("bandwidth-centric").plan(new PlanRequest(0, 4000, p, TASK, 0, x -> x));
+    Map<String, Long> units = new LinkedHashMap<>();
+    for (Assignment a : plan.order()) {
+      units.put(a.workerId(), a.chunks().stream().mapToLong(c -> c.end() - c.start()).sum());
+    }
+    assertEquals(List.of("w2", "w1", "w4", "w3"), List.copyOf(units.keySet()), "relays are not served work");
+    assertEquals(2000L, units.get("w2"));
+    assertEquals(2000L, units.get("w4"));
+    assertEquals(0L, units.get("w1"));
+    assertEquals(0L, units.get("w3"));
+    assertTrue(plan.reason().startsWith("bandwidth-centric steady state: 4.00000 tasks of 10 units per second"), plan.reason());
+    assertTrue(plan.reason().contains("r1 serves w2 > w1") && plan.reason().contains("(master) serves r1 > r2"),
+        plan.reason());
+  }
 }

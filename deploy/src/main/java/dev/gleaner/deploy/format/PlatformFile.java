@@ -18,10 +18,12 @@ import java.util.Map;
  * Speed and bandwidth are units per second, risk per second (linear: P(down by t) = risk t).
  * Bandwidth may be left out (no input to send), risk too (a dedicated computer). A worker may list
  * its own {@code "workers"}: it is then a sub-master and their bandwidth is that of its link to them.
+ * A node with {@code "relay": true} computes nothing and only forwards (a {@code gleaner relay}): it
+ * has no speed or risk, its bandwidth is that of its own link, and it lists its {@code "workers"}.
  */
 public final class PlatformFile {
   private static final List<String> ROOT_KEYS = List.of("workers");
-  private static final List<String> WORKER_KEYS = List.of("id", "speed", "bandwidth", "risk", "workers");
+  private static final List<String> WORKER_KEYS = List.of("id", "speed", "bandwidth", "risk", "workers", "relay");
 
   private PlatformFile() {}
 
@@ -56,15 +58,17 @@ public final class PlatformFile {
     unknownKeys(root, ROOT_KEYS, "platform file " + path + ": ");
     List<Worker> workers = new ArrayList<>();
     Map<String, String> parents = new LinkedHashMap<>();
-    add(root.path("workers"), null, workers, parents, path);
+    Map<String, Double> relays = new LinkedHashMap<>();
+    add(root.path("workers"), null, workers, parents, relays, path);
     try {
-      return new Platform(workers, parents);
+      return new Platform(workers, parents, relays);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("platform file " + path + ": " + e.getMessage(), e);
     }
   }
 
-  private static void add(JsonNode array, String parent, List<Worker> out, Map<String, String> parents, Path path) {
+  private static void add(JsonNode array, String parent, List<Worker> out, Map<String, String> parents,
+      Map<String, Double> relays, Path path) {
     for (JsonNode n : array) {
       String id = n.path("id").asText("");
       String where = "platform file " + path + ", worker " + (id.isEmpty() ? "#" + (out.size() + 1) : id) + ": ";
@@ -72,6 +76,13 @@ public final class PlatformFile {
         throw new IllegalArgumentException(where + "needs an \"id\"");
       }
       unknownKeys(n, WORKER_KEYS, where);
+      if (n.has("relay") && !n.get("relay").isBoolean()) {
+        throw new IllegalArgumentException(where + "\"relay\" must be true or false");
+      }
+      if (n.path("relay").asBoolean(false)) {
+        relay(n, id, where, parent, parents, relays, out, path);
+        continue;
+      }
       if (!n.path("speed").isNumber()) {
         throw new IllegalArgumentException(where + "needs a numeric \"speed\" (units per second)");
       }
@@ -90,9 +101,31 @@ public final class PlatformFile {
         if (!n.get("workers").isArray()) {
           throw new IllegalArgumentException(where + "\"workers\" must be an array of workers");
         }
-        add(n.get("workers"), id, out, parents, path);
+        add(n.get("workers"), id, out, parents, relays, path);
       }
     }
+  }
+
+  /** A relay: no speed, no risk, its link's bandwidth, and the workers (or relays) it forwards to. */
+  private static void relay(JsonNode n, String id, String where, String parent, Map<String, String> parents,
+      Map<String, Double> relays, List<Worker> out, Path path) {
+    for (String key : List.of("speed", "risk")) {
+      if (n.has(key)) {
+        throw new IllegalArgumentException(where + "a relay computes nothing: leave out \"" + key + "\"");
+      }
+    }
+    if (!n.path("workers").isArray() || n.path("workers").isEmpty()) {
+      throw new IllegalArgumentException(where + "a relay needs a non-empty \"workers\" array (what it forwards to)");
+    }
+    double bandwidth = number(n, "bandwidth", Double.POSITIVE_INFINITY, where);
+    if (relays.containsKey(id)) {
+      throw new IllegalArgumentException(where + "duplicate id: " + id);
+    }
+    relays.put(id, bandwidth);
+    if (parent != null) {
+      parents.put(id, parent);
+    }
+    add(n.get("workers"), id, out, parents, relays, path);
   }
 
   private static double number(JsonNode n, String field, double absent, String where) {

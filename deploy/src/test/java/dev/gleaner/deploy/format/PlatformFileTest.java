@@ -64,7 +64,7 @@ class PlatformFileTest {
         {"workers": [{"id": "gate", "speed": 1, "workers": [
           {"id": "host", "speed": 2, "workers": [{"id": "leaf", "speed": 3, "bandwith": 10}]}]}]}
         """);
-    assertTrue(m.endsWith("worker leaf: unknown key \"bandwith\"; known keys: id, speed, bandwidth, risk, workers"), m);
+    assertTrue(m.endsWith("worker leaf: unknown key \"bandwith\"; known keys: id, speed, bandwidth, risk, workers, relay"), m);
   }
 
   @Test
@@ -92,5 +92,39 @@ class PlatformFileTest {
       String m = error("{\"workers\": [{\"id\": \"gate\", \"speed\": 1, \"workers\": " + bad + "}]}");
       assertTrue(m.endsWith("worker gate: \"workers\" must be an array of workers"), m);
     }
+  }
+
+  @Test
+  void aRelayForwardsToItsWorkersAndComputesNothing() throws Exception {
+    Platform p = PlatformFile.read(write("""
+        {"workers": [
+          {"id": "r1", "relay": true, "bandwidth": 100, "workers": [
+            {"id": "a", "speed": 1, "bandwidth": 10},
+            {"id": "r2", "relay": true, "workers": [{"id": "b", "speed": 2, "bandwidth": 20}]}
+          ]},
+          {"id": "c", "speed": 3}
+        ]}
+        """));
+    assertEquals(java.util.List.of("a", "b", "c"), p.workers().stream().map(Worker::id).toList(),
+        "relays are not workers");
+    assertEquals(Map.of("r1", 100.0, "r2", Double.POSITIVE_INFINITY), p.relays());
+    assertEquals(Map.of("a", "r1", "r2", "r1", "b", "r2"), p.parents());
+    assertTrue(p.isTree());
+  }
+
+  @Test
+  void aRelayWithASpeedOrWithoutWorkersIsOneLine() throws Exception {
+    assertTrue(error("""
+        {"workers": [{"id": "r", "relay": true, "speed": 5, "workers": [{"id": "a", "speed": 1}]}]}
+        """).endsWith("worker r: a relay computes nothing: leave out \"speed\""));
+    assertTrue(error("""
+        {"workers": [{"id": "r", "relay": true}]}
+        """).endsWith("worker r: a relay needs a non-empty \"workers\" array (what it forwards to)"));
+    assertTrue(error("""
+        {"workers": [{"id": "r", "relay": "yes", "workers": [{"id": "a", "speed": 1}]}]}
+        """).endsWith("worker r: \"relay\" must be true or false"));
+    assertTrue(error("""
+        {"workers": [{"id": "a", "relay": true, "workers": [{"id": "a", "speed": 1}]}]}
+        """).contains("duplicate id: a"));
   }
 }
