@@ -16,6 +16,10 @@ import java.util.Map;
  * nothing. The plan's order is the master's serving priority (increasing communication time), the
  * demand-driven policy a dispatcher runs; the reason names each sub-master's priorities too.
  *
+ * <p>Under a port that sends several streams at once ({@link PlanRequest#port}: the runtime's fit
+ * mode, or its share mode), each node feeds all its children at once, the master up to its egress:
+ * {@link SteadyState#solveMultiPort}. Under one port, paper 002's own model: {@link SteadyState#solve}.
+ *
  * <p>Its timeline is the steady state: a worker gets its first task after the links on its path,
  * then completes one task every 1/rate seconds (plus eps to save it).
  */
@@ -34,7 +38,11 @@ final class BandwidthCentricStrategy implements PlanStrategy {
         ? request.chunkUnits()
         : Math.max(1, request.units() / ((long) SelfSchedulingStrategy.CHUNKS_PER_WORKER * platform.size()));
     SteadyState.Node root = tree(platform, task);
-    SteadyState.Result steady = SteadyState.solve(root);
+    // the master's port as the runtime sends: one stream at a time (the papers'), or every child at
+    // once up to its egress (what the port does where the links are thinner than the egress)
+    boolean multiPort = request.port().maxStreams() > 1;
+    SteadyState.Result steady = multiPort ? SteadyState.solveMultiPort(root, request.port().budget() / task)
+        : SteadyState.solve(root);
     List<Worker> served = new ArrayList<>();
     Map<String, Worker> byId = platform.byId();
     order(MASTER, steady.priorities(), byId, served);
@@ -77,7 +85,9 @@ final class BandwidthCentricStrategy implements PlanStrategy {
       pool.add(new ChunkPlan(at, request.end(), new long[0]));
     }
     StringBuilder reason = new StringBuilder(String.format(Locale.ROOT,
-        "bandwidth-centric steady state: %.6g tasks of %d units per second", steady.throughput(), task));
+        "bandwidth-centric steady state%s: %.6g tasks of %d units per second", multiPort
+            ? String.format(Locale.ROOT, " under bounded multi-port (each node sends to all its children at once, the"
+                + " master up to %.6g units/s)", request.port().budget()) : "", steady.throughput(), task));
     for (Map.Entry<String, List<String>> e : steady.priorities().entrySet()) {
       reason.append("; ").append(e.getKey()).append(" serves ").append(String.join(" > ", e.getValue()));
     }

@@ -117,4 +117,22 @@ class BandwidthCentricStrategyTest {
     assertTrue(plan.reason().contains("r1 serves w2 > w1") && plan.reason().contains("(master) serves r1 > r2"),
         plan.reason());
   }
+
+  /** The same relays under a port that feeds every child at once: all four workers busy, 6 tasks/s. */
+  @Test
+  void underBoundedMultiPortEveryChildOfARelayIsFed() {
+    Platform p = new Platform(List.of(new Worker("w1", 1000, 10, 0), new Worker("w2", 1000, 20, 0),
+        new Worker("w3", 1000, 10, 0), new Worker("w4", 1000, 20, 0)),
+        Map.of("w1", "r1", "w2", "r1", "w3", "r2", "w4", "r2"), Map.of("r1", 100.0, "r2", 100.0));
+    Plan plan = Strategies.byName("bandwidth-centric").plan(new PlanRequest(0, 6000, p, TASK, 0, x -> x, 0,
+        dev.gleaner.common.model.RiskModel.LINEAR, Double.NaN, false,
+        new dev.gleaner.common.port.PortRule(Integer.MAX_VALUE, 1000)));
+    Map<String, Long> units = new LinkedHashMap<>();
+    for (Assignment a : plan.order()) {
+      units.put(a.workerId(), a.chunks().stream().mapToLong(c -> c.end() - c.start()).sum());
+    }
+    assertEquals(Map.of("w1", 1000L, "w2", 2000L, "w3", 1000L, "w4", 2000L), units);
+    assertTrue(plan.reason().startsWith("bandwidth-centric steady state under bounded multi-port"), plan.reason());
+    assertTrue(plan.reason().contains(": 6.00000 tasks of 10 units per second"), plan.reason());
+  }
 }

@@ -118,4 +118,59 @@ public final class SteadyState {
     }
     return rate;
   }
+
+  /**
+   * The steady state when each node sends to all its children at once (bounded multi-port): a
+   * child takes up to its own link's rate (1/c) and its subtree's capacity, and the root's children
+   * together at most {@code rootEgress} tasks per second (inner nodes' egress unbounded: a relay's
+   * or a sub-master's own link is its child's {@code c}). Children are still filled by increasing
+   * communication time, so where the root's egress binds the nearest links are kept busy first.
+   */
+  public static Result solveMultiPort(Node root, double rootEgress) {
+    if (!(rootEgress > 0)) {
+      throw new IllegalArgumentException("the root's egress must be positive, got " + rootEgress);
+    }
+    Map<String, Double> rates = new LinkedHashMap<>();
+    Map<String, List<String>> priorities = new LinkedHashMap<>();
+    double total = multi(root, Double.POSITIVE_INFINITY, rootEgress, rates, priorities);
+    return new Result(total, rates, priorities);
+  }
+
+  private static double multi(Node node, double inflow, double egress, Map<String, Double> rates,
+      Map<String, List<String>> priorities) {
+    List<Node> kids = new ArrayList<>(node.children());
+    kids.sort(Comparator.comparingDouble(Node::c));
+    double own = Double.isInfinite(node.w()) ? 0 : 1 / node.w();
+    double budget = Math.min(inflow, own + Math.min(egress, multiCapacity(kids)));
+    double ownRate = Math.min(own, budget);
+    rates.put(node.id(), ownRate);
+    budget -= ownRate;
+    double sent = Math.min(budget, egress);
+    double done = ownRate;
+    List<String> order = new ArrayList<>();
+    for (Node k : kids) {
+      double t = Math.min(sent, Math.min(1 / Math.max(k.c(), 1e-300), multiCapacityOf(k)));
+      sent -= t;
+      done += multi(k, t, Double.POSITIVE_INFINITY, rates, priorities);
+      order.add(k.id());
+    }
+    if (!kids.isEmpty()) {
+      priorities.put(node.id(), order);
+    }
+    return done;
+  }
+
+  /** Tasks per second these children take together, each up to its link and its subtree. */
+  private static double multiCapacity(List<Node> kids) {
+    double sum = 0;
+    for (Node k : kids) {
+      sum += Math.min(1 / Math.max(k.c(), 1e-300), multiCapacityOf(k));
+    }
+    return sum;
+  }
+
+  /** Tasks per second the subtree at {@code node} completes under bounded multi-port, fed without limit. */
+  static double multiCapacityOf(Node node) {
+    return (Double.isInfinite(node.w()) ? 0 : 1 / node.w()) + multiCapacity(node.children());
+  }
 }

@@ -76,4 +76,41 @@ class SteadyStateTest {
       assertEquals(true, used <= 1 + 1e-9, "the port is not over-booked");
     }
   }
+
+  /**
+   * Bounded multi-port, by hand: two relays over links of 10 tasks/s, each over children taking 1
+   * and 2 tasks/s; every node sends to all its children at once. Each relay forwards 3 tasks/s, 6 in
+   * all; with the master's egress at 5 the nearer relay (both tie: the first) is filled first.
+   */
+  @Test
+  void multiPortTwoRelaysAndAnEgressThatBinds() {
+    Node r1 = new Node("r1", Double.POSITIVE_INFINITY, 0.1, List.of(leaf("a", 1e-9, 1), leaf("b", 1e-9, 0.5)));
+    Node r2 = new Node("r2", Double.POSITIVE_INFINITY, 0.1, List.of(leaf("c", 1e-9, 1), leaf("d", 1e-9, 0.5)));
+    Node root = new Node("m", Double.POSITIVE_INFINITY, 0, List.of(r1, r2));
+    SteadyState.Result free = SteadyState.solveMultiPort(root, Double.POSITIVE_INFINITY);
+    assertEquals(6, free.throughput(), 1e-9);
+    assertEquals(1, free.rates().get("a"), 1e-9);
+    assertEquals(2, free.rates().get("b"), 1e-9);
+    SteadyState.Result bound = SteadyState.solveMultiPort(root, 5);
+    assertEquals(5, bound.throughput(), 1e-9);
+    assertEquals(3, bound.rates().get("a") + bound.rates().get("b"), 1e-9);
+    // within r2's 2 tasks/s its children are served by increasing communication time: d first
+    assertEquals(2, bound.rates().get("d"), 1e-9);
+    assertEquals(0, bound.rates().get("c"), 1e-9);
+    // one port, for comparison: each relay keeps only its faster child busy
+    assertEquals(4, SteadyState.solve(root).throughput(), 1e-9);
+  }
+
+  /** A node's own computing comes first, then its children, the egress bounding only what it sends. */
+  @Test
+  void multiPortAForkThatComputesToo() {
+    Node root = new Node("m", 2, 0, List.of(leaf("a", 1, 0.25), leaf("b", 1, 0.5), leaf("c", 0.5, 0.25)));
+    // children take min(link, compute): a 1, b 1, c 2 (link 4, compute 2); egress 3: c and a first (c = 0.25)
+    SteadyState.Result r = SteadyState.solveMultiPort(root, 3);
+    assertEquals(0.5 + 3, r.throughput(), 1e-9);
+    assertEquals(0.5, r.rates().get("m"), 1e-9);
+    assertEquals(1, r.rates().get("a"), 1e-9);
+    assertEquals(2, r.rates().get("c"), 1e-9);
+    assertEquals(0, r.rates().get("b"), 1e-9);
+  }
 }
