@@ -1,12 +1,14 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.master.MasterConfig;
+import dev.gleaner.master.auth.PeerAuthenticator;
+import dev.gleaner.master.auth.Revocations;
+import dev.gleaner.master.auth.TokenSessions;
 import dev.gleaner.master.loop.ControlLoop;
 import dev.gleaner.master.loop.JobService;
-import dev.gleaner.master.auth.Revocations;
-import dev.gleaner.master.auth.PeerAuthenticator;
-import dev.gleaner.master.auth.TokenSessions;
 import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.master.net.port.FileRegionSizeEstimator;
+import dev.gleaner.master.net.port.SendPort;
 import dev.gleaner.master.status.StatusService;
 import dev.gleaner.protocol.Framing;
 import io.micrometer.core.instrument.MeterRegistry;

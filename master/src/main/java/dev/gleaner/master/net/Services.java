@@ -8,6 +8,7 @@ import dev.gleaner.master.auth.TokenSessions;
 import dev.gleaner.master.loop.ControlLoop;
 import dev.gleaner.master.loop.JobService;
 import dev.gleaner.master.metrics.MasterMetrics;
+import dev.gleaner.master.net.port.SendPort;
 import dev.gleaner.master.status.StatusService;
 import io.micrometer.core.instrument.MeterRegistry;
 

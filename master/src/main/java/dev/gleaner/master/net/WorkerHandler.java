@@ -1,10 +1,11 @@
 package dev.gleaner.master.net;
 
+import dev.gleaner.master.net.port.InputArrival;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Hello;
-import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.InputArrived;
+import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.Piece;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;

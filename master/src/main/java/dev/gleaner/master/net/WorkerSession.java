@@ -3,6 +3,7 @@ package dev.gleaner.master.net;
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.master.loop.FileInputSource;
 import dev.gleaner.master.loop.WorkerLink;
+import dev.gleaner.master.net.port.SendPort;
 import dev.gleaner.protocol.Assign;
 import dev.gleaner.protocol.Cancel;
 import dev.gleaner.protocol.Drain;

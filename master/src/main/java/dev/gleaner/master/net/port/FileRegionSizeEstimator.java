@@ -1,4 +1,4 @@
-package dev.gleaner.master.net;
+package dev.gleaner.master.net.port;
 
 import io.netty.channel.DefaultMessageSizeEstimator;
 import io.netty.channel.FileRegion;
@@ -10,8 +10,8 @@ import io.netty.channel.MessageSizeEstimator;
  * buffer's high watermark and {@code isWritable()} never says stop: the backpressure the one port
  * relies on would not engage.
  */
-final class FileRegionSizeEstimator implements MessageSizeEstimator {
-  static final FileRegionSizeEstimator INSTANCE = new FileRegionSizeEstimator();
+public final class FileRegionSizeEstimator implements MessageSizeEstimator {
+  public static final FileRegionSizeEstimator INSTANCE = new FileRegionSizeEstimator();
 
   private static final Handle HANDLE = new Handle() {
     private final Handle fallback = DefaultMessageSizeEstimator.DEFAULT.newHandle();

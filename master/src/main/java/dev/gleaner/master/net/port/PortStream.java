@@ -1,4 +1,4 @@
-package dev.gleaner.master.net;
+package dev.gleaner.master.net.port;
 
 import dev.gleaner.master.loop.FileInputSource;
 import dev.gleaner.protocol.DataFrames;

@@ -1,4 +1,4 @@
-package dev.gleaner.master.net;
+package dev.gleaner.master.net.port;
 
 /**
  * What a chunk's input transfer measured, as the port judges it when the worker says it all arrived:
@@ -6,7 +6,7 @@ package dev.gleaner.master.net;
  * {@code alone}, no other worker's stream was on the wire beside it; {@code seconds}, how long its
  * bytes took.
  */
-record InputArrival(boolean clean, boolean alone, double seconds) {
+public record InputArrival(boolean clean, boolean alone, double seconds) {
   /**
    * A worker's span this much shorter than the port's says the worker read the first bytes late: they
    * waited in its socket buffer, and the span leaves out the time they took to get there.

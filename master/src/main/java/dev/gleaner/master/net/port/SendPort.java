@@ -1,4 +1,4 @@
-package dev.gleaner.master.net;
+package dev.gleaner.master.net.port;
 
 import dev.gleaner.common.port.EgressEstimator;
 import dev.gleaner.common.port.PortRule;
@@ -45,11 +45,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The streams themselves, and the writing of their bytes, are {@link PortStream}s.
  */
-final class SendPort implements PortStream.Port {
+public final class SendPort implements PortStream.Port {
   private static final Logger log = LoggerFactory.getLogger(SendPort.class);
 
   /** Told when a stream's last slice is queued on its connection. */
-  interface Listener {
+  public interface Listener {
     void streamed(long bytes, double seconds);
   }
 
@@ -93,7 +93,7 @@ final class SendPort implements PortStream.Port {
   private Set<PortStream> windowSending = Set.of();
 
   /** @param sends a code of {@link Sends} */
-  SendPort(int sends) {
+  public SendPort(int sends) {
     if (!Sends.valid(sends)) {
       throw new IllegalArgumentException("concurrent sends must be share, fit or at least 1, got " + sends);
     }
@@ -102,12 +102,12 @@ final class SendPort implements PortStream.Port {
   }
 
   /** The egress as measured (or floored, see {@link #egressBound}), bytes/s; NaN before anything was sent. */
-  synchronized double egress() {
+  public synchronized double egress() {
     return egress.egress();
   }
 
   /** Whether the egress was seen to bind: {@link #egress} is then a measure, else a floor. */
-  synchronized boolean egressBound() {
+  public synchronized boolean egressBound() {
     return egress.bound();
   }
 
@@ -128,7 +128,7 @@ final class SendPort implements PortStream.Port {
   }
 
   /** Queues the input bytes {@code [from, to)} of a chunk for its worker's channel, its link taken as {@code linkRate}. */
-  void enqueue(Channel channel, String job, long chunkId, FileInputSource input, long from, long to, int rank,
+  public void enqueue(Channel channel, String job, long chunkId, FileInputSource input, long from, long to, int rank,
       double linkRate, Listener listener) {
     boolean firstOnChannel;
     synchronized (this) {
@@ -166,7 +166,7 @@ final class SendPort implements PortStream.Port {
   }
 
   /** The chunk now ends at {@code end}: bytes from there on are not sent. */
-  void truncate(String job, long chunkId, long end) {
+  public void truncate(String job, long chunkId, long end) {
     PortStream s;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
@@ -180,7 +180,7 @@ final class SendPort implements PortStream.Port {
   }
 
   /** Drops the chunk's stream. */
-  void cancel(String job, long chunkId) {
+  public void cancel(String job, long chunkId) {
     PortStream s;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
@@ -196,7 +196,7 @@ final class SendPort implements PortStream.Port {
    * time is the port's own (first byte sent to the worker's word) when the worker read the first
    * bytes late ({@link InputArrival#LATE_READ}).
    */
-  InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
+  public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
     PortStream s;
     boolean clean;
     synchronized (this) {
@@ -233,7 +233,7 @@ final class SendPort implements PortStream.Port {
   }
 
   /** Called by the connection when its channel becomes writable again: its stream goes on, or asks again. */
-  void writable(Channel channel) {
+  public void writable(Channel channel) {
     PortStream head = null;
     boolean ask = false;
     synchronized (this) {
@@ -281,7 +281,7 @@ final class SendPort implements PortStream.Port {
    * more (the port may try one stream past a floor; a plan counts on what is known to go through);
    * with a fixed count, that many links at once.
    */
-  synchronized PortRule planRule() {
+  public synchronized PortRule planRule() {
     PortRule r = egress.rule(Integer.MAX_VALUE);
     if (fit || fixed == Integer.MAX_VALUE) {
       return new PortRule(r.maxStreams(), r.budget(), false);

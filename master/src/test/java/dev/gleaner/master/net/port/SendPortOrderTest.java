@@ -1,4 +1,4 @@
-package dev.gleaner.master.net;
+package dev.gleaner.master.net.port;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
