@@ -15,6 +15,18 @@ public final class EntryPoint {
 
   private EntryPoint() {}
 
+  /**
+   * The command line of {@code gleaner ARGS} in a JVM of its own, with this JVM's java and class
+   * path, a heap of {@code maxHeap} and the serial collector (a small daemon beside others).
+   */
+  public static java.util.List<String> inNewJvm(String maxHeap, String... args) {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(
+        java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap,
+        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), NAME));
+    cmd.addAll(java.util.List.of(args));
+    return cmd;
+  }
+
   /** Runs a command line in this JVM, as {@code Gleaner.run(out, err, args)}; returns its exit code. */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     try {

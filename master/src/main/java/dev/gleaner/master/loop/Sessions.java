@@ -77,8 +77,8 @@ final class Sessions {
       log.info("worker {} kept computing {} chunk(s) while away: {}", id, claims.size(), claims);
     }
     sessionStarted(link, at);
-    log.info("worker {} joined from {} with {} cores{}", id, link.host(), link.cores(),
-        until(hello.getAvailableUntilMillis()));
+    log.info("worker {} joined from {}{} with {} cores{}", id, link.host(),
+        link.via().isEmpty() ? "" : " through relay " + link.via(), link.cores(), until(hello.getAvailableUntilMillis()));
   }
 
   /**

@@ -93,8 +93,12 @@ final class StatusReport {
       }
     }
     reply.setEps(estimate(controller.estimates().eps()));
+    Map<String, Integer> through = new java.util.HashMap<>();
+    for (WorkerLink l : books.links().values()) {
+      through.merge(l.via(), 1, Integer::sum);
+    }
     for (dev.gleaner.master.loop.Relays.Relay r : books.relays().all()) {
-      int below = (int) books.links().values().stream().filter(l -> l.via().equals(r.id())).count();
+      int below = through.getOrDefault(r.id(), 0);
       reply.addRelays(dev.gleaner.protocol.RelayStatus.newBuilder().setRelayId(r.id()).setHost(r.host())
           .setWorkers(below)
           .setVia(r.parent()).setConnectedAtMillis(r.connectedAtMillis())

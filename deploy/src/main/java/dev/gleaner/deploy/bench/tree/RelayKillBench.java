@@ -173,10 +173,7 @@ public final class RelayKillBench {
   }
 
   private static List<String> java(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), EntryPoint.NAME));
-    cmd.addAll(List.of(args));
-    return cmd;
+    return EntryPoint.inNewJvm("256m", args);
   }
 
   /** The seeds as a table. */

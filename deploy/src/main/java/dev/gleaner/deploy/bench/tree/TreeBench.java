@@ -169,10 +169,7 @@ public final class TreeBench {
   }
 
   private static List<String> java(String... args) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), EntryPoint.NAME));
-    cmd.addAll(List.of(args));
-    return cmd;
+    return EntryPoint.inNewJvm("256m", args);
   }
 
   /** One run of the links driver (self-scheduled wc) in the master's namespace, its links metered. */
