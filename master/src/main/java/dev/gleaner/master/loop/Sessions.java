@@ -78,7 +78,8 @@ final class Sessions {
     }
     sessionStarted(link, at);
     log.info("worker {} joined from {}{} with {} cores{}", id, link.host(),
-        link.via().isEmpty() ? "" : " through relay " + link.via(), link.cores(), until(hello.getAvailableUntilMillis()));
+        link.via().isEmpty() ? "" : " through relay " + link.via(), link.cores(),
+        until(hello.getAvailableUntilMillis()));
   }
 
   /**
