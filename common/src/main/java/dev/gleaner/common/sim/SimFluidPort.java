@@ -16,7 +16,9 @@ import java.util.Set;
 /**
  * The simulated master's port when several streams may be on the wire ({@link SimNetwork}): a fluid
  * model of the wire. The streams on it share the master's egress max-min fairly, each held to its own
- * link's rate, as TCP flows behind one bottleneck do (what the testbed measured); which streams are on
+ * link's rate, as TCP flows behind one bottleneck do (what the testbed measured); in a tree, the streams
+ * to the workers under one relay share its link the same way (paper 002's bounded multi-port model,
+ * the relay passing bytes on as they come, which is what {@code gleaner relay} does); which streams are on
  * it is the runtime port's choice: all ({@code share}), the ones whose links fit in the egress in the
  * plan's order ({@code fit}, the rule of {@link PortRule}), or n links. A worker's streams go one after
  * the other. Each piece boundary a stream's bytes reach lets its worker start that piece. When a stream
@@ -63,6 +65,9 @@ final class SimFluidPort implements SimPorts.Port {
       return (to - from) - sent;
     }
   }
+
+  /** The master's egress among the links a stream shares. */
+  private static final String EGRESS = "";
 
   private final SimClock clock;
   private final Controller controller;
@@ -237,25 +242,79 @@ final class SimFluidPort implements SimPorts.Port {
     waiting.addAll(notYet);
   }
 
-  /** Max-min fair shares of the egress, each stream held to its link. */
+  /**
+   * Max-min fair shares of the egress and of each inner link of the tree, each stream held to its own
+   * link: progressive filling, every stream not yet held growing at the same pace until its own link or
+   * a link it shares is full.
+   */
   private void share() {
     if (active.size() > 1) {
       for (Flow f : active) {
         f.crowded = true;
       }
     }
-    double left = network.egress() / job.bytesPerUnit();
-    List<Flow> open = new ArrayList<>(active);
-    open.sort((a, b) -> Double.compare(a.cap(), b.cap()));
-    int n = open.size();
-    for (int i = 0; i < n; i++) {
-      Flow f = open.get(i);
-      double fair = left / (n - i);
-      f.rate = Math.min(f.cap(), fair);
+    Map<String, Double> room = new HashMap<>();
+    Map<Flow, List<String>> crosses = new HashMap<>();
+    for (Flow f : active) {
+      f.rate = 0;
+      List<String> shared = new ArrayList<>();
+      if (Double.isFinite(network.egress())) {
+        shared.add(EGRESS);
+        room.put(EGRESS, network.egress() / job.bytesPerUnit());
+      }
+      for (SimNetwork.Hop h : network.path(f.host.host.id())) {
+        shared.add(h.id());
+        room.put(h.id(), h.bandwidth() / job.bytesPerUnit());
+      }
+      crosses.put(f, shared);
+    }
+    Map<String, Double> size = new HashMap<>(room);
+    List<Flow> open = new ArrayList<>();
+    for (Flow f : active) {
+      if (Double.isInfinite(f.cap()) && crosses.get(f).isEmpty()) {
+        // nothing holds it (no egress, no link): it takes it all at once
+        f.rate = Double.POSITIVE_INFINITY;
+      } else {
+        open.add(f);
+      }
+    }
+    // each round holds at least one stream or fills at least one link: at most streams + links rounds
+    for (int round = 0; !open.isEmpty() && round <= active.size() + room.size(); round++) {
+      Map<String, Integer> users = new HashMap<>();
+      for (Flow f : open) {
+        for (String l : crosses.get(f)) {
+          users.merge(l, 1, Integer::sum);
+        }
+      }
+      double step = Double.POSITIVE_INFINITY;
+      for (Flow f : open) {
+        step = Math.min(step, f.cap() - f.rate);
+      }
+      for (Map.Entry<String, Integer> u : users.entrySet()) {
+        step = Math.min(step, room.get(u.getKey()) / u.getValue());
+      }
+      for (Flow f : open) {
+        f.rate += step;
+      }
+      for (Map.Entry<String, Integer> u : users.entrySet()) {
+        room.merge(u.getKey(), -step * u.getValue(), Double::sum);
+      }
+      List<Flow> held = new ArrayList<>();
+      for (Flow f : open) {
+        boolean full = f.rate >= f.cap() * (1 - 1e-12);
+        for (String l : crosses.get(f)) {
+          full |= room.get(l) <= 1e-12 * size.get(l);
+        }
+        if (full) {
+          held.add(f);
+        }
+      }
+      open.removeAll(held);
+    }
+    for (Flow f : active) {
       if (f.rate < f.cap() * (1 - 1e-9)) {
         f.shared = true;
       }
-      left -= f.rate;
     }
   }
 

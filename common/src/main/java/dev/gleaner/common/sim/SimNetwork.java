@@ -1,7 +1,13 @@
 package dev.gleaner.common.sim;
 
+import dev.gleaner.common.model.Platform;
+import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.port.Sends;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The simulated master's network: its egress and how its port sends, as {@code gleaner master
@@ -13,22 +19,74 @@ import dev.gleaner.common.port.Sends;
  *     plan's order; n at least 1, n links at a time (1 with no egress: the papers' one port)
  * @param linksKnown whether the master has measured every worker's link before the job (a master that
  *     ran a job across them already): its first plan is then made with them, without probe chunks
+ * @param paths for a worker reached through other nodes (relays, or workers that forward: paper 002's
+ *     tree), the links its input crosses above its own, nearest first; each is shared by every stream
+ *     that crosses it. A worker not named hangs off the master's port directly.
  */
-public record SimNetwork(double egress, int sends, boolean linksKnown) {
+public record SimNetwork(double egress, int sends, boolean linksKnown, Map<String, List<Hop>> paths) {
   /** One stream at a time at its link's rate: the papers' model, the simulator's until there was a choice. */
   public static final SimNetwork ONE_PORT = new SimNetwork(Double.POSITIVE_INFINITY, 1);
 
+  /**
+   * A link between the master and a worker that is not the worker's own: an inner node's link from its
+   * parent, which every stream to the workers under it crosses.
+   *
+   * @param id the inner node
+   * @param bandwidth bytes/s
+   */
+  public record Hop(String id, double bandwidth) {
+    public Hop {
+      if (!(bandwidth > 0)) {
+        throw new IllegalArgumentException("hop " + id + ": bandwidth must be positive, got " + bandwidth);
+      }
+    }
+  }
+
   /** A master that learns the links as the job streams. */
   public SimNetwork(double egress, int sends) {
-    this(egress, sends, false);
+    this(egress, sends, false, Map.of());
   }
 
   /** The same network, its links measured before the job. */
   public SimNetwork withLinksKnown() {
-    return new SimNetwork(egress, sends, true);
+    return new SimNetwork(egress, sends, true, paths);
+  }
+
+  /**
+   * The same master, its workers reached as the platform's tree says: each worker's input crosses the
+   * links of the nodes above it (a relay's, or a forwarding worker's link from its parent), at their
+   * bandwidth in bytes/s (the platform's units/s at one byte per unit, as {@code gleaner simulate} runs).
+   */
+  public SimNetwork through(Platform platform) {
+    Map<String, Double> inner = new HashMap<>(platform.relays());
+    for (Worker w : platform.workers()) {
+      inner.put(w.id(), w.bandwidth());
+    }
+    Map<String, List<Hop>> p = new HashMap<>();
+    for (Worker w : platform.workers()) {
+      List<Hop> up = new ArrayList<>();
+      for (String at = platform.parents().get(w.id()); at != null; at = platform.parents().get(at)) {
+        double b = inner.get(at);
+        if (Double.isFinite(b)) {
+          up.add(new Hop(at, b));
+        }
+      }
+      if (!up.isEmpty()) {
+        p.put(w.id(), up);
+      }
+    }
+    return new SimNetwork(egress, sends, linksKnown, p);
+  }
+
+  /** The links above the worker's own, nearest first (none: it hangs off the master). */
+  List<Hop> path(String workerId) {
+    return paths.getOrDefault(workerId, List.of());
   }
 
   public SimNetwork {
+    Map<String, List<Hop>> copy = new HashMap<>();
+    paths.forEach((w, up) -> copy.put(w, List.copyOf(up)));
+    paths = Map.copyOf(copy);
     if (!(egress > 0)) {
       throw new IllegalArgumentException("the master's egress must be positive, got " + egress);
     }
@@ -45,8 +103,11 @@ public record SimNetwork(double egress, int sends, boolean linksKnown) {
     return new PortRule(sends >= 1 ? sends : Integer.MAX_VALUE, egress);
   }
 
-  /** Whether the simulator's first port, one stream at a time with no egress, models it. */
+  /**
+   * Whether the simulator's first port, one stream at a time with no egress and no link shared,
+   * models it.
+   */
   boolean onePort() {
-    return sends == 1 && Double.isInfinite(egress);
+    return sends == 1 && Double.isInfinite(egress) && paths.isEmpty();
   }
 }

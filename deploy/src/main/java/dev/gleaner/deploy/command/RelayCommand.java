@@ -24,8 +24,11 @@ import picocli.CommandLine.Option;
         "Workers name it first and the master after it, --master RELAY:7071,MASTER:7070: when the relay is gone they"
             + " connect to the master directly, and their chunks go on. `gleaner status` shows each worker's relay.",
         "",
+        "With --serve DIR holding copies of the jobs' input files, the relay sends that input to its workers itself.",
+        "",
         "Example:",
         "  gleaner relay --id site-a --token relay-site-a.token --master master.lab:7070 --port 7071",
+        "  gleaner relay --id site-a --token relay-site-a.token --master master.lab:7070 --serve /data/inputs",
         "  gleaner worker --token worker-w1.token --master site-a.lab:7071,master.lab:7070"})
 public final class RelayCommand implements Callable<Integer> {
   @Mixin
@@ -47,6 +50,12 @@ public final class RelayCommand implements Callable<Integer> {
           + " (e.g. 8M, 512k; default: ${DEFAULT-VALUE}): a thin link's input is read ahead this far at the"
           + " uplink's pace.")
   String buffer;
+
+  @Option(names = "--serve", paramLabel = "DIR",
+      description = "Input files this relay holds (copies of the master's --serve files): for a job whose input is one"
+          + " of them (same size and SHA-256), the relay sends it to the workers behind it, and only the assignments"
+          + " cross its uplink. Read once at start; the files must not change while it runs.")
+  Path serve;
 
   @Option(names = "--log-file", paramLabel = "FILE", description = "Also log to this file.")
   Path logFile;
@@ -79,6 +88,12 @@ public final class RelayCommand implements Callable<Integer> {
     RelayConfig config = RelayConfig.defaults(relayId, new InetSocketAddress(bind, port),
         client.upstreams().stream().map(h -> InetSocketAddress.createUnresolved(h.host(), h.port())).toList(),
         credential).withBuffer((int) bytes);
+    if (serve != null) {
+      if (!java.nio.file.Files.isDirectory(serve)) {
+        throw new IllegalArgumentException("--serve " + serve + " is not a directory");
+      }
+      config = config.withServe(serve);
+    }
     RelayDaemon relay = RelayDaemon.start(config);
     Runtime.getRuntime().addShutdownHook(new Thread(relay::stop, "gleaner-relay-shutdown"));
     while (!relay.awaitStop(Duration.ofDays(1))) {

@@ -23,12 +23,13 @@ class TreeTestbedTest {
     assumeTrue(missing == null, () -> "no testbed here: " + missing);
   }
 
+  /** The relay holds the input (its own copy): the tree run's workers get it from there, exact. */
   @Test
   @SuppressWarnings("unchecked")
   void aJobThroughARelayAndWithoutItIsExactAndLeavesNothing() throws Exception {
     long bytes = 4L << 20;
     TreeBench.Settings settings = new TreeBench.Settings(Rate.parse("80mbit"), List.of(Rate.parse("80mbit")),
-        List.of(Rate.parse("40mbit"), Rate.parse("40mbit")), List.of(1, 1), bytes, 1 << 20, 1, "fit", "1M");
+        List.of(Rate.parse("40mbit"), Rate.parse("40mbit")), List.of(1, 1), bytes, 1 << 20, 1, "fit", "1M", true);
     Map<String, Object> doc = new TreeBench(settings, System.err).run();
     List<Map<String, Object>> runs = (List<Map<String, Object>>) doc.get("runs");
     assertEquals(List.of("tree", "star"), runs.stream().map(r -> r.get("shape")).toList());
@@ -38,6 +39,8 @@ class TreeTestbedTest {
     }
     assertTrue(((Number) runs.get(0).get("relayed")).longValue() >= 2, "both workers came through the relay");
     assertEquals(0L, ((Number) runs.get(1).get("relayed")).longValue(), "in the star nobody did");
+    assertTrue(((Number) runs.get(0).get("fedByRelays")).longValue() >= 1, "the relay sent the input");
+    assertEquals(0L, ((Number) runs.get(1).get("fedByRelays")).longValue(), "in the star the master did");
     assertEquals(List.of(), doc.get("left"));
     List<Number> pids = (List<Number>) doc.get("pids");
     assertEquals(1 + 1 + 2 * 2, pids.size(), "the master, the relay, and the two workers of each run");

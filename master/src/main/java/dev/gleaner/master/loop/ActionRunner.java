@@ -195,8 +195,11 @@ final class ActionRunner {
       } else if (m instanceof Action.Stream x) {
         MasterJob job = b.jobs.get(x.job());
         if (job != null && job.input != null) {
-          link.stream(x.job(), x.chunkId(), job.input, x.start(), x.end(), x.rank(), x.linkRate(),
-              (bytes, seconds) -> b.metrics.bytesStreamed.increment(bytes));
+          boolean fromMaster = link.stream(x.job(), x.chunkId(), job.input, x.start(), x.end(), x.rank(),
+              x.linkRate(), (bytes, seconds) -> b.metrics.bytesStreamed.increment(bytes));
+          if (!fromMaster) {
+            b.metrics.bytesFromRelays.increment(x.end() - x.start());
+          }
         }
       } else if (m instanceof Action.Truncate x) {
         link.truncate(x.job(), x.chunkId(), x.end());

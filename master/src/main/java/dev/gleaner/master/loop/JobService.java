@@ -293,7 +293,12 @@ public final class JobService {
       }
       throw new IllegalArgumentException(workload.name() + ": missing parameter '" + param + "' (a file on the master)");
     }
-    return new FileInputSource(servedFile(workload.name(), path));
+    FileInputSource input = new FileInputSource(servedFile(workload.name(), path));
+    if (loop.relays().anyHoldsSize(input.size())) {
+      // a relay may hold this file: its digest is computed now, so that the relay can send it from the start
+      input.sha256IfKnown();
+    }
+    return input;
   }
 
   /**

@@ -41,7 +41,21 @@ public final class Relays {
     }
   }
 
+  /**
+   * A file a relay holds, as it said.
+   *
+   * @param name the relay's own name for it
+   * @param size bytes
+   * @param sha256 its content's SHA-256, hex
+   */
+  public record Held(String name, long size, String sha256) {}
+
+  /** The most files one relay may say it holds. */
+  public static final int MAX_HELD = 10_000;
+
   private final Map<String, Relay> live = new ConcurrentHashMap<>();
+  /** The files each relay holds, by its session: a newer session's replace them. */
+  private final Map<String, Map.Entry<String, List<Held>>> held = new ConcurrentHashMap<>();
 
   /** The relay logged in; a session it had before is ended (its connection is gone or going). */
   public void joined(Relay r) {
@@ -54,6 +68,54 @@ public final class Relays {
   /** The relay's session ended; a newer session of the same relay stays. */
   public void left(String id, String session) {
     live.computeIfPresent(id, (k, r) -> r.session().equals(session) ? null : r);
+    held.computeIfPresent(id, (k, h) -> h.getKey().equals(session) ? null : h);
+  }
+
+  /** The relay's session {@code session} holds these input files (its word, on its session). */
+  public void holds(String id, String session, List<Held> files) {
+    if (files.size() > MAX_HELD) {
+      throw new IllegalArgumentException("relay " + id + " names " + files.size() + " files; at most " + MAX_HELD);
+    }
+    Relay r = live.get(id);
+    if (r != null && r.session().equals(session)) {
+      held.put(id, Map.entry(session, List.copyOf(files)));
+    }
+  }
+
+  /** Whether the relay holds a file of {@code size} bytes (before a digest is worth computing). */
+  public boolean holdsSize(String id, long size) {
+    Map.Entry<String, List<Held>> h = held.get(id);
+    return h != null && h.getValue().stream().anyMatch(f -> f.size() == size);
+  }
+
+  /** Whether some relay holds a file of {@code size} bytes. */
+  public boolean anyHoldsSize(long size) {
+    for (String id : held.keySet()) {
+      if (holdsSize(id, size)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The relay's name for the file of this size and digest (hex), or null if it holds none. */
+  public String heldName(String id, long size, String sha256) {
+    Map.Entry<String, List<Held>> h = held.get(id);
+    if (h == null) {
+      return null;
+    }
+    for (Held f : h.getValue()) {
+      if (f.size() == size && f.sha256().equals(sha256)) {
+        return f.name();
+      }
+    }
+    return null;
+  }
+
+  /** How many files the relay said it holds. */
+  public int heldCount(String id) {
+    Map.Entry<String, List<Held>> h = held.get(id);
+    return h == null ? 0 : h.getValue().size();
   }
 
   /**

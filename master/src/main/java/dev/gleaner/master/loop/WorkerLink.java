@@ -44,9 +44,10 @@ public interface WorkerLink {
    * Streams the input bytes {@code [from, to)} of a chunk through the master's port, served by
    * increasing {@code rank}, then in the order asked, as many at once as the port's rule lets, the
    * worker's link taken as {@code linkRate} bytes/s (NaN: not known); the transfer is reported to
-   * {@code streamed}.
+   * {@code streamed}. Returns false if the relay in front of the worker sends them instead, from its
+   * own copy of the file (nothing crosses the master's port).
    */
-  void stream(String job, long chunkId, FileInputSource input, long from, long to, int rank, double linkRate,
+  boolean stream(String job, long chunkId, FileInputSource input, long from, long to, int rank, double linkRate,
       Streamed streamed);
 
   /** The chunk now ends at {@code end}: the worker stops there, and its input stops streaming there. */

@@ -17,6 +17,8 @@ public final class MasterMetrics {
   public final Counter unitsCommitted;
   public final Counter piecesDuplicate;
   public final Counter bytesStreamed;
+  /** Input bytes relays sent to their workers from their own copies of the file, in place of the master. */
+  public final Counter bytesFromRelays;
   public final Counter workerFailures;
   public final Counter workersVacated;
   public final Counter protocolErrors;
@@ -66,6 +68,8 @@ public final class MasterMetrics {
     unitsCommitted = Counter.builder("gleaner.units.committed").description("units in durable pieces").register(registry);
     piecesDuplicate = Counter.builder("gleaner.pieces.duplicate").description("pieces received again and ignored").register(registry);
     bytesStreamed = Counter.builder("gleaner.bytes.streamed").baseUnit("bytes").description("input bytes sent to workers").register(registry);
+    bytesFromRelays = Counter.builder("gleaner.bytes.from.relays").baseUnit("bytes")
+        .description("input bytes relays sent to their workers from their own copies").register(registry);
     workerFailures = Counter.builder("gleaner.workers.failures").description("workers declared down").register(registry);
     workersVacated = Counter.builder("gleaner.workers.vacated").description("times a worker's owner took it back (it vacated, connected)").register(registry);
     protocolErrors = Counter.builder("gleaner.protocol.errors").description("connections refused for a protocol error").register(registry);

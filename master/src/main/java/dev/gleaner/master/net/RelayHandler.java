@@ -3,10 +3,15 @@ package dev.gleaner.master.net;
 import dev.gleaner.master.loop.Relays;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.HeldFile;
+import dev.gleaner.protocol.HeldFiles;
 import dev.gleaner.protocol.Messages;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A relay's own session, after its Welcome: while it lasts, the relay may put a Via naming this
  * session in front of the connections it passes up. It sends heartbeats (answered, as a worker's)
- * and nothing else; one silent past the heartbeat timeout is closed, and so are the Vias it could
- * still make.
+ * and the input files it holds, and nothing else; one silent past the heartbeat timeout is closed,
+ * and so are the Vias it could still make.
  */
 final class RelayHandler extends ConnectionHandler {
   private static final Logger log = LoggerFactory.getLogger(RelayHandler.class);
@@ -67,6 +72,7 @@ final class RelayHandler extends ConnectionHandler {
     switch (msg.getBodyCase()) {
       case HEARTBEAT -> ctx.writeAndFlush(Messages.heartbeat(msg.getHeartbeat().getSeq(),
           services.ticker().epochMillis()));
+      case HELD_FILES -> held(ctx, msg.getHeldFiles());
       case GOODBYE -> {
         saidGoodbye = true;
         ctx.close();
@@ -74,6 +80,26 @@ final class RelayHandler extends ConnectionHandler {
       default -> refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "a relay may not send " + msg.getBodyCase()
           + " on its own session");
     }
+  }
+
+  /** The input files the relay holds: the workers behind it get a matching job's input from it. */
+  private void held(ChannelHandlerContext ctx, HeldFiles files) {
+    List<Relays.Held> held = new ArrayList<>();
+    for (HeldFile f : files.getFilesList()) {
+      if (f.getSha256().size() != 32 || f.getName().isEmpty()) {
+        refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, "relay " + id() + ": a held file needs a name and a 32-byte"
+            + " SHA-256, got '" + f.getName() + "' with " + f.getSha256().size() + " bytes");
+        return;
+      }
+      held.add(new Relays.Held(f.getName(), f.getSize(), HexFormat.of().formatHex(f.getSha256().toByteArray())));
+    }
+    try {
+      services.loop().relays().holds(id(), sessionId, held);
+    } catch (IllegalArgumentException e) {
+      refuse(ctx, Error.Code.UNEXPECTED_MESSAGE, e.getMessage());
+      return;
+    }
+    log.info("relay {} holds {} input file{}", id(), held.size(), held.size() == 1 ? "" : "s");
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.gleaner.master.net;
 
 import dev.gleaner.common.time.Ticker;
 import dev.gleaner.master.loop.FileInputSource;
+import dev.gleaner.master.loop.Relays;
 import dev.gleaner.master.loop.WorkerLink;
 import dev.gleaner.master.net.port.SendPort;
 import dev.gleaner.protocol.Assign;
@@ -9,6 +10,7 @@ import dev.gleaner.protocol.Cancel;
 import dev.gleaner.protocol.Drain;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
+import dev.gleaner.protocol.Fill;
 import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.PieceAck;
 import dev.gleaner.protocol.Truncate;
@@ -34,6 +36,8 @@ final class WorkerSession implements WorkerLink {
   final String via;
   private final SendPort port;
   private final Ticker ticker;
+  /** The relays logged in, and the input files each holds. */
+  private final Relays relays;
   /**
    * Why the master closed this session for a broken rule (a bad result, an unexpected message);
    * null while it has not. Such an end is the master's doing, not the computer going away, so it
@@ -46,7 +50,8 @@ final class WorkerSession implements WorkerLink {
   volatile long unitsComputed;
 
   WorkerSession(String workerId, String host, int cores, long instance, String via, Channel channel, SendPort port,
-      Ticker ticker) {
+      Ticker ticker, Relays relays) {
+    this.relays = relays;
     this.workerId = workerId;
     this.via = via;
     this.host = host;
@@ -105,9 +110,32 @@ final class WorkerSession implements WorkerLink {
   }
 
   @Override
-  public void stream(String job, long chunkId, FileInputSource input, long from, long to, int rank,
+  public boolean stream(String job, long chunkId, FileInputSource input, long from, long to, int rank,
       double linkRate, Streamed streamed) {
+    String name = heldByRelay(input);
+    if (name != null) {
+      // the relay in front of the worker holds the same file: it sends these bytes, not the master
+      send(Envelope.newBuilder().setFill(Fill.newBuilder().setRelayId(via).setJobId(job).setChunkId(chunkId)
+          .setName(name).setFrom(from).setTo(to)).build());
+      return false;
+    }
     port.enqueue(channel, job, chunkId, input, from, to, rank, linkRate, streamed::streamed);
+    return true;
+  }
+
+  /**
+   * The name under which the relay in front of this worker holds the input, or null: it must hold a
+   * file of the same size and SHA-256 (the master's digest is computed once, on a thread of its own,
+   * when a relay holds a file of that size; until then the master sends the input itself), and the
+   * connection must carry clear frames the relay can read.
+   */
+  private String heldByRelay(FileInputSource input) {
+    if (via.isEmpty() || relays == null || channel.pipeline().get(io.netty.handler.ssl.SslHandler.class) != null
+        || !relays.holdsSize(via, input.size())) {
+      return null;
+    }
+    String digest = input.sha256IfKnown();
+    return digest == null ? null : relays.heldName(via, input.size(), digest);
   }
 
   @Override

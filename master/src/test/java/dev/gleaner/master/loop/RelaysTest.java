@@ -54,4 +54,25 @@ class RelaysTest {
     relays.left("r1", "s1");
     assertFalse(relays.isRelayAddress(InetAddress.getByName("10.0.0.1")));
   }
+
+  /**
+   * A relay's held files count for its live session only: a file is found by size and digest together;
+   * an old session's word, or one for a session not logged in, is not taken; leaving forgets them.
+   */
+  @Test
+  void heldFilesAreFoundBySizeAndDigestForTheLiveSessionOnly() throws Exception {
+    relays.joined(relay("r1", "s1", List.of(), "10.0.0.1"));
+    relays.holds("r1", "s1", List.of(new Relays.Held("a.txt", 100, "aa"), new Relays.Held("b.txt", 200, "bb")));
+    relays.holds("r2", "s2", List.of(new Relays.Held("c.txt", 300, "cc")));
+    assertTrue(relays.holdsSize("r1", 100) && relays.anyHoldsSize(200));
+    assertFalse(relays.anyHoldsSize(300), "r2 is not logged in");
+    assertEquals("b.txt", relays.heldName("r1", 200, "bb"));
+    assertNull(relays.heldName("r1", 200, "aa"), "same size, other bytes");
+    assertNull(relays.heldName("r1", 100, "bb"), "same bytes' digest, other size");
+    relays.holds("r1", "s0", List.of(new Relays.Held("old.txt", 400, "dd")));
+    assertFalse(relays.holdsSize("r1", 400), "an old session's word");
+    relays.left("r1", "s1");
+    assertFalse(relays.anyHoldsSize(100));
+    assertEquals(0, relays.heldCount("r1"));
+  }
 }

@@ -70,14 +70,22 @@ final class Pipe {
       if (o != null && o.isActive()) {
         o.config().setAutoRead(ctx.channel().isWritable());
       }
+      drained(ctx.channel());
       ctx.fireChannelWritabilityChanged();
     }
+
+    /** Its connection's writability changed. */
+    void drained(Channel mine) {}
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
       closeAfterFlush(other);
+      ended();
       ctx.fireChannelInactive();
     }
+
+    /** Its connection closed. */
+    void ended() {}
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
@@ -92,10 +100,26 @@ final class Pipe {
   private static final class Below extends Side {
     private final RelayDaemon daemon;
     private final int bufferBytes;
+    /** The handler of its connection upward, once there is one. */
+    private Above above;
 
     Below(RelayDaemon daemon, int bufferBytes) {
       this.daemon = daemon;
       this.bufferBytes = bufferBytes;
+    }
+
+    @Override
+    void drained(Channel mine) {
+      if (above != null && mine.isWritable()) {
+        above.pump();
+      }
+    }
+
+    @Override
+    void ended() {
+      if (above != null) {
+        above.ended();
+      }
     }
 
     @Override
@@ -128,7 +152,9 @@ final class Pipe {
         return;
       }
       InetSocketAddress at = daemon.upstream();
-      Above above = new Above(child);
+      Above above = new Above(child, daemon.held() == null ? null
+          : new Filler(daemon.id(), daemon.held(), child, daemon.maxFrameBytes()));
+      this.above = above;
       new Bootstrap().group(child.eventLoop()).channel(NioSocketChannel.class)
           .option(ChannelOption.TCP_NODELAY, true)
           .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
@@ -155,10 +181,43 @@ final class Pipe {
     }
   }
 
-  /** The connection upward for one peer below. */
+  /**
+   * The connection upward for one peer below. With input files held (a {@link Filler}), the frames
+   * going down are read whole, and the master's Fills are answered from the relay's own copies.
+   */
   private static final class Above extends Side {
-    Above(Channel below) {
+    private final Filler filler;
+
+    Above(Channel below, Filler filler) {
       this.other = below;
+      this.filler = filler;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      Channel o = other;
+      if (filler == null || o == null || !o.isActive()) {
+        super.channelRead(ctx, msg);
+        return;
+      }
+      if (!filler.read((ByteBuf) msg)) {
+        ctx.close();
+        o.close();
+      }
+    }
+
+    /** The peer's connection took bytes: the Fill under way goes on. */
+    void pump() {
+      if (filler != null) {
+        filler.pump();
+      }
+    }
+
+    @Override
+    void ended() {
+      if (filler != null) {
+        filler.release();
+      }
     }
   }
 

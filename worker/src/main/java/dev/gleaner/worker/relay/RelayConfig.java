@@ -4,6 +4,7 @@ import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -19,10 +20,13 @@ import java.util.List;
  *     input, read ahead at the uplink's pace) or going up, before it stops reading that side
  * @param backoffInitial first wait before dialling its upstream again
  * @param backoffCap longest wait before dialling again
- * @param maxFrameBytes hard limit of one frame on its own session
+ * @param maxFrameBytes hard limit of one frame on its own session, and of a frame it reads going down
+ * @param serve a directory of input files it holds (null: none): the master has it send a job's input
+ *     to the workers behind it when it holds the same file
  */
 public record RelayConfig(String id, InetSocketAddress bind, List<InetSocketAddress> upstreams,
-    PeerCredential credential, int bufferBytes, Duration backoffInitial, Duration backoffCap, int maxFrameBytes) {
+    PeerCredential credential, int bufferBytes, Duration backoffInitial, Duration backoffCap, int maxFrameBytes,
+    Path serve) {
   /** The default of {@link #bufferBytes}: a few slices of input, enough for a fat uplink's round trip. */
   public static final int DEFAULT_BUFFER_BYTES = 8 << 20;
 
@@ -51,14 +55,20 @@ public record RelayConfig(String id, InetSocketAddress bind, List<InetSocketAddr
   public static RelayConfig defaults(String id, InetSocketAddress bind, List<InetSocketAddress> upstreams,
       PeerCredential credential) {
     return new RelayConfig(id, bind, upstreams, credential, DEFAULT_BUFFER_BYTES, Duration.ofMillis(200),
-        Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES);
+        Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, null);
   }
 
   public RelayConfig withBuffer(int bytes) {
-    return new RelayConfig(id, bind, upstreams, credential, bytes, backoffInitial, backoffCap, maxFrameBytes);
+    return new RelayConfig(id, bind, upstreams, credential, bytes, backoffInitial, backoffCap, maxFrameBytes, serve);
   }
 
   public RelayConfig withBackoff(Duration initial, Duration cap) {
-    return new RelayConfig(id, bind, upstreams, credential, bufferBytes, initial, cap, maxFrameBytes);
+    return new RelayConfig(id, bind, upstreams, credential, bufferBytes, initial, cap, maxFrameBytes, serve);
+  }
+
+  /** The same relay, holding the input files under {@code dir}. */
+  public RelayConfig withServe(Path dir) {
+    return new RelayConfig(id, bind, upstreams, credential, bufferBytes, backoffInitial, backoffCap, maxFrameBytes,
+        dir);
   }
 }

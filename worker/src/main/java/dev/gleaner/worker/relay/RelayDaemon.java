@@ -15,6 +15,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
@@ -53,9 +54,12 @@ public final class RelayDaemon implements AutoCloseable {
   private volatile String session;
   private volatile boolean stopping;
   private volatile String fatal;
+  /** The input files it holds; null: none. */
+  private final HeldInput held;
 
-  private RelayDaemon(RelayConfig config) {
+  private RelayDaemon(RelayConfig config, HeldInput held) {
     this.config = config;
+    this.held = held;
     this.backoff = new Backoff(config.backoffInitial(), config.backoffCap(), new SplittableRandom());
     this.uplinks = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -70,8 +74,9 @@ public final class RelayDaemon implements AutoCloseable {
   }
 
   /** Listens on the config's address and dials its first upstream. */
-  public static RelayDaemon start(RelayConfig config) throws InterruptedException {
-    RelayDaemon d = new RelayDaemon(config);
+  public static RelayDaemon start(RelayConfig config) throws InterruptedException, IOException {
+    HeldInput held = config.serve() == null ? null : HeldInput.read(config.serve());
+    RelayDaemon d = new RelayDaemon(config, held);
     try {
       d.server = new ServerBootstrap().group(d.boss, d.group).channel(NioServerSocketChannel.class)
           .childOption(ChannelOption.TCP_NODELAY, true)
@@ -106,6 +111,15 @@ public final class RelayDaemon implements AutoCloseable {
 
   String id() {
     return config.id();
+  }
+
+  /** The input files it holds; null: none. */
+  HeldInput held() {
+    return held;
+  }
+
+  int maxFrameBytes() {
+    return config.maxFrameBytes();
   }
 
   /** The upstream its session is on (or is being dialled). */

@@ -98,6 +98,10 @@ final class Uplink extends SimpleChannelInboundHandler<Envelope> {
               .setSentAtMillis(System.currentTimeMillis())).build());
         }, interval, interval, TimeUnit.MILLISECONDS);
         daemon.welcomed(msg.getWelcome().getSessionId());
+        if (daemon.held() != null) {
+          // the master has it send the input it holds to the workers behind it
+          ctx.writeAndFlush(daemon.held().announcement());
+        }
       }
       case READY -> {
         switch (msg.getBodyCase()) {

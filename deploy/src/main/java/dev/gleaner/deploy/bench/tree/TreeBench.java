@@ -47,9 +47,10 @@ public final class TreeBench {
    * @param workers each worker's link
    * @param under each worker's relay (1..R), 0 for the master
    * @param relayBuffer each relay's {@code --buffer}
+   * @param inputAtRelays each relay holds a copy of the file ({@code --serve}) and sends it to its workers
    */
   public record Settings(Rate uplink, List<Rate> relays, List<Rate> workers, List<Integer> under, long fileBytes,
-      long chunkBytes, int repeat, String concurrentSends, String relayBuffer) {
+      long chunkBytes, int repeat, String concurrentSends, String relayBuffer, boolean inputAtRelays) {
     public Settings {
       relays = List.copyOf(relays);
       workers = List.copyOf(workers);
@@ -66,6 +67,10 @@ public final class TreeBench {
   public TreeBench(Settings settings, PrintStream progress) {
     this.settings = settings;
     this.progress = progress;
+  }
+
+  Settings settings() {
+    return settings;
   }
 
   public Map<String, Object> run() throws Exception {
@@ -114,9 +119,16 @@ public final class TreeBench {
         List<Long> pids = new ArrayList<>(List.of(master.pid()));
         doc.put("pids", pids);
         for (int r = 1; r <= relays; r++) {
-          relayProcesses.add(bed.start(bed.workerNamespace(r), java("relay", "--id", "r" + r, "--port",
+          List<String> args = new ArrayList<>(List.of("relay", "--id", "r" + r, "--port",
               Integer.toString(RELAY_PORT), "--bind", "0.0.0.0", "--master", at, "--secret-file", secret.toString(),
-              "--buffer", settings.relayBuffer()),
+              "--buffer", settings.relayBuffer()));
+          if (settings.inputAtRelays()) {
+            // the relay's own copy of the input, as a site that has the data beside it
+            Path copy = Files.createDirectories(dir.resolve("r" + r + "-files"));
+            Files.copy(file, copy.resolve("tree.txt"));
+            args.addAll(List.of("--serve", copy.toString()));
+          }
+          relayProcesses.add(bed.start(bed.workerNamespace(r), java(args.toArray(String[]::new)),
               dir.resolve("r" + r + ".log")));
           pids.add(relayProcesses.get(r - 1).pid());
         }
@@ -130,12 +142,17 @@ public final class TreeBench {
                 List<String> in = List.of("ip", "netns", "exec", bed.workerNamespace(relays + i));
                 pids.add(ws.start("w" + i, in, up, secret, 1, 1, "256m", List.of()).pid());
               }
-              long passedBefore = passed(dir, relays);
+              long passedBefore = passed(dir, relays, " passing ");
+              long fedBefore = passed(dir, relays, " from its copy ");
               Map<String, Object> one = drive(bed, dir, at, secret, file, workers, relays, ws);
               one.put("shape", shape);
               // the connections the relays passed up during the run: the workers' own, in the tree
-              one.put("relayed", passed(dir, relays) - passedBefore);
+              one.put("relayed", passed(dir, relays, " passing ") - passedBefore);
+              // the workers a relay sent the job's input to from its own copy
+              one.put("fedByRelays", passed(dir, relays, " from its copy ") - fedBefore);
               one.put("repetition", k);
+              // the master is new for the first run only: it has measured the links for every later one
+              one.put("linksKnown", k > 1 || shape.equals("star"));
               runs.add(one);
               note("  %.2f s, steady %.3f MB/s, %s", (Double) one.get("seconds"),
                   (Double) one.get("steadyBytesPerSecond") / 1e6, one.get("result"));
@@ -154,14 +171,14 @@ public final class TreeBench {
     return doc;
   }
 
-  /** Connections the relays have passed up so far, from their logs. */
-  private static long passed(Path dir, int relays) throws IOException {
+  /** The relays' log lines so far that hold {@code what}: connections passed up, workers sent input. */
+  private static long passed(Path dir, int relays, String what) throws IOException {
     long n = 0;
     for (int r = 1; r <= relays; r++) {
       Path log = dir.resolve("r" + r + ".log");
       if (Files.exists(log)) {
         try (var lines = Files.lines(log)) {
-          n += lines.filter(l -> l.contains(" passing ")).count();
+          n += lines.filter(l -> l.contains(what)).count();
         }
       }
     }
@@ -239,7 +256,10 @@ public final class TreeBench {
     return t[t.length - 1];
   }
 
-  /** The two shapes' steady rates (bytes/s) under both models, from the links at their TCP payload. */
+  /**
+   * The two shapes' steady rates (bytes/s) under both models, from the links at their TCP payload, and
+   * the simulator's time for each, its master knowing the links or learning them (the first run).
+   */
   Map<String, Object> predict() {
     Map<String, Object> p = new LinkedHashMap<>();
     for (String shape : List.of("tree", "star")) {
@@ -247,6 +267,8 @@ public final class TreeBench {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("onePortBytesPerSecond", onePort(tree));
       m.put("multiPortBytesPerSecond", multiPort(tree));
+      m.put("simulatedSeconds", TreePrediction.seconds(settings, tree, true));
+      m.put("simulatedFirstSeconds", TreePrediction.seconds(settings, tree, false));
       p.put(shape, m);
     }
     return p;
@@ -308,18 +330,23 @@ public final class TreeBench {
   @SuppressWarnings("unchecked")
   public static void print(PrintWriter out, Map<String, Object> doc) {
     Map<String, Map<String, Object>> pred = (Map<String, Map<String, Object>>) doc.get("prediction");
-    out.printf(Locale.ROOT, "%-6s %4s %9s %14s %16s %18s%n", "shape", "run", "seconds", "steady MB/s",
-        "one-port MB/s", "multi-port MB/s");
+    out.printf(Locale.ROOT, "%-6s %4s %9s %16s %14s %16s %18s%n", "shape", "run", "seconds", "simulated s",
+        "steady MB/s", "one-port MB/s", "multi-port MB/s");
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       Map<String, Object> p = pred.get((String) r.get("shape"));
       double steady = ((Number) r.get("steadyBytesPerSecond")).doubleValue();
       double one = ((Number) p.get("onePortBytesPerSecond")).doubleValue();
       double multi = ((Number) p.get("multiPortBytesPerSecond")).doubleValue();
-      out.printf(Locale.ROOT, "%-6s %4s %9.2f %14.3f %9.3f (%.2f) %11.3f (%.2f)%n", r.get("shape"), r.get("repetition"),
-          ((Number) r.get("seconds")).doubleValue(), steady / 1e6, one / 1e6, steady / one, multi / 1e6,
-          steady / multi);
+      double seconds = ((Number) r.get("seconds")).doubleValue();
+      double simulated = ((Number) p.get(Boolean.TRUE.equals(r.get("linksKnown")) ? "simulatedSeconds"
+          : "simulatedFirstSeconds")).doubleValue();
+      String sim = Double.isNaN(simulated) ? "-" : String.format(Locale.ROOT, "%.2f (%.2f)", simulated,
+          seconds / simulated);
+      out.printf(Locale.ROOT, "%-6s %4s %9.2f %16s %14.3f %9.3f (%.2f) %11.3f (%.2f)%n", r.get("shape"),
+          r.get("repetition"), seconds, sim, steady / 1e6, one / 1e6, steady / one, multi / 1e6, steady / multi);
     }
-    out.println("(in brackets: the run's steady rate over the prediction; every answer checked against a plain count)");
+    out.println("(in brackets: the run's time over the simulator's, its master learning the links in the first run;"
+        + " the run's steady rate over each prediction; every answer checked against a plain count)");
     out.println("left after the run: " + doc.get("left"));
   }
 }

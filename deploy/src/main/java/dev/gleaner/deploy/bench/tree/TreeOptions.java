@@ -43,6 +43,11 @@ public final class TreeOptions {
       description = "Tree: each relay's --buffer (default: ${DEFAULT-VALUE}).")
   String relayBuffer;
 
+  @Option(names = "--tree-input-at-relays",
+      description = "Tree: each relay holds a copy of the served file (gleaner relay --serve) and sends it to its"
+          + " workers itself; only assignments cross its link.")
+  boolean inputAtRelays;
+
   @Option(names = "--relay-kill", paramLabel = "SEEDS", defaultValue = "0",
       description = "Instead: on loopback, a master, a relay and two workers behind it; once per seed, a primes job"
           + " with the relay killed (SIGKILL) part way: print whether each answer is exact, how long the workers took"
@@ -97,6 +102,6 @@ public final class TreeOptions {
       throw new IllegalArgumentException("--tree-repeat must be 1 to 100, got " + repeat);
     }
     return new TreeBench.Settings(Rate.parse(uplink), relayLinks, links, under, (long) (fileMib * (1 << 20)),
-        (long) (chunkMib * (1 << 20)), repeat, concurrentSends, relayBuffer);
+        (long) (chunkMib * (1 << 20)), repeat, concurrentSends, relayBuffer, inputAtRelays);
   }
 }

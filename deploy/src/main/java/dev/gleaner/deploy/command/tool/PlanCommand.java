@@ -43,6 +43,9 @@ public final class PlanCommand implements Callable<Integer> {
   @Mixin
   PlanOptions options;
 
+  @Mixin
+  PortOptions port;
+
   @Option(names = "--svg", paramLabel = "FILE", description = "Draw the plan's timeline (one line per worker) to this SVG file.")
   Path svg;
 
@@ -65,7 +68,7 @@ public final class PlanCommand implements Callable<Integer> {
       // the trace's end is the job's: the static plan is for the same lifespan
       options.deadline = trace.length();
     }
-    PlanRequest request = options.request(platform);
+    PlanRequest request = options.request(platform, port.planRule());
     Plan plan = Strategies.byName(options.strategy).plan(request);
     Map<String, Object> expect = null;
     if (trace != null) {

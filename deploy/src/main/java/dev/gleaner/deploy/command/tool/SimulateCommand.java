@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -77,15 +76,8 @@ public final class SimulateCommand implements Callable<Integer> {
       + " --chunk units; no communication cost, as in the paper).")
   boolean heuristics;
 
-  @Option(names = "--egress", paramLabel = "UNITS/s",
-      description = "The master's egress, in the platform's bandwidth units (default: no limit but the links).")
-  Double egress;
-
-  @Option(names = "--concurrent-sends", paramLabel = "share|fit|N", defaultValue = "1",
-      description = "How the simulated master's port sends, as gleaner master --concurrent-sends: share (all at once,"
-          + " sharing --egress max-min fairly, the master's default), fit (the links that fit in --egress, in the"
-          + " plan's order) or N links at a time (default: ${DEFAULT-VALUE}, the papers' one port).")
-  String concurrentSends;
+  @Mixin
+  PortOptions port;
 
   @Option(names = "--links-known", description = "Closed loop: the master has measured every worker's link before"
       + " the job (it ran a job across them already), so its first plan uses them instead of probe chunks.")
@@ -211,14 +203,9 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The simulated master's network from --egress and --concurrent-sends. */
+  /** The simulated master's network from --egress, --concurrent-sends and --links-known. */
   private SimNetwork network() {
-    double e = egress == null ? Double.POSITIVE_INFINITY : egress;
-    if (!(e > 0)) {
-      throw new IllegalArgumentException("--egress must be positive, got " + egress);
-    }
-    int n = dev.gleaner.common.port.Sends.parse("--concurrent-sends", concurrentSends);
-    return linksKnown ? new SimNetwork(e, n).withLinksKnown() : new SimNetwork(e, n);
+    return port.network(linksKnown);
   }
 
   /**
@@ -230,12 +217,6 @@ public final class SimulateCommand implements Callable<Integer> {
     String model = request.risk().name();
     if (!model.equals("linear") && !model.equals("exponential")) {
       doc.put("skipped", "runs only under linear or exponential risk, not " + model);
-      return doc;
-    }
-    if (platform.isTree()) {
-      // the simulated hosts all hang off the master: a sub-master's workers would run on their parent link alone
-      doc.put("skipped", "runs flat platforms only (every worker on the master's port), and this platform is a tree"
-          + " (sub-masters: " + String.join(", ", new TreeSet<>(platform.parents().values())) + ")");
       return doc;
     }
     boolean input = platform.workers().stream().anyMatch(w -> Double.isFinite(w.bandwidth()));
@@ -253,8 +234,10 @@ public final class SimulateCommand implements Callable<Integer> {
     double down = downtime == null ? Double.POSITIVE_INFINITY : downtime;
     // a tick per thousandth of the job's ideal length, at least every half second: as often as it matters
     double tick = Math.max(0.5, request.units() / total / 1000);
+    // a tree's workers are reached through the links above theirs, shared by their siblings' streams;
+    // the master's controller sees each worker alone, as the runtime's does
     ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), tick, request.eps(), horizon)
-        .with(network());
+        .with(network().through(platform));
     double sum = 0;
     double sumSq = 0;
     double time = 0;

@@ -2,6 +2,7 @@ package dev.gleaner.deploy.bench.tree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.deploy.testbed.LinkMeter;
 import dev.gleaner.deploy.testbed.Rate;
@@ -15,7 +16,7 @@ class TreeBenchTest {
 
   private static TreeBench bench(String uplink, List<String> relays, List<String> workers, List<Integer> under) {
     return new TreeBench(new TreeBench.Settings(Rate.parse(uplink), relays.stream().map(Rate::parse).toList(),
-        workers.stream().map(Rate::parse).toList(), under, 64 << 20, 1 << 20, 1, "fit", "8M"), System.err);
+        workers.stream().map(Rate::parse).toList(), under, 64 << 20, 1 << 20, 1, "fit", "8M", false), System.err);
   }
 
   @Test
@@ -38,6 +39,29 @@ class TreeBenchTest {
     assertEquals(5e6 * P, b.multiPort(true), 1);
     assertEquals(5e6 * P, b.multiPort(false), 1);
     assertEquals(5e6 * P, b.onePort(true), 1);
+  }
+
+  /**
+   * The simulator's time for each shape: at the bounded multi-port steady state, a little over it for
+   * the start and the last chunks; a relay thinner than its workers' links together holds them to it.
+   */
+  @Test
+  void theSimulatedRunsGoAtTheSteadyStateOfTheirShape() {
+    TreeBench b = bench("100mbit", List.of("80mbit", "80mbit"), List.of("10mbit", "20mbit", "10mbit", "20mbit"),
+        List.of(1, 1, 2, 2));
+    double bytes = 64 << 20;
+    for (boolean tree : List.of(true, false)) {
+      double ideal = bytes / b.multiPort(tree);
+      double simulated = TreePrediction.seconds(b.settings(), tree, true);
+      assertTrue(simulated >= ideal && simulated <= 1.05 * ideal, tree + ": " + simulated + " s against " + ideal);
+      assertTrue(TreePrediction.seconds(b.settings(), tree, false) >= simulated, "learning the links costs time");
+    }
+    TreeBench thin = bench("100mbit", List.of("20mbit"), List.of("20mbit", "20mbit", "20mbit"), List.of(1, 1, 0));
+    double tree = TreePrediction.seconds(thin.settings(), true, true);
+    double star = TreePrediction.seconds(thin.settings(), false, true);
+    // the star: 3 x 2.5 MB/s; the tree: the relay's 2.5 MB/s and the direct worker's 2.5
+    assertEquals(bytes / (7.5e6 * P), star, 0.05 * star);
+    assertEquals(bytes / (5e6 * P), tree, 0.05 * tree);
   }
 
   @Test

@@ -11,6 +11,9 @@ import dev.gleaner.common.plan.Strategies;
 import dev.gleaner.deploy.CommandLineTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,40 +81,53 @@ class PlanCommandTest {
   }
 
   /**
-   * The closed loop runs flat platforms only: on a tree it says so (in the JSON and on the terminal)
-   * instead of running every host as if it hung off the master; the same workers flat still run it.
+   * The closed loop runs trees: a relay's link is shared by the workers behind it. Two workers of
+   * 100 units/s each behind a relay of 100 take twice as long as behind a relay of 1000, which runs
+   * like the same workers flat; and {@code gleaner plan} takes the same port options and plans the
+   * tree's steady state under them.
    */
   @Test
-  void simulateSkipsTheClosedLoopOnATreeAndSaysWhy() throws Exception {
-    Path tree = dir.resolve("tree.json");
-    Files.writeString(tree, """
+  void simulateRunsTheClosedLoopOnATreeWithItsRelaysLinksShared() throws Exception {
+    String tree = """
         {"workers": [
-          {"id": "gate", "speed": 10, "bandwidth": 100, "workers": [
-            {"id": "host", "speed": 20, "bandwidth": 50, "workers": [{"id": "leaf", "speed": 5, "bandwidth": 20}]}]},
-          {"id": "solo", "speed": 10, "bandwidth": 40}]}
-        """);
+          {"id": "r", "relay": true, "bandwidth": %s, "workers": [
+            {"id": "a", "speed": 1000000, "bandwidth": 100}, {"id": "b", "speed": 1000000, "bandwidth": 100}]}]}
+        """;
+    Path thin = dir.resolve("thin.json");
+    Files.writeString(thin, tree.formatted("100"));
+    Path fat = dir.resolve("fat.json");
+    Files.writeString(fat, tree.formatted("1000"));
     Path flat = dir.resolve("flat.json");
     Files.writeString(flat, """
-        {"workers": [{"id": "gate", "speed": 10, "bandwidth": 100}, {"id": "host", "speed": 20, "bandwidth": 50},
-          {"id": "leaf", "speed": 5, "bandwidth": 20}, {"id": "solo", "speed": 10, "bandwidth": 40}]}
+        {"workers": [{"id": "a", "speed": 1000000, "bandwidth": 100}, {"id": "b", "speed": 1000000, "bandwidth": 100}]}
         """);
-    String says = "runs flat platforms only (every worker on the master's port), and this platform is a tree"
-        + " (sub-masters: gate, host)";
-    String[] args = {"simulate", "--platform", tree.toString(), "--work", "2000", "--strategy", "bandwidth-centric",
-        "--trials", "2", "--runs", "2"};
-    CommandLineTest.Run r = gleaner(append(args, "--json"));
-    assertEquals(0, r.code(), r.err());
-    JsonNode loop = new ObjectMapper().readTree(r.out()).path("closedLoop");
-    assertEquals(says, loop.path("skipped").asText(), r.out());
-    assertFalse(loop.has("meanWork"), r.out());
-    CommandLineTest.Run text = gleaner(args);
-    assertEquals(0, text.code(), text.err());
-    assertTrue(text.out().lines().anyMatch(l -> l.equals("closed loop: " + says)), text.out());
+    Map<Path, Double> time = new HashMap<>();
+    for (Path p : List.of(thin, fat, flat)) {
+      CommandLineTest.Run r = gleaner("simulate", "--platform", p.toString(), "--work", "20000", "--strategy", "self",
+          "--chunk", "500", "--trials", "2", "--runs", "1", "--concurrent-sends", "share", "--links-known", "--json");
+      assertEquals(0, r.code(), r.err());
+      JsonNode loop = new ObjectMapper().readTree(r.out()).path("closedLoop");
+      assertFalse(loop.has("skipped"), r.out());
+      time.put(p, loop.path("meanTime").asDouble());
+    }
+    // 20000 units at 200 units/s, or at the thin relay's 100
+    assertEquals(100, time.get(flat), 5, time.toString());
+    assertEquals(time.get(flat), time.get(fat), 1e-6, time.toString());
+    assertEquals(200, time.get(thin), 10, time.toString());
 
-    args[2] = flat.toString();
-    JsonNode ran = new ObjectMapper().readTree(gleaner(append(args, "--json")).out()).path("closedLoop");
-    assertFalse(ran.has("skipped"), ran.toString());
-    assertEquals(2, ran.path("runs").asInt(), ran.toString());
+    CommandLineTest.Run onePort = gleaner("plan", "--platform", fat.toString(), "--work", "20000", "--strategy",
+        "bandwidth-centric", "--chunk", "100", "--json");
+    CommandLineTest.Run multi = gleaner("plan", "--platform", fat.toString(), "--work", "20000", "--strategy",
+        "bandwidth-centric", "--chunk", "100", "--concurrent-sends", "fit", "--egress", "1000", "--json");
+    assertEquals(0, multi.code(), multi.err());
+    String one = new ObjectMapper().readTree(onePort.out()).path("reason").asText();
+    String both = new ObjectMapper().readTree(multi.out()).path("reason").asText();
+    // one port: one child's link at a time, 1 task/s; several streams: both links at once, 2 tasks/s
+    assertTrue(one.startsWith("bandwidth-centric steady state: 1.00000 tasks of 100 units per second"), one);
+    assertTrue(both.contains(": 2.00000 tasks of 100 units per second"), both);
+    CommandLineTest.Run bad = gleaner("plan", "--platform", fat.toString(), "--work", "20000", "--egress", "0");
+    assertEquals(1, bad.code(), bad.err());
+    assertTrue(bad.err().contains("--egress must be positive"), bad.err());
   }
 
   private static String[] append(String[] args, String more) {
