@@ -140,6 +140,11 @@ class RelayProcessesTest {
         assertEquals(UNITS, status(masterPort, secret, "").getWorkersList().stream()
             .mapToLong(WorkerStatus::getUnitsComputed).sum(), "units computed by the two worker processes");
         assertTrue(!log(dir).contains("did not come back"), "no chunk waited for its worker in vain");
+        // the store: no chunk of theirs was withdrawn (its unsaved units sent to be computed again)
+        dev.gleaner.deploy.bench.tree.ChunkLedger.Counts ledger = dev.gleaner.deploy.bench.tree.ChunkLedger.of(
+            dir.resolve("data"), "job-1");
+        assertEquals(0, ledger.withdrawn(), ledger.toString());
+        assertTrue(ledger.done() > 0, "the store holds the job's chunks: " + ledger);
         for (String id : List.of("w1", "w2")) {
           String wlog = Files.readString(workers.log(id));
           assertTrue(wlog.contains("connected to upstream 127.0.0.1:" + masterPort), "worker " + id

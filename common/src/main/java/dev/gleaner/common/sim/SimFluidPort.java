@@ -311,8 +311,11 @@ final class SimFluidPort implements SimPorts.Port {
       }
       open.removeAll(held);
     }
+    // a share of the egress is not the path's rate; a path held by a relay's link is, as the master
+    // measures it end to end
+    boolean egressFull = room.containsKey(EGRESS) && room.get(EGRESS) <= 1e-9 * size.get(EGRESS);
     for (Flow f : active) {
-      if (f.rate < f.cap() * (1 - 1e-9)) {
+      if (egressFull && f.rate < f.cap() * (1 - 1e-9)) {
         f.shared = true;
       }
     }

@@ -62,9 +62,14 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     for (Worker w : platform.workers()) {
       inner.put(w.id(), w.bandwidth());
     }
+    java.util.Set<String> forwarding = new java.util.HashSet<>(platform.parents().values());
     Map<String, List<Hop>> p = new HashMap<>();
     for (Worker w : platform.workers()) {
       List<Hop> up = new ArrayList<>();
+      if (forwarding.contains(w.id()) && Double.isFinite(w.bandwidth())) {
+        // a sub-master's own input crosses its link too, beside what it forwards to its children
+        up.add(new Hop(w.id(), w.bandwidth()));
+      }
       for (String at = platform.parents().get(w.id()); at != null; at = platform.parents().get(at)) {
         double b = inner.get(at);
         if (Double.isFinite(b)) {
@@ -78,7 +83,10 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     return new SimNetwork(egress, sends, linksKnown, p);
   }
 
-  /** The links above the worker's own, nearest first (none: it hangs off the master). */
+  /**
+   * The links above the worker's own, nearest first (none: it hangs off the master); for a worker
+   * that forwards to others, its own link first, which its children's streams share.
+   */
   List<Hop> path(String workerId) {
     return paths.getOrDefault(workerId, List.of());
   }

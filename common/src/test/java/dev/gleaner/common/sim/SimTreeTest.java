@@ -136,4 +136,17 @@ class SimTreeTest {
     double onePort = run(platform(thin, direct), units, new SimNetwork(Double.POSITIVE_INFINITY, 1)).end();
     assertEquals(units / 4e6, onePort, 0.03 * units / 4e6);
   }
+
+  /**
+   * A worker that forwards (a sub-master) takes its own input over its link too: it and the worker under
+   * it share that link, 4 MB/s for both, not 4 each.
+   */
+  @Test
+  void aSubMastersOwnInputSharesItsLinkWithItsChildren() {
+    Platform tree = new Platform(List.of(new Worker("gate", SPEED, 4e6, 0), new Worker("leaf", SPEED, 4e6, 0)),
+        Map.of("leaf", "gate"));
+    long units = 80_000_000;
+    double end = run(tree, units, new SimNetwork(Double.POSITIVE_INFINITY, Sends.SHARE)).end();
+    assertEquals(units / 4e6, end, 0.03 * units / 4e6);
+  }
 }

@@ -64,6 +64,11 @@ public final class InitCommand implements Callable<Integer> {
       description = "Relay ids to make tokens for (`gleaner relay`: passes the connections of workers behind it up).")
   List<String> relays = new ArrayList<>();
 
+  @Option(names = "--relay-host", paramLabel = "ID=NAME[,NAME...]",
+      description = "The host names and IP addresses workers dial relay ID by: its certificate (certs/relay-ID.crt,"
+          + " made for every --relays ID) names them (default: the relay's id). Repeat per relay.")
+  java.util.Map<String, String> relayHosts = new java.util.LinkedHashMap<>();
+
   @Option(names = "--client-certs", description = "Also issue a certificate and key for each worker and client, for a"
       + " master run with --client-auth require.")
   boolean clientCerts;
@@ -125,7 +130,12 @@ public final class InitCommand implements Callable<Integer> {
     for (String r : relays) {
       peers.add(new String[] {"relay", r});
     }
-    if (clientCerts && !peers.isEmpty()) {
+    for (String r : relayHosts.keySet()) {
+      if (!relays.contains(r)) {
+        throw new IllegalArgumentException("--relay-host " + r + "=...: " + r + " is not among --relays");
+      }
+    }
+    if (clientCerts && !peers.isEmpty() || !relays.isEmpty()) {
       Files.createDirectories(dir.resolve(CERTS));
     }
     for (String[] p : peers) {
@@ -133,7 +143,16 @@ public final class InitCommand implements Callable<Integer> {
       String file = TokenCommand.fileName(role, p[1]);
       TokenCommand.write(dir.resolve(TOKENS).resolve(file), keyText, role, p[1]);
       line(out, TOKENS + "/" + file, "(600) " + TokenCommand.describe(role, p[1]));
-      if (clientCerts) {
+      if (role == Role.RELAY) {
+        // a relay serves its workers over TLS: its certificate names the hosts they dial it by
+        String base = file.substring(0, file.length() - ".token".length());
+        List<String> hosts = List.of(relayHosts.getOrDefault(p[1], p[1]).split(","));
+        Path certs = dir.resolve(CERTS);
+        ClusterCertificates.issue(dir, certs.resolve(base + ".crt"), certs.resolve(base + ".key"), "relay " + p[1],
+            hosts, null, days);
+        line(out, CERTS + "/" + base + ".crt, .key", "(key 600) its certificate, for " + String.join(", ", hosts)
+            + ": --cert and --key");
+      } else if (clientCerts) {
         String base = file.substring(0, file.length() - ".token".length());
         ClusterCertificates.issue(dir, dir.resolve(CERTS).resolve(base + ".crt"), dir.resolve(CERTS).resolve(base + ".key"),
             p[0] + " " + p[1], List.of(), null, days);
@@ -149,6 +168,11 @@ public final class InitCommand implements Callable<Integer> {
     out.println("  on the master:  gleaner master --tls " + dir + (clientCerts ? " --client-auth require" : ""));
     out.println("  on worker " + worker + ":    gleaner worker --master " + master + ":7070 --ca ca.crt --token "
         + TokenCommand.fileName(Role.WORKER, worker) + (clientCerts ? " --cert worker-" + worker + ".crt --key worker-" + worker + ".key" : ""));
+    for (String r : relays) {
+      out.println("  on relay " + r + ":     gleaner relay --master " + master + ":7070 --ca ca.crt --token "
+          + TokenCommand.fileName(Role.RELAY, r) + " --cert relay-" + r + ".crt --key relay-" + r + ".key"
+          + (clientCerts ? " --client-auth require" : ""));
+    }
     out.println("  as a client:    gleaner submit JOB.yaml --master " + master + ":7070 --ca ca.crt --token "
         + TokenCommand.fileName(Role.CLIENT, client)
         + (clientCerts ? " --cert client-" + client + ".crt --key client-" + client + ".key" : ""));

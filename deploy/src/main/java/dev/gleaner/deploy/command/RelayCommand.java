@@ -26,9 +26,14 @@ import picocli.CommandLine.Option;
         "",
         "With --serve DIR holding copies of the jobs' input files, the relay sends that input to its workers itself.",
         "",
+        "With --ca, --cert and --key it speaks TLS both ways: to the master (trusting the cluster CA, presenting its"
+            + " certificate), and to its workers, who check that its certificate names the host they dial.",
+        "",
         "Example:",
         "  gleaner relay --id site-a --token relay-site-a.token --master master.lab:7070 --port 7071",
         "  gleaner relay --id site-a --token relay-site-a.token --master master.lab:7070 --serve /data/inputs",
+        "  gleaner relay --token relay-site-a.token --ca ca.crt --cert relay-site-a.crt --key relay-site-a.key"
+            + " --master master.lab:7070",
         "  gleaner worker --token worker-w1.token --master site-a.lab:7071,master.lab:7070"})
 public final class RelayCommand implements Callable<Integer> {
   @Mixin
@@ -57,17 +62,36 @@ public final class RelayCommand implements Callable<Integer> {
           + " cross its uplink. Read once at start; the files must not change while it runs.")
   Path serve;
 
+  @Option(names = "--client-auth", paramLabel = "none|require", defaultValue = "none",
+      description = "With TLS: require a certificate of the cluster CA from every worker and relay below it, as"
+          + " gleaner master --client-auth does (default: ${DEFAULT-VALUE}).")
+  String clientAuth;
+
   @Option(names = "--log-file", paramLabel = "FILE", description = "Also log to this file.")
   Path logFile;
+
+  /** TLS upward: trusting --ca, presenting the relay's own certificate (a master may require it). */
+  private dev.gleaner.protocol.tls.ClientTls tlsUp(String relayId) {
+    if (client.certFile == null || client.keyFile == null) {
+      throw new IllegalArgumentException("a relay on TLS serves its workers with a certificate of its own: give --cert"
+          + " and --key (`gleaner init DIR --relays " + relayId + "` makes certs/relay-" + relayId + ".crt and .key)");
+    }
+    return client.tls();
+  }
+
+  /** TLS downward: the relay's certificate, and with --client-auth require the cluster CA to check peers'. */
+  private dev.gleaner.protocol.tls.ServerTls tlsDown(String relayId) {
+    if (!clientAuth.equals("none") && !clientAuth.equals("require")) {
+      throw new IllegalArgumentException("--client-auth must be none or require, got '" + clientAuth + "'");
+    }
+    return dev.gleaner.protocol.tls.ServerTls.fromFiles("relay " + relayId, client.certFile, client.keyFile,
+        clientAuth.equals("require") ? client.caFile : null);
+  }
 
   @Override
   public Integer call() throws Exception {
     if (logFile != null) {
       LogFile.install(logFile);
-    }
-    if (client.caFile != null) {
-      throw new IllegalArgumentException("`gleaner relay` does not speak TLS yet: it runs on clusters in clear text"
-          + " (leave out --ca, and unset GLEANER_CA)");
     }
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("--port must be a port number (0 to 65535), got " + port);
@@ -88,6 +112,11 @@ public final class RelayCommand implements Callable<Integer> {
     RelayConfig config = RelayConfig.defaults(relayId, new InetSocketAddress(bind, port),
         client.upstreams().stream().map(h -> InetSocketAddress.createUnresolved(h.host(), h.port())).toList(),
         credential).withBuffer((int) bytes);
+    if (client.caFile != null) {
+      config = config.withTls(tlsUp(relayId), tlsDown(relayId));
+    } else if (clientAuth.equals("require")) {
+      throw new IllegalArgumentException("--client-auth require needs TLS: give --ca, --cert and --key");
+    }
     if (serve != null) {
       if (!java.nio.file.Files.isDirectory(serve)) {
         throw new IllegalArgumentException("--serve " + serve + " is not a directory");

@@ -17,11 +17,18 @@ public final class FileInputSource implements InputSource, AutoCloseable {
   private final long size;
   /** The digests of the files read so far, by {@link #version}: jobs over one file share it. */
   private static final java.util.Map<String, String> DIGESTS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.Set<String> HASHING = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private static final int MAX_DIGESTS = 1000;
+  /** One thread reads the files to digest, one at a time, lest several big ones take the disk at once. */
+  private static final java.util.concurrent.ExecutorService DIGESTER =
+      java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "gleaner-input-digest");
+        t.setDaemon(true);
+        return t;
+      });
 
-  /** Its content's SHA-256 (hex), once computed; whether it is being (or was) computed. */
-  private volatile String sha256;
-  private final java.util.concurrent.atomic.AtomicBoolean hashing = new java.util.concurrent.atomic.AtomicBoolean();
+  /** The file's path, size and modification time when it was opened: what its digest is found by. */
+  private final String openedAs;
   /** Slices queued or being sent, and whether the job asked to close the file. */
   private int slices;
   private boolean closing;
@@ -34,6 +41,7 @@ public final class FileInputSource implements InputSource, AutoCloseable {
       }
       this.channel = FileChannel.open(path, StandardOpenOption.READ);
       this.size = channel.size();
+      this.openedAs = version(path);
     } catch (NoSuchFileException e) {
       throw new IllegalArgumentException("input file " + path + " does not exist on the master", e);
     } catch (IOException e) {
@@ -67,27 +75,78 @@ public final class FileInputSource implements InputSource, AutoCloseable {
   }
 
   /**
-   * Its content's SHA-256 (hex) if known, else null: the first call starts computing it on a thread of
-   * its own (a relay that holds the same file sends it to its workers instead of the master; until the
-   * digest is known, the master sends it). A file that cannot be read stays without one, logged.
+   * Its content's SHA-256 (hex) if known, else null: the first call has it read on the digest thread
+   * (a relay that holds the same file sends it to its workers instead of the master; until the digest
+   * is known, the master sends it). A file changed since it was opened has none.
    */
   public String sha256IfKnown() {
-    String d = sha256;
-    if (d == null) {
-      String v = version();
-      d = v == null ? null : DIGESTS.get(v);
-      sha256 = d;
+    if (openedAs == null) {
+      return null;
     }
-    if (d == null && hashing.compareAndSet(false, true)) {
-      Thread t = new Thread(this::hash, "gleaner-input-digest");
-      t.setDaemon(true);
-      t.start();
+    String d = DIGESTS.get(openedAs);
+    if (d == null) {
+      digestLater(path);
     }
     return d;
   }
 
-  /** The file's path, size and modification time (null if they cannot be read): what its digest is cached by. */
-  private String version() {
+  /**
+   * Has the file at {@code path} read on the digest thread, unless its digest as it is now is known or
+   * on its way (a relay said it holds a file of that size: a job over it will want the digest).
+   */
+  public static void digestLater(Path path) {
+    String v = version(path);
+    if (v == null || DIGESTS.containsKey(v) || !HASHING.add(v)) {
+      return;
+    }
+    DIGESTER.execute(() -> {
+      try {
+        hash(path, v);
+      } finally {
+        HASHING.remove(v);
+      }
+    });
+  }
+
+  /** The most entries of the served directories looked at for files a relay may hold. */
+  private static final int MAX_SERVED_ENTRIES = 100_000;
+
+  /**
+   * On the digest thread: every regular file under the served directories whose size is one of
+   * {@code sizes} (files a relay just said it holds) has its digest read, so that a job over it can
+   * have the relay send it from its first chunk.
+   */
+  public static void digestServedLater(java.util.List<Path> served, java.util.Set<Long> sizes) {
+    if (served.isEmpty() || sizes.isEmpty()) {
+      return;
+    }
+    DIGESTER.execute(() -> {
+      int seen = 0;
+      for (Path dir : served) {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir.toRealPath())) {
+          for (Path p : (Iterable<Path>) walk::iterator) {
+            if (++seen > MAX_SERVED_ENTRIES) {
+              org.slf4j.LoggerFactory.getLogger(FileInputSource.class).info("the served directories hold more than"
+                  + " {} entries; the rest are digested when a job names them", MAX_SERVED_ENTRIES);
+              return;
+            }
+            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) && sizes.contains(Files.size(p))) {
+              String v = version(p);
+              if (v != null && !DIGESTS.containsKey(v)) {
+                hash(p, v);
+              }
+            }
+          }
+        } catch (IOException | java.io.UncheckedIOException e) {
+          org.slf4j.LoggerFactory.getLogger(FileInputSource.class).warn("cannot look through served directory {}"
+              + " for the files a relay holds: {}", dir, e.toString(), e);
+        }
+      }
+    });
+  }
+
+  /** The file's path, size and modification time (null if they cannot be read). */
+  private static String version(Path path) {
     try {
       return path + "\0" + Files.size(path) + "\0" + Files.getLastModifiedTime(path).toMillis();
     } catch (IOException e) {
@@ -95,7 +154,7 @@ public final class FileInputSource implements InputSource, AutoCloseable {
     }
   }
 
-  private void hash() {
+  private static void hash(Path path, String before) {
     long began = System.nanoTime();
     try (java.io.InputStream in = Files.newInputStream(path)) {
       java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
@@ -103,17 +162,19 @@ public final class FileInputSource implements InputSource, AutoCloseable {
       for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
         md.update(buf, 0, n);
       }
-      String version = version();
-      sha256 = java.util.HexFormat.of().formatHex(md.digest());
-      if (version != null && version.equals(version())) {
-        // unchanged while it was read: a later job over the same file needs no second reading
-        if (DIGESTS.size() >= MAX_DIGESTS) {
-          DIGESTS.clear();
-        }
-        DIGESTS.put(version, sha256);
+      String digest = java.util.HexFormat.of().formatHex(md.digest());
+      if (!before.equals(version(path))) {
+        // changed while it was read: no digest says what it holds
+        org.slf4j.LoggerFactory.getLogger(FileInputSource.class).warn("input {} changed while its digest was"
+            + " computed; no relay sends it until it is read again", path);
+        return;
       }
+      if (DIGESTS.size() >= MAX_DIGESTS) {
+        DIGESTS.clear();
+      }
+      DIGESTS.put(before, digest);
       org.slf4j.LoggerFactory.getLogger(FileInputSource.class).info("input {}: SHA-256 {} in {} ms", path,
-          sha256.substring(0, 12), (System.nanoTime() - began) / 1_000_000);
+          digest.substring(0, 12), (System.nanoTime() - began) / 1_000_000);
     } catch (IOException | java.security.NoSuchAlgorithmException e) {
       org.slf4j.LoggerFactory.getLogger(FileInputSource.class).warn("input {}: cannot compute its digest, so no"
           + " relay sends it; the master does: {}", path, e.toString(), e);

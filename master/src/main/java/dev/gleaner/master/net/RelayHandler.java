@@ -100,6 +100,9 @@ final class RelayHandler extends ConnectionHandler {
       return;
     }
     log.info("relay {} holds {} input file{}", id(), held.size(), held.size() == 1 ? "" : "s");
+    // the master's own copies are read now, so that a job over one has the relay send it from the start
+    dev.gleaner.master.loop.FileInputSource.digestServedLater(services.config().serve(),
+        held.stream().map(Relays.Held::size).collect(java.util.stream.Collectors.toSet()));
   }
 
   @Override

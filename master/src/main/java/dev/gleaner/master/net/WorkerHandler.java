@@ -131,10 +131,13 @@ final class WorkerHandler extends ConnectionHandler {
       }
       case INPUT_ARRIVED -> {
         InputArrived a = msg.getInputArrived();
-        InputArrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
-            a.getBytes(), a.getNanos() / 1e9);
-        services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), arrival.seconds(),
-            arrival.clean(), arrival.alone(), services.sendPort().planRule());
+        // input its relay sent from its own copy says nothing of the worker's link from here
+        if (!session.filledByRelay(a.getJobId(), a.getChunkId())) {
+          InputArrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
+              a.getBytes(), a.getNanos() / 1e9);
+          services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), arrival.seconds(),
+              arrival.clean(), arrival.alone(), services.sendPort().planRule());
+        }
       }
       case CHUNK_FAILED -> {
         // the worker dropped the chunk: the rest of its input would go nowhere

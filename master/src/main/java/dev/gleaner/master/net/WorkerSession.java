@@ -39,6 +39,14 @@ final class WorkerSession implements WorkerLink {
   /** The relays logged in, and the input files each holds. */
   private final Relays relays;
   /**
+   * For each job streamed to it, whether its relay sends that job's input ("relay") or the master does:
+   * chosen at the job's first stream and kept, so that one job's chunks come one way (a worker takes
+   * its chunks in order, and a chunk sent fast behind one sent slowly must not fill its buffers first).
+   */
+  private final java.util.Map<String, Boolean> fedByRelay = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The chunks whose input its relay sends, by "job/chunk", until their input arrived. */
+  private final java.util.Set<String> filled = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /**
    * Why the master closed this session for a broken rule (a bad result, an unexpected message);
    * null while it has not. Such an end is the master's doing, not the computer going away, so it
    * is not counted as an interruption.
@@ -113,8 +121,12 @@ final class WorkerSession implements WorkerLink {
   public boolean stream(String job, long chunkId, FileInputSource input, long from, long to, int rank,
       double linkRate, Streamed streamed) {
     String name = heldByRelay(input);
-    if (name != null) {
+    // decided at the job's first stream to this worker: the relay, if it holds the input and nothing the
+    // master sends the worker is under way (that would have to arrive first); else the master, throughout
+    boolean relay = fedByRelay.computeIfAbsent(job, j -> name != null && port.idle(channel));
+    if (relay && name != null) {
       // the relay in front of the worker holds the same file: it sends these bytes, not the master
+      filled.add(job + "/" + chunkId);
       send(Envelope.newBuilder().setFill(Fill.newBuilder().setRelayId(via).setJobId(job).setChunkId(chunkId)
           .setName(name).setFrom(from).setTo(to)).build());
       return false;
@@ -124,14 +136,21 @@ final class WorkerSession implements WorkerLink {
   }
 
   /**
+   * Whether its relay sent the input of that chunk (the port measured nothing of it): once, when it
+   * arrived.
+   */
+  boolean filledByRelay(String job, long chunkId) {
+    return filled.remove(job + "/" + chunkId);
+  }
+
+  /**
    * The name under which the relay in front of this worker holds the input, or null: it must hold a
    * file of the same size and SHA-256 (the master's digest is computed once, on a thread of its own,
-   * when a relay holds a file of that size; until then the master sends the input itself), and the
-   * connection must carry clear frames the relay can read.
+   * when a relay holds a file of that size; until then the master sends the input itself). The relay
+   * reads the frames between its hops (each encrypted on its own under TLS), so it can answer.
    */
   private String heldByRelay(FileInputSource input) {
-    if (via.isEmpty() || relays == null || channel.pipeline().get(io.netty.handler.ssl.SslHandler.class) != null
-        || !relays.holdsSize(via, input.size())) {
+    if (via.isEmpty() || relays == null || !relays.holdsSize(via, input.size())) {
       return null;
     }
     String digest = input.sha256IfKnown();
@@ -147,6 +166,7 @@ final class WorkerSession implements WorkerLink {
 
   @Override
   public void cancel(String job, long chunkId) {
+    filled.remove(job + "/" + chunkId);
     send(Envelope.newBuilder().setCancel(Cancel.newBuilder().setJobId(job).setChunkId(chunkId)).build());
     port.cancel(job, chunkId);
   }

@@ -40,16 +40,21 @@ public final class ServerTls {
 
   /** From a certificate chain and its key; {@code clientCa} non-null requires peers' certificates signed by it. */
   public static ServerTls fromFiles(Path certFile, Path keyFile, Path clientCa) {
-    List<X509Certificate> chain = Pem.certificates(certFile, "master certificate");
-    PrivateKey key = Pem.privateKey(keyFile, "master key");
+    return fromFiles("master", certFile, keyFile, clientCa);
+  }
+
+  /** As above, for {@code who} (the master, a relay), as its errors name it. */
+  public static ServerTls fromFiles(String who, Path certFile, Path keyFile, Path clientCa) {
+    List<X509Certificate> chain = Pem.certificates(certFile, who + " certificate");
+    PrivateKey key = Pem.privateKey(keyFile, who + " key");
     X509Certificate leaf = chain.get(0);
     try {
       leaf.checkValidity();
     } catch (CertificateExpiredException e) {
-      throw new IllegalArgumentException("the master certificate " + certFile + " expired on " + leaf.getNotAfter()
+      throw new IllegalArgumentException("the " + who + " certificate " + certFile + " expired on " + leaf.getNotAfter()
           + "; make a new one with `gleaner init`", e);
     } catch (CertificateNotYetValidException e) {
-      throw new IllegalArgumentException("the master certificate " + certFile + " is not valid before "
+      throw new IllegalArgumentException("the " + who + " certificate " + certFile + " is not valid before "
           + leaf.getNotBefore() + " (is this computer's clock right?)", e);
     }
     try {

@@ -10,7 +10,6 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -29,7 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Filler {
   private static final Logger log = LoggerFactory.getLogger(Filler.class);
-  /** Bytes of input in one Data frame, as the master's slices. */
+  /** Bytes of input in one Data frame: small, so that the master's frames pass between them soon. */
   static final int SLICE_BYTES = 64 * 1024;
 
   /** A Fill under way or waiting. */
@@ -68,9 +67,14 @@ final class Filler {
    * read. False if a frame was too long or unreadable: the connection is broken.
    */
   boolean read(ByteBuf in) {
-    ByteBuf buf = in;
-    if (partial != null) {
-      buf = below.alloc().compositeBuffer().addComponents(true, partial, in);
+    ByteBuf buf;
+    if (partial == null) {
+      buf = in;
+    } else {
+      // appended: a frame of several reads (the master's 4 MiB Data frames) is copied once, not at every read
+      partial.writeBytes(in);
+      in.release();
+      buf = partial;
       partial = null;
     }
     try {
@@ -82,7 +86,9 @@ final class Filler {
           return false;
         }
         if (buf.readableBytes() < 4 + length) {
-          break;
+          // the rest of this frame is to come: room for it all, so that it is not copied again
+          partial = below.alloc().buffer(Math.max(4 + length, buf.readableBytes())).writeBytes(buf);
+          return true;
         }
         ByteBuf frame = buf.readRetainedSlice(4 + length);
         if (!frame(frame)) {
@@ -90,7 +96,7 @@ final class Filler {
         }
       }
       if (buf.isReadable()) {
-        partial = below.alloc().buffer(buf.readableBytes()).writeBytes(buf);
+        partial = below.alloc().buffer(64).writeBytes(buf);
       }
       return true;
     } finally {
@@ -154,8 +160,7 @@ final class Filler {
           below.remoteAddress());
     }
     fills.add(new Pending(f));
-    pump();
-    return true;
+    return pump();
   }
 
   private void cancel(String job, long chunkId) {
@@ -188,7 +193,7 @@ final class Filler {
       Pending p = fills.peek();
       try {
         if (p.file == null) {
-          p.file = FileChannel.open(held.file(p.fill.getName()).path(), StandardOpenOption.READ);
+          p.file = held.open(p.fill.getName());
         }
         int n = (int) Math.min(SLICE_BYTES, p.to - p.at);
         boolean last = p.at + n == p.to;
@@ -213,8 +218,10 @@ final class Filler {
           close(p);
         }
       } catch (IOException e) {
-        log.error("relay {}: cannot read '{}' for {}: {}; closing it", relayId, p.fill.getName(),
-            below.remoteAddress(), e.toString(), e);
+        // the master hears it holds the file no more: the worker, back, gets its input from the master
+        log.error("relay {}: cannot send '{}' to {}: {}; it no longer offers that file, and closes the worker's"
+            + " connection", relayId, p.fill.getName(), below.remoteAddress(), e.getMessage(), e);
+        held.withdraw(p.fill.getName());
         release();
         below.close();
         return false;

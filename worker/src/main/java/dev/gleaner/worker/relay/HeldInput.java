@@ -30,15 +30,17 @@ final class HeldInput {
   /** The most files a relay offers (the master takes no more). */
   static final int MAX_FILES = 10_000;
 
-  /** A file held: where it is, and what the relay said of it. */
-  record File(Path path, long size, byte[] sha256) {}
+  /** A file held: where it is, and what the relay said of it (its modification time when it was read). */
+  record File(Path path, long size, byte[] sha256, long modifiedMillis) {}
 
   private final Path dir;
   private final Map<String, File> files;
+  /** Told when a file is withdrawn: the master must hear what the relay offers now. */
+  private volatile Runnable changed = () -> {};
 
   private HeldInput(Path dir, Map<String, File> files) {
     this.dir = dir;
-    this.files = files;
+    this.files = new java.util.concurrent.ConcurrentHashMap<>(files);
   }
 
   /** Reads every regular file under {@code dir} (not following links out of it). */
@@ -48,22 +50,32 @@ final class HeldInput {
       throw new IllegalArgumentException("--serve " + dir + " is not a directory");
     }
     long began = System.nanoTime();
+    List<Path> found = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          if (found.size() == MAX_FILES) {
+            throw new IllegalArgumentException("--serve " + dir + " holds more than " + MAX_FILES
+                + " files; give the relay a directory of the jobs' input files only");
+          }
+          found.add(p);
+        }
+      }
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+    java.util.Collections.sort(found);
     Map<String, File> files = new LinkedHashMap<>();
     long bytes = 0;
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) walk.sorted()::iterator) {
-        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-          continue;
-        }
-        if (files.size() == MAX_FILES) {
-          throw new IllegalArgumentException("--serve " + dir + " holds more than " + MAX_FILES
-              + " files; give the relay a directory of the jobs' input files only");
-        }
-        String name = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
-        File f = new File(p, Files.size(p), sha256(p));
-        files.put(name, f);
-        bytes += f.size();
+    for (Path p : found) {
+      String name = root.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+      long modified = Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis();
+      File f = new File(p, Files.size(p), sha256(p), modified);
+      if (f.size() != Files.size(p) || modified != Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis()) {
+        throw new IllegalArgumentException("--serve: " + p + " changed while the relay read it");
       }
+      files.put(name, f);
+      bytes += f.size();
     }
     log.info("relay holds {} file{} ({} bytes) under {}, read in {} ms", files.size(), files.size() == 1 ? "" : "s",
         bytes, root, (System.nanoTime() - began) / 1_000_000);
@@ -86,6 +98,42 @@ final class HeldInput {
   /** The file it holds by that name, or null. */
   File file(String name) {
     return files.get(name);
+  }
+
+  /**
+   * Opens the file it holds by that name, checking it is as it was read (size, modification time, not
+   * a link): a copy changed since would send other bytes than the master's.
+   */
+  java.nio.channels.FileChannel open(String name) throws IOException {
+    File f = files.get(name);
+    if (f == null) {
+      throw new IOException("'" + name + "' is no longer offered");
+    }
+    java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(f.path(),
+        java.nio.file.StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
+    try {
+      long modified = Files.getLastModifiedTime(f.path(), LinkOption.NOFOLLOW_LINKS).toMillis();
+      if (c.size() != f.size() || modified != f.modifiedMillis()) {
+        throw new IOException("it changed since the relay read it (" + c.size() + " bytes now, " + f.size()
+            + " then); restart the relay to offer it again");
+      }
+      return c;
+    } catch (IOException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  /** The relay offers that file no more (it changed): the master is told. */
+  void withdraw(String name) {
+    if (files.remove(name) != null) {
+      changed.run();
+    }
+  }
+
+  /** What runs when a file is withdrawn. */
+  void onChange(Runnable r) {
+    changed = r;
   }
 
   boolean isEmpty() {

@@ -89,7 +89,10 @@ final class Pipe {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-      if (!(cause instanceof IOException)) {
+      javax.net.ssl.SSLException tls = Uplink.tlsProblem(cause);
+      if (tls != null) {
+        log.warn("relay: TLS with {} failed: {}", ctx.channel().remoteAddress(), tls.getMessage());
+      } else if (!(cause instanceof IOException)) {
         log.warn("relay: connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
       }
       ctx.close();
@@ -160,7 +163,16 @@ final class Pipe {
           .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
           .option(ChannelOption.AUTO_READ, false)
           .option(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(bufferBytes / 2, bufferBytes))
-          .handler(above)
+          .handler(new io.netty.channel.ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+              if (daemon.upTls() != null) {
+                // each hop is encrypted on its own: this connection's to the master, the peer's to the relay
+                ch.pipeline().addLast("tls", daemon.upTls().newHandler(ch.alloc(), at.getHostString(), at.getPort()));
+              }
+              ch.pipeline().addLast("pipe", above);
+            }
+          })
           .connect(at.getHostString(), at.getPort()).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess() || !child.isActive()) {
               if (!f.isSuccess()) {

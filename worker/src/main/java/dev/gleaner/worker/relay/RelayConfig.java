@@ -3,6 +3,8 @@ package dev.gleaner.worker.relay;
 import dev.gleaner.protocol.Framing;
 import dev.gleaner.protocol.PeerCredential;
 import dev.gleaner.protocol.Role;
+import dev.gleaner.protocol.tls.ClientTls;
+import dev.gleaner.protocol.tls.ServerTls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,10 +25,13 @@ import java.util.List;
  * @param maxFrameBytes hard limit of one frame on its own session, and of a frame it reads going down
  * @param serve a directory of input files it holds (null: none): the master has it send a job's input
  *     to the workers behind it when it holds the same file
+ * @param up TLS to its upstreams, trusting the cluster CA and presenting its certificate (null: clear text)
+ * @param down TLS to the peers below it, with its certificate (null: clear text); each hop is encrypted
+ *     on its own, and the relay reads the frames between them (as it reads Fills)
  */
 public record RelayConfig(String id, InetSocketAddress bind, List<InetSocketAddress> upstreams,
     PeerCredential credential, int bufferBytes, Duration backoffInitial, Duration backoffCap, int maxFrameBytes,
-    Path serve) {
+    Path serve, ClientTls up, ServerTls down) {
   /** The default of {@link #bufferBytes}: a few slices of input, enough for a fat uplink's round trip. */
   public static final int DEFAULT_BUFFER_BYTES = 8 << 20;
 
@@ -55,20 +60,31 @@ public record RelayConfig(String id, InetSocketAddress bind, List<InetSocketAddr
   public static RelayConfig defaults(String id, InetSocketAddress bind, List<InetSocketAddress> upstreams,
       PeerCredential credential) {
     return new RelayConfig(id, bind, upstreams, credential, DEFAULT_BUFFER_BYTES, Duration.ofMillis(200),
-        Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, null);
+        Duration.ofSeconds(30), Framing.DEFAULT_MAX_FRAME_BYTES, null, null, null);
   }
 
   public RelayConfig withBuffer(int bytes) {
-    return new RelayConfig(id, bind, upstreams, credential, bytes, backoffInitial, backoffCap, maxFrameBytes, serve);
+    return new RelayConfig(id, bind, upstreams, credential, bytes, backoffInitial, backoffCap, maxFrameBytes, serve,
+        up, down);
   }
 
   public RelayConfig withBackoff(Duration initial, Duration cap) {
-    return new RelayConfig(id, bind, upstreams, credential, bufferBytes, initial, cap, maxFrameBytes, serve);
+    return new RelayConfig(id, bind, upstreams, credential, bufferBytes, initial, cap, maxFrameBytes, serve, up,
+        down);
   }
 
   /** The same relay, holding the input files under {@code dir}. */
   public RelayConfig withServe(Path dir) {
     return new RelayConfig(id, bind, upstreams, credential, bufferBytes, backoffInitial, backoffCap, maxFrameBytes,
-        dir);
+        dir, up, down);
+  }
+
+  /** The same relay on TLS both ways: {@code up} to its upstreams, {@code down} to the peers below it. */
+  public RelayConfig withTls(ClientTls up, ServerTls down) {
+    if ((up == null) != (down == null)) {
+      throw new IllegalArgumentException("a relay speaks TLS both ways or neither");
+    }
+    return new RelayConfig(id, bind, upstreams, credential, bufferBytes, backoffInitial, backoffCap, maxFrameBytes,
+        serve, up, down);
   }
 }

@@ -67,6 +67,10 @@ public final class RelayDaemon implements AutoCloseable {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            if (config.up() != null) {
+              InetSocketAddress at = upstream();
+              ch.pipeline().addLast("tls", config.up().newHandler(ch.alloc(), at.getHostString(), at.getPort()));
+            }
             Framing.install(ch.pipeline(), config.maxFrameBytes());
             ch.pipeline().addLast("uplink", new Uplink(RelayDaemon.this, config));
           }
@@ -77,6 +81,15 @@ public final class RelayDaemon implements AutoCloseable {
   public static RelayDaemon start(RelayConfig config) throws InterruptedException, IOException {
     HeldInput held = config.serve() == null ? null : HeldInput.read(config.serve());
     RelayDaemon d = new RelayDaemon(config, held);
+    if (held != null) {
+      // a file withdrawn (changed on disk): the master hears what the relay offers now
+      held.onChange(() -> {
+        Channel up = d.uplink;
+        if (up != null && d.session != null) {
+          up.writeAndFlush(held.announcement());
+        }
+      });
+    }
     try {
       d.server = new ServerBootstrap().group(d.boss, d.group).channel(NioServerSocketChannel.class)
           .childOption(ChannelOption.TCP_NODELAY, true)
@@ -86,6 +99,10 @@ public final class RelayDaemon implements AutoCloseable {
             protected void initChannel(SocketChannel ch) {
               d.below.add(ch);
               ch.closeFuture().addListener(f -> d.below.remove(ch));
+              if (config.down() != null) {
+                // the peer's TLS ends here; the relay's own to the master carries its frames up
+                ch.pipeline().addLast("tls", config.down().newHandler(ch.alloc()));
+              }
               ch.pipeline().addLast("pipe", Pipe.below(d, config.bufferBytes()));
             }
           })
@@ -94,7 +111,8 @@ public final class RelayDaemon implements AutoCloseable {
       d.shutdownGroups();
       throw e;
     }
-    log.info("relay {} listening on {}, upstreams {}", config.id(), d.address(), names(config.upstreams()));
+    log.info("relay {} listening on {}{}, upstreams {}", config.id(), d.address(), config.down() == null ? ""
+        : " (TLS)", names(config.upstreams()));
     d.dial();
     return d;
   }
@@ -120,6 +138,11 @@ public final class RelayDaemon implements AutoCloseable {
 
   int maxFrameBytes() {
     return config.maxFrameBytes();
+  }
+
+  /** TLS to its upstreams; null: clear text. */
+  dev.gleaner.protocol.tls.ClientTls upTls() {
+    return config.up();
   }
 
   /** The upstream its session is on (or is being dialled). */

@@ -122,7 +122,12 @@ final class Uplink extends SimpleChannelInboundHandler<Envelope> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (cause instanceof WireException w) {
+    javax.net.ssl.SSLException tls = tlsProblem(cause);
+    if (tls != null) {
+      // a certificate the relay does not trust, or one that does not name the host it dialled
+      closedBecause = "TLS: " + tls.getMessage();
+      ctx.close();
+    } else if (cause instanceof WireException w) {
       close(ctx, "bad frame from the upstream: " + w.getMessage());
     } else if (cause instanceof IOException) {
       closedBecause = cause.getMessage();
@@ -132,6 +137,16 @@ final class Uplink extends SimpleChannelInboundHandler<Envelope> {
       closedBecause = "internal error: " + cause;
       ctx.close();
     }
+  }
+
+  /** The TLS failure in {@code cause}'s chain, or null. */
+  static javax.net.ssl.SSLException tlsProblem(Throwable cause) {
+    for (Throwable t = cause; t != null; t = t.getCause()) {
+      if (t instanceof javax.net.ssl.SSLException e) {
+        return e;
+      }
+    }
+    return null;
   }
 
   @Override

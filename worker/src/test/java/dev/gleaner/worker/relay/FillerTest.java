@@ -38,11 +38,14 @@ class FillerTest {
   private EmbeddedChannel below;
   private Filler filler;
 
+  private HeldInput held;
+
   private void setUp(int bytes) throws Exception {
     file = new byte[bytes];
     new Random(7).nextBytes(file);
     Files.createDirectories(dir.resolve("in"));
     Files.write(dir.resolve("in/data.bin"), file);
+    held = HeldInput.read(dir.resolve("in"));
     // as the relay's pipe: the fill under way goes on when the worker's connection drains
     below = new EmbeddedChannel(new io.netty.channel.ChannelInboundHandlerAdapter() {
       @Override
@@ -52,7 +55,7 @@ class FillerTest {
         }
       }
     });
-    filler = new Filler("r1", HeldInput.read(dir.resolve("in")), below, 1 << 20);
+    filler = new Filler("r1", held, below, 1 << 20);
   }
 
   private static byte[] frame(Envelope e) {
@@ -187,5 +190,23 @@ class FillerTest {
   void aFrameLongerThanTheLimitBreaksTheConnection() throws Exception {
     setUp(10);
     assertFalse(filler.read(Unpooled.buffer(8).writeInt(2 << 20).writeInt(0)));
+  }
+
+  /**
+   * A copy changed on disk since the relay read it is not sent: the worker's connection is closed, and
+   * the relay offers that file no more (the master hears it and sends the input itself).
+   */
+  @Test
+  void aCopyChangedSinceItWasReadIsNotSentAndIsWithdrawn() throws Exception {
+    setUp(10_000);
+    int[] told = {0};
+    held.onChange(() -> told[0]++);
+    Files.write(dir.resolve("in/data.bin"), new byte[10_001]);
+    assertFalse(filler.read(Unpooled.wrappedBuffer(frame(fill("r1", "data.bin", 1, 0, 10_000)))));
+    assertFalse(below.isActive(), "the worker's connection is closed");
+    assertEquals(0, data(sent(), 1).length, "no byte of the changed copy went down");
+    assertEquals(null, held.file("data.bin"));
+    assertEquals(1, told[0], "the master is told what the relay offers now");
+    assertEquals(0, held.announcement().getHeldFiles().getFilesCount());
   }
 }

@@ -117,6 +117,11 @@ public final class RelayKillBench {
           one.put("unitsComputed", computed(counted));
           one.put("duplicatePieces", delta(before, counted, "gleaner.pieces.duplicate"));
           one.put("discardedPieces", delta(before, counted, "gleaner.pieces.discarded"));
+          // from the master's store: chunks whose unsaved units went to others, to be computed again
+          ChunkLedger.Counts ledger = ChunkLedger.of(dir.resolve("data"), job);
+          one.put("chunks", ledger.chunks());
+          one.put("withdrawnChunks", ledger.withdrawn());
+          one.put("withdrawnUnits", ledger.withdrawnUnits());
           runs.add(one);
           progress.printf(Locale.ROOT, "seed %d: killed at %.0f%%, on the master %.2f s later, %s, %d units computed%n",
               seed, share * 100, back, j.getResult(), computed(counted));
@@ -179,15 +184,17 @@ public final class RelayKillBench {
   /** The seeds as a table. */
   @SuppressWarnings("unchecked")
   public static void print(PrintWriter out, Map<String, Object> doc) {
-    out.printf(Locale.ROOT, "%4s %9s %18s %6s %16s %10s %10s%n", "seed", "killed at", "on the master (s)", "exact",
-        "units computed", "duplicate", "discarded");
+    out.printf(Locale.ROOT, "%4s %9s %18s %6s %16s %10s %10s %8s %10s%n", "seed", "killed at", "on the master (s)",
+        "exact", "units computed", "duplicate", "discarded", "chunks", "withdrawn");
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
-      out.printf(Locale.ROOT, "%4d %8.0f%% %18.2f %6s %16d %10.0f %10.0f%n", r.get("seed"),
+      out.printf(Locale.ROOT, "%4d %8.0f%% %18.2f %6s %16d %10.0f %10.0f %8d %10d%n", r.get("seed"),
           ((Number) r.get("killedAt")).doubleValue() * 100, ((Number) r.get("secondsToMaster")).doubleValue(),
           r.get("exact"), ((Number) r.get("unitsComputed")).longValue(),
-          ((Number) r.get("duplicatePieces")).doubleValue(), ((Number) r.get("discardedPieces")).doubleValue());
+          ((Number) r.get("duplicatePieces")).doubleValue(), ((Number) r.get("discardedPieces")).doubleValue(),
+          ((Number) r.get("chunks")).longValue(), ((Number) r.get("withdrawnChunks")).longValue());
     }
-    out.println("(the job: " + doc.get("units") + " units; processes still alive after the run: " + doc.get("alive")
-        + ")");
+    out.println("(the job: " + doc.get("units") + " units; chunks and withdrawn ones from the master's store, a"
+        + " withdrawn chunk's unsaved units computed again elsewhere; processes still alive after the run: "
+        + doc.get("alive") + ")");
   }
 }

@@ -484,6 +484,12 @@ public final class SendPort implements PortStream.Port {
     startMore();
   }
 
+  /** Whether no stream to {@code channel} is waiting, sending, or waiting for its worker's word. */
+  public synchronized boolean idle(Channel channel) {
+    Deque<PortStream> mine = byChannel.get(channel);
+    return mine == null || mine.isEmpty();
+  }
+
   @Override
   public void finished(PortStream s) {
     synchronized (this) {
