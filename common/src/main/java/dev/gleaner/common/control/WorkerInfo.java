@@ -18,17 +18,34 @@ import java.util.Set;
  * @param pastReturns returns after an interruption in its history before this controller started
  *     (a prior's: what the outages' mean rests on before the worker's own are seen)
  * @param pastDowntimeSeconds seconds those outages lasted
+ * @param relay the relay its connection came through, nearest it ("" straight to the master): the
+ *     workers behind one relay are lost together when it is
  */
 public record WorkerInfo(String id, Set<String> workloads, int cores, Map<String, Double> calibrated,
     double availableUntil, long pastInterruptions, double pastExposureSeconds, boolean savesOnVacate,
-    long pastReturns, double pastDowntimeSeconds) {
+    long pastReturns, double pastDowntimeSeconds, String relay) {
   public WorkerInfo {
+    relay = relay == null ? "" : relay;
     workloads = Set.copyOf(workloads);
     calibrated = Map.copyOf(calibrated);
     if (pastReturns < 0 || !(pastDowntimeSeconds >= 0) || pastReturns > 0 && !(pastDowntimeSeconds > 0)) {
       throw new IllegalArgumentException("a history of outages needs returns >= 0 over a positive downtime, got "
           + pastReturns + " over " + pastDowntimeSeconds + " s");
     }
+  }
+
+  /** A worker straight on the master. */
+  public WorkerInfo(String id, Set<String> workloads, int cores, Map<String, Double> calibrated,
+      double availableUntil, long pastInterruptions, double pastExposureSeconds, boolean savesOnVacate,
+      long pastReturns, double pastDowntimeSeconds) {
+    this(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds, savesOnVacate,
+        pastReturns, pastDowntimeSeconds, "");
+  }
+
+  /** The same worker, come through {@code relayId} ("" straight to the master). */
+  public WorkerInfo withRelay(String relayId) {
+    return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds,
+        savesOnVacate, pastReturns, pastDowntimeSeconds, relayId);
   }
 
   /** A worker with no history of outages. */
@@ -51,22 +68,22 @@ public record WorkerInfo(String id, Set<String> workloads, int cores, Map<String
 
   public WorkerInfo withAvailableUntil(double at) {
     return new WorkerInfo(id, workloads, cores, calibrated, at, pastInterruptions, pastExposureSeconds, savesOnVacate,
-        pastReturns, pastDowntimeSeconds);
+        pastReturns, pastDowntimeSeconds, relay);
   }
 
   public WorkerInfo withHistory(long interruptions, double exposureSeconds) {
     return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, interruptions, exposureSeconds,
-        savesOnVacate, pastReturns, pastDowntimeSeconds);
+        savesOnVacate, pastReturns, pastDowntimeSeconds, relay);
   }
 
   public WorkerInfo withSavesOnVacate(boolean saves) {
     return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds,
-        saves, pastReturns, pastDowntimeSeconds);
+        saves, pastReturns, pastDowntimeSeconds, relay);
   }
 
   /** The worker with {@code returns} past outages lasting {@code downtimeSeconds} in all. */
   public WorkerInfo withOutages(long returns, double downtimeSeconds) {
     return new WorkerInfo(id, workloads, cores, calibrated, availableUntil, pastInterruptions, pastExposureSeconds,
-        savesOnVacate, returns, downtimeSeconds);
+        savesOnVacate, returns, downtimeSeconds, relay);
   }
 }

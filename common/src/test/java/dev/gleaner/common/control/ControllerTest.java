@@ -2,6 +2,7 @@ package dev.gleaner.common.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -237,6 +238,34 @@ class ControllerTest {
     assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.chunkId(), a.start(), mid, 1), "resent once durable");
     c.committed("a", "j", a.chunkId(), mid, a.end(), 1, 1);
     assertEquals(Verdict.DUPLICATE, c.piece("a", "j", a.chunkId(), mid, a.end(), 2), "a finished copy, resent");
+  }
+
+  /**
+   * Three workers behind relay A and three behind relay B: each one's first successor is behind the
+   * other relay, so when A is lost with its three workers, their work goes to B's three, one each,
+   * not all to the first worker past A's.
+   */
+  @Test
+  void aRelaysWorkersLostTogetherSpreadTheirWorkOverTheOtherSite() {
+    c.addJob(JobDef.of("j", "primes", 0, 600_000, "equal").withMinWorkers(6).withChunking(0, 3), 0);
+    List<String> a = List.of("a1", "a2", "a3");
+    for (String id : List.of("a1", "a2", "a3", "b1", "b2", "b3")) {
+      c.workerJoined(WorkerInfo.of(id, "primes", 100).withRelay(id.startsWith("a") ? "A" : "B"), 0);
+    }
+    drain();
+    Map<String, List<String>> lists = c.views().recovery("j", 1);
+    for (Map.Entry<String, List<String>> e : lists.entrySet()) {
+      assertNotEquals(e.getKey().charAt(0), e.getValue().get(0).charAt(0), "first successor of " + e.getKey()
+          + " in " + lists);
+    }
+    for (String id : a) {
+      c.workerLost(id, "relay A died", true, 10);
+    }
+    java.util.Set<String> to = new java.util.HashSet<>();
+    for (Action.Rerouted r : only(drain(), Action.Rerouted.class)) {
+      to.add(r.to());
+    }
+    assertEquals(java.util.Set.of("b1", "b2", "b3"), to);
   }
 
   @Test

@@ -169,8 +169,16 @@ final class Planner {
       for (Member m : accepting) {
         ids.add(m.id);
       }
-      j.members = List.copyOf(ids);
       j.scheme = ids.size() < 2 ? null : RecoveryPlans.forWorkers(ids.size());
+      // the workers behind one relay are lost together: their successors are put outside its subtree
+      Map<String, String> relayOf = new HashMap<>();
+      for (String id : ids) {
+        Member m = s.members.get(id);
+        if (m != null && !m.relay.isEmpty()) {
+          relayOf.put(id, m.relay);
+        }
+      }
+      j.members = List.copyOf(SiteSpread.order(List.copyOf(ids), relayOf, j.scheme));
     }
     s.emit(new Action.Planned(j.def.id(), j.strategy, j.reason, todo.size(), plan.expectedWork(), platform.size(),
         j.replans, j.replanWhy));

@@ -15,6 +15,8 @@ public final class Member {
   public double availableUntil;
   /** Its owner policy saves the piece under way when its owner comes back (see {@link WorkerInfo}). */
   public boolean savesOnVacate;
+  /** The relay its session came through ("" straight to the master). */
+  public String relay = "";
   public WorkerState state = WorkerState.READY;
   public double upSince;
   /** Chunks it holds, in the order it computes them. */
@@ -54,6 +56,7 @@ public final class Member {
     cores = info.cores();
     availableUntil = info.availableUntil();
     savesOnVacate = info.savesOnVacate();
+    relay = info.relay();
     state = WorkerState.READY;
     upSince = now;
     sessions++;
