@@ -70,6 +70,8 @@ class RelayTlsTest {
     assertEquals(0, init.code(), init.err());
     assertTrue(init.out().contains("gleaner relay --master 127.0.0.1:7070 --ca ca.crt --token relay-r1.token"
         + " --cert relay-r1.crt --key relay-r1.key --client-auth require"), init.out());
+    assertTrue(init.out().contains("behind relay r1: gleaner worker --master 127.0.0.1:7071,127.0.0.1:7070 --ca ca.crt"
+        + " --token worker-w1.token"), init.out());
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < 50_000; i++) {
       text.append("record ").append(i).append('\n');

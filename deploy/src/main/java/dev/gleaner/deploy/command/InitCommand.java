@@ -169,15 +169,18 @@ public final class InitCommand implements Callable<Integer> {
     out.println("  on worker " + worker + ":    gleaner worker --master " + master + ":7070 --ca ca.crt --token "
         + TokenCommand.fileName(Role.WORKER, worker) + (clientCerts ? " --cert worker-" + worker + ".crt --key worker-" + worker + ".key" : ""));
     for (String r : relays) {
-      out.println("  on relay " + r + ":     gleaner relay --master " + master + ":7070 --ca ca.crt --token "
+      out.println("  on relay " + r + ":  gleaner relay --master " + master + ":7070 --ca ca.crt --token "
           + TokenCommand.fileName(Role.RELAY, r) + " --cert relay-" + r + ".crt --key relay-" + r + ".key"
           + (clientCerts ? " --client-auth require" : ""));
+      String at = relayHosts.getOrDefault(r, r).split(",")[0];
+      out.println("  behind relay " + r + ": gleaner worker --master " + at + ":7071," + master
+          + ":7070 --ca ca.crt --token " + TokenCommand.fileName(Role.WORKER, worker));
     }
     out.println("  as a client:    gleaner submit JOB.yaml --master " + master + ":7070 --ca ca.crt --token "
         + TokenCommand.fileName(Role.CLIENT, client)
         + (clientCerts ? " --cert client-" + client + ".crt --key client-" + client + ".key" : ""));
     out.println("  more tokens:    gleaner token worker ID --cluster-key " + dir.resolve(ClusterFiles.CLUSTER_KEY)
-        + " (or client NAME, operator NAME)");
+        + " (or client NAME, operator NAME, relay ID)");
     out.println("copy ca.crt and each peer's own token (never cluster.key, ca.key or master.key) to that peer.");
     return 0;
   }
