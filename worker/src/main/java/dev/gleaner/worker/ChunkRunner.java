@@ -101,7 +101,7 @@ final class ChunkRunner implements AutoCloseable {
     return t;
   }
 
-  void assign(Assign assign, ChunkTask.FlowControl flow, Reporter reporter) {
+  void assign(Assign assign, InputFlow flow, Reporter reporter) {
     ChunkTask task = new ChunkTask(assign, flow);
     tasks.put(task.key(), task);
     pending.incrementAndGet();

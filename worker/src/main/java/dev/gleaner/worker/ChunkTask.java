@@ -11,22 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** One assigned chunk on this worker, with the input bytes that have arrived for it. */
 final class ChunkTask {
-  /** Input bytes buffered beyond this pause reading from the master until the computation catches up. */
-  static final long HIGH_WATER_BYTES = 16L * 1024 * 1024;
-  static final long LOW_WATER_BYTES = 4L * 1024 * 1024;
-
-  interface FlowControl {
-    void pause();
-
-    void resume();
-  }
-
   final Assign assign;
   /** Where the chunk ends now: its assigned end, or where the master truncated it. */
   private volatile long end;
   private final BlockingQueue<ByteBuf> slices = new LinkedBlockingQueue<>();
+  /** This chunk's input bytes arrived and not yet computed (counted in its connection's flow too). */
   private final AtomicLong buffered = new AtomicLong();
-  private final FlowControl flow;
+  private final InputFlow flow;
   private volatile boolean cancelled;
   /** The slice being consumed, and the one handed out last (released on the next call). */
   private ByteBuf head;
@@ -39,7 +30,7 @@ final class ChunkTask {
   /** Whether the input's arrival was reported (once per chunk). */
   private boolean arrivalReported;
 
-  ChunkTask(Assign assign, FlowControl flow) {
+  ChunkTask(Assign assign, InputFlow flow) {
     this.assign = assign;
     this.flow = flow;
     this.end = assign.getEnd();
@@ -96,13 +87,12 @@ final class ChunkTask {
     }
     lastArrival = now;
     received.addAndGet(size);
+    buffered.addAndGet(size);
+    flow.arrived(size);
     slices.add(slice);
     if (closed) {
       releaseQueued();
-      return takeArrival();
-    }
-    if (buffered.addAndGet(size) > HIGH_WATER_BYTES) {
-      flow.pause();
+      flow.consumed(buffered.getAndSet(0));
     }
     return takeArrival();
   }
@@ -118,17 +108,32 @@ final class ChunkTask {
       lent.release();
       lent = null;
     }
-    while (head == null || !head.isReadable()) {
-      if (head != null) {
-        head.release();
-        head = null;
+    boolean starving = false;
+    try {
+      while (head == null || !head.isReadable()) {
+        if (head != null) {
+          head.release();
+          head = null;
+        }
+        if (end <= pos) {
+          return null;
+        }
+        head = slices.poll();
+        if (head == null) {
+          if (!starving) {
+            // its bytes are behind later chunks' in the connection: reading must not stop for those
+            starving = true;
+            flow.starving();
+          }
+          head = slices.poll(100, TimeUnit.MILLISECONDS);
+        }
+        if (cancelled) {
+          throw new CancellationException("chunk " + key() + " cancelled");
+        }
       }
-      if (end <= pos) {
-        return null;
-      }
-      head = slices.poll(100, TimeUnit.MILLISECONDS);
-      if (cancelled) {
-        throw new CancellationException("chunk " + key() + " cancelled");
+    } finally {
+      if (starving) {
+        flow.fed();
       }
     }
     int n = (int) Math.min(max, head.readableBytes());
@@ -138,9 +143,8 @@ final class ChunkTask {
       lent = head;
       head = null;
     }
-    if (buffered.addAndGet(-n) < LOW_WATER_BYTES) {
-      flow.resume();
-    }
+    buffered.addAndGet(-n);
+    flow.consumed(n);
     return out;
   }
 
@@ -170,7 +174,7 @@ final class ChunkTask {
       head = null;
     }
     releaseQueued();
-    flow.resume();
+    flow.consumed(buffered.getAndSet(0));
   }
 
   private void releaseQueued() {

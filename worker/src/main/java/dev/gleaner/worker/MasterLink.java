@@ -47,6 +47,16 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   private final Outbox outbox;
   private Phase phase = Phase.AWAIT_CHALLENGE;
   private volatile Channel channel;
+  /** When to stop reading this connection: one for the input of every chunk assigned over it. */
+  private final InputFlow flow = new InputFlow(on -> {
+    Channel c = channel;
+    if (on) {
+      lastHeardNanos = System.nanoTime();
+    }
+    if (c != null) {
+      c.config().setAutoRead(on);
+    }
+  });
   private ScheduledFuture<?> heartbeats;
   private long heartbeatSeq;
   /** When anything last came from the master (any frame, data included). */
@@ -199,18 +209,7 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
 
   private void assign(ChannelHandlerContext ctx, Envelope msg) {
     outbox.assigned(msg.getAssign());
-    runner.assign(msg.getAssign(), new ChunkTask.FlowControl() {
-        @Override
-        public void pause() {
-          ctx.channel().config().setAutoRead(false);
-        }
-
-        @Override
-        public void resume() {
-          lastHeardNanos = System.nanoTime();
-          ctx.channel().config().setAutoRead(true);
-        }
-    }, outbox);
+    runner.assign(msg.getAssign(), flow, outbox);
   }
 
   private void protocolError(ChannelHandlerContext ctx, String message) {

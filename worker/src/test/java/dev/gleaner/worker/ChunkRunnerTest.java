@@ -41,13 +41,7 @@ class ChunkRunnerTest {
     }
   }
 
-  static final ChunkTask.FlowControl NO_FLOW = new ChunkTask.FlowControl() {
-    @Override
-    public void pause() {}
-
-    @Override
-    public void resume() {}
-  };
+  static final InputFlow NO_FLOW = new InputFlow(on -> { });
 
   /** A splittable workload whose every compute call waits for a permit: the test decides how far it gets. */
   static final class GatedWorkload implements Workload {

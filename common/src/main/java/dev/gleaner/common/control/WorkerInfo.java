@@ -18,8 +18,8 @@ import java.util.Set;
  * @param pastReturns returns after an interruption in its history before this controller started
  *     (a prior's: what the outages' mean rests on before the worker's own are seen)
  * @param pastDowntimeSeconds seconds those outages lasted
- * @param relay the relay its connection came through, nearest it ("" straight to the master): the
- *     workers behind one relay are lost together when it is
+ * @param relay the relay its connection came through nearest the master ("" straight to the master):
+ *     its site; the workers of one site are lost together when that relay is
  */
 public record WorkerInfo(String id, Set<String> workloads, int cores, Map<String, Double> calibrated,
     double availableUntil, long pastInterruptions, double pastExposureSeconds, boolean savesOnVacate,

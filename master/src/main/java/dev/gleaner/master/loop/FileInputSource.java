@@ -15,10 +15,17 @@ public final class FileInputSource implements InputSource, AutoCloseable {
   private final Path path;
   private final FileChannel channel;
   private final long size;
+  /** As many digests are kept as files a relay may hold; the least recently used goes first. */
+  private static final int MAX_DIGESTS = Relays.MAX_HELD;
   /** The digests of the files read so far, by {@link #version}: jobs over one file share it. */
-  private static final java.util.Map<String, String> DIGESTS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final java.util.Map<String, String> DIGESTS = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, String> eldest) {
+          return size() > MAX_DIGESTS;
+        }
+      });
   private static final java.util.Set<String> HASHING = java.util.concurrent.ConcurrentHashMap.newKeySet();
-  private static final int MAX_DIGESTS = 1000;
   /** One thread reads the files to digest, one at a time, lest several big ones take the disk at once. */
   private static final java.util.concurrent.ExecutorService DIGESTER =
       java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
@@ -29,6 +36,8 @@ public final class FileInputSource implements InputSource, AutoCloseable {
 
   /** The file's path, size and modification time when it was opened: what its digest is found by. */
   private final String openedAs;
+  /** Its digest once known: looked up no more. */
+  private volatile String sha256;
   /** Slices queued or being sent, and whether the job asked to close the file. */
   private int slices;
   private boolean closing;
@@ -80,13 +89,15 @@ public final class FileInputSource implements InputSource, AutoCloseable {
    * is known, the master sends it). A file changed since it was opened has none.
    */
   public String sha256IfKnown() {
-    if (openedAs == null) {
-      return null;
+    String d = sha256;
+    if (d != null || openedAs == null) {
+      return d;
     }
-    String d = DIGESTS.get(openedAs);
+    d = DIGESTS.get(openedAs);
     if (d == null) {
       digestLater(path);
     }
+    sha256 = d;
     return d;
   }
 
@@ -130,11 +141,10 @@ public final class FileInputSource implements InputSource, AutoCloseable {
                   + " {} entries; the rest are digested when a job names them", MAX_SERVED_ENTRIES);
               return;
             }
-            if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) && sizes.contains(Files.size(p))) {
-              String v = version(p);
-              if (v != null && !DIGESTS.containsKey(v)) {
-                hash(p, v);
-              }
+            String v = Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? version(p) : null;
+            // a file gone or unreadable since the walk saw it is passed over (version is null)
+            if (v != null && sizes.contains(sizeOf(v)) && !DIGESTS.containsKey(v)) {
+              hash(p, v);
             }
           }
         } catch (IOException | java.io.UncheckedIOException e) {
@@ -154,6 +164,11 @@ public final class FileInputSource implements InputSource, AutoCloseable {
     }
   }
 
+  private static long sizeOf(String version) {
+    int end = version.lastIndexOf('\0');
+    return Long.parseLong(version.substring(version.lastIndexOf('\0', end - 1) + 1, end));
+  }
+
   private static void hash(Path path, String before) {
     long began = System.nanoTime();
     try (java.io.InputStream in = Files.newInputStream(path)) {
@@ -168,9 +183,6 @@ public final class FileInputSource implements InputSource, AutoCloseable {
         org.slf4j.LoggerFactory.getLogger(FileInputSource.class).warn("input {} changed while its digest was"
             + " computed; no relay sends it until it is read again", path);
         return;
-      }
-      if (DIGESTS.size() >= MAX_DIGESTS) {
-        DIGESTS.clear();
       }
       DIGESTS.put(before, digest);
       org.slf4j.LoggerFactory.getLogger(FileInputSource.class).info("input {}: SHA-256 {} in {} ms", path,

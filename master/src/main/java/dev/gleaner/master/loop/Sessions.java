@@ -213,7 +213,7 @@ final class Sessions {
     long priorOutages = b.expectedDownSeconds > 0 ? Books.PRIOR_WEIGHT : 0;
     return new WorkerInfo(link.workerId(), Set.copyOf(hello.getWorkloadsList()), link.cores(), speeds, until,
         pastInterruptions, pastExposure, hello.getSavesOnVacate(), priorOutages,
-        priorOutages * b.expectedDownSeconds, link.via());
+        priorOutages * b.expectedDownSeconds, link.site());
   }
 
   /** The chunks a worker says it kept computing; a malformed one is logged and left out (the worker then drops it). */

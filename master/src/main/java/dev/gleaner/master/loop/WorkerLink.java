@@ -23,6 +23,14 @@ public interface WorkerLink {
     return "";
   }
 
+  /**
+   * The relay its connection came through nearest the master: the site a failure of which takes it
+   * with the rest of that subtree; "" when it came directly.
+   */
+  default String site() {
+    return via();
+  }
+
   /** Milliseconds since anything was heard from the worker. */
   long silentMillis();
 

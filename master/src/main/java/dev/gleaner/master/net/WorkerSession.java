@@ -34,6 +34,8 @@ final class WorkerSession implements WorkerLink {
   final Channel channel;
   /** The relay its connection came through (nearest it); "" when it came directly. */
   final String via;
+  /** The relay nearest the master on its way ("" when it came directly): its site. */
+  private final String site;
   private final SendPort port;
   private final Ticker ticker;
   /** The relays logged in, and the input files each holds. */
@@ -41,9 +43,18 @@ final class WorkerSession implements WorkerLink {
   /**
    * For each job streamed to it, whether its relay sends that job's input ("relay") or the master does:
    * chosen at the job's first stream and kept, so that one job's chunks come one way (a worker takes
-   * its chunks in order, and a chunk sent fast behind one sent slowly must not fill its buffers first).
+   * its chunks in order, and a chunk sent fast behind one sent slowly fills its buffers first; the worker
+   * reads on while its current chunk starves, but holds less when each job comes one way). The last
+   * {@value #JOBS_REMEMBERED} jobs are remembered: one past them is decided again.
    */
-  private final java.util.Map<String, Boolean> fedByRelay = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<String, Boolean> fedByRelay = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+          return size() > JOBS_REMEMBERED;
+        }
+      });
+  static final int JOBS_REMEMBERED = 256;
   /** The chunks whose input its relay sends, by "job/chunk", until their input arrived. */
   private final java.util.Set<String> filled = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /**
@@ -57,11 +68,12 @@ final class WorkerSession implements WorkerLink {
   /** What its last heartbeat said it computed so far. */
   volatile long unitsComputed;
 
-  WorkerSession(String workerId, String host, int cores, long instance, String via, Channel channel, SendPort port,
-      Ticker ticker, Relays relays) {
+  WorkerSession(String workerId, String host, int cores, long instance, String via, String site, Channel channel,
+      SendPort port, Ticker ticker, Relays relays) {
     this.relays = relays;
     this.workerId = workerId;
     this.via = via;
+    this.site = site;
     this.host = host;
     this.cores = cores;
     this.instance = instance;
@@ -79,6 +91,11 @@ final class WorkerSession implements WorkerLink {
   @Override
   public String via() {
     return via;
+  }
+
+  @Override
+  public String site() {
+    return site;
   }
 
   @Override

@@ -71,7 +71,7 @@ final class Filler {
     if (partial == null) {
       buf = in;
     } else {
-      // appended: a frame of several reads (the master's 4 MiB Data frames) is copied once, not at every read
+      // appended: a frame of several reads (the master's 4 MiB Data frames) is copied once, into a buffer it fits
       partial.writeBytes(in);
       in.release();
       buf = partial;
@@ -86,8 +86,13 @@ final class Filler {
           return false;
         }
         if (buf.readableBytes() < 4 + length) {
-          // the rest of this frame is to come: room for it all, so that it is not copied again
-          partial = below.alloc().buffer(Math.max(4 + length, buf.readableBytes())).writeBytes(buf);
+          // the rest of this frame is to come: kept where it all fits, so that it is copied once
+          if (buf != in && buf.readerIndex() + 4L + length <= buf.capacity()) {
+            partial = buf;
+            buf = null;
+          } else {
+            partial = below.alloc().buffer(Math.max(4 + length, buf.readableBytes())).writeBytes(buf);
+          }
           return true;
         }
         ByteBuf frame = buf.readRetainedSlice(4 + length);
@@ -100,7 +105,9 @@ final class Filler {
       }
       return true;
     } finally {
-      buf.release();
+      if (buf != null) {
+        buf.release();
+      }
     }
   }
 

@@ -186,6 +186,48 @@ class FillerTest {
     assertFalse(filler.read(Unpooled.wrappedBuffer(past)), "past the file's end");
   }
 
+  /** The master's Data frames (up to 4 MiB) come in many reads: each passes whole, copied once. */
+  @Test
+  void aLargeFrameInManyReadsPassesWholeAndIsCopiedOnce() throws Exception {
+    setUp(10);
+    int[] allocations = {0};
+    below.config().setAllocator(new io.netty.buffer.AbstractByteBufAllocator(false) {
+      @Override
+      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+        allocations[0]++;
+        return Unpooled.buffer(initialCapacity, maxCapacity);
+      }
+
+      @Override
+      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+        allocations[0]++;
+        return Unpooled.directBuffer(initialCapacity, maxCapacity);
+      }
+
+      @Override
+      public boolean isDirectBufferPooled() {
+        return false;
+      }
+    });
+    byte[] payload = new byte[600_000];
+    new Random(3).nextBytes(payload);
+    Envelope data = Envelope.newBuilder().setData(Data.newBuilder().setJobId("j").setChunkId(4)
+        .setPayload(com.google.protobuf.ByteString.copyFrom(payload))).build();
+    byte[] bytes = frame(data);
+    Random random = new Random(11);
+    // a frame's first 3 bytes alone (its length not yet known), then reads of up to 16 KiB
+    assertTrue(filler.read(Unpooled.copiedBuffer(bytes, 0, 3)));
+    for (int at = 3; at < bytes.length; ) {
+      int n = Math.min(bytes.length - at, 1 + random.nextInt(16 * 1024));
+      assertTrue(filler.read(Unpooled.copiedBuffer(bytes, at, n)));
+      at += n;
+    }
+    List<Envelope> sent = sent();
+    assertEquals(1, sent.size());
+    assertArrayEquals(payload, data(sent, 4));
+    assertEquals(2, allocations[0], "the 3 bytes' buffer, then one the frame fits");
+  }
+
   @Test
   void aFrameLongerThanTheLimitBreaksTheConnection() throws Exception {
     setUp(10);
