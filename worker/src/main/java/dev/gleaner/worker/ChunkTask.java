@@ -23,10 +23,18 @@ final class ChunkTask {
   private ByteBuf head;
   private ByteBuf lent;
   private volatile boolean closed;
+  /**
+   * Reads this close after the first are taken for one: bytes that waited in the socket buffer and
+   * were read in one go (Netty reads a backlog in 64 KiB reads microseconds apart).
+   */
+  static final long FIRST_READ_NANOS = 1_000_000;
   /** Input bytes received, and when the first and the last of them arrived. */
   private final AtomicLong received = new AtomicLong();
+  /** Input bytes read within {@link #FIRST_READ_NANOS} of the first: there before the worker read. */
+  private final AtomicLong firstRead = new AtomicLong();
   private volatile long firstArrival;
   private volatile long lastArrival;
+  private volatile long firstReadAt;
   /** Whether the input's arrival was reported (once per chunk). */
   private boolean arrivalReported;
 
@@ -84,6 +92,10 @@ final class ChunkTask {
     long now = System.nanoTime();
     if (received.get() == 0) {
       firstArrival = Math.min(now, arrivingSince);
+      firstReadAt = now;
+    }
+    if (now - firstReadAt <= FIRST_READ_NANOS) {
+      firstRead.addAndGet(size);
     }
     lastArrival = now;
     received.addAndGet(size);
@@ -149,9 +161,10 @@ final class ChunkTask {
   }
 
   /**
-   * Once all of the chunk's input (up to where it ends now) has arrived: its bytes and the
-   * nanoseconds from the first byte's arrival to the last; null before that, and after the first
-   * call that returned them.
+   * Once all of the chunk's input (up to where it ends now) has arrived: its bytes, the nanoseconds
+   * from the first byte's arrival to the last, and the nanoseconds all of them would have taken at
+   * the pace of those read after the first read ({@link #paced}); null before that, and after the
+   * first call that returned them.
    */
   synchronized long[] takeArrival() {
     long bytes = received.get();
@@ -159,7 +172,23 @@ final class ChunkTask {
       return null;
     }
     arrivalReported = true;
-    return new long[] {bytes, Math.max(0, lastArrival - firstArrival)};
+    long span = Math.max(0, lastArrival - firstArrival);
+    return new long[] {bytes, span, paced(bytes, firstRead.get(), lastArrival - firstReadAt)};
+  }
+
+  /**
+   * The nanoseconds {@code bytes} took at the pace of those that came after the first read's
+   * {@code first} bytes, over the {@code nanos} from the first read to the last. A worker that read
+   * late finds what came meanwhile waiting in its socket buffer, and reads it at once: counted in a
+   * span that left out the time it took to come, it would make the link look fast. 0 when less than
+   * half the bytes came after the first read: too few to tell a pace by.
+   */
+  static long paced(long bytes, long first, long nanos) {
+    long after = bytes - first;
+    if (after <= 0 || 2 * after < bytes || nanos <= FIRST_READ_NANOS) {
+      return 0;
+    }
+    return (long) (nanos * ((double) bytes / after));
   }
 
   /** The chunk is over (done, failed or cancelled): every buffered slice is released. */

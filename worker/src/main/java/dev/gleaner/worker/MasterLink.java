@@ -230,14 +230,15 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   }
 
   /**
-   * Tells the master that a chunk's input has all arrived ({@code arrival}: its bytes and the
-   * nanoseconds from its first byte to its last), when it has: its port counts the stream on the
+   * Tells the master that a chunk's input has all arrived ({@code arrival}: its bytes, the
+   * nanoseconds from its first byte to its last, and at the pace after its first read), when it has: its port counts the stream on the
    * wire until then, and measures the link with it.
    */
   private static void arrived(ChannelHandlerContext ctx, String jobId, long chunkId, long[] arrival) {
     if (arrival != null) {
       ctx.writeAndFlush(Envelope.newBuilder().setInputArrived(InputArrived.newBuilder().setJobId(jobId)
-          .setChunkId(chunkId).setBytes(arrival[0]).setNanos(arrival[1])).build(), ctx.voidPromise());
+          .setChunkId(chunkId).setBytes(arrival[0]).setNanos(arrival[1]).setPacedNanos(arrival[2])).build(),
+          ctx.voidPromise());
     }
   }
 

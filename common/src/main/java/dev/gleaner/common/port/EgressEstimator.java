@@ -144,6 +144,17 @@ public final class EgressEstimator {
    * bytes/s (NaN if one of them is not known); whether the egress bound in it.
    */
   public boolean window(double start, double end, double bytes, int streams, double linkSum) {
+    return window(start, end, bytes, streams, linkSum, streams);
+  }
+
+  /**
+   * As {@link #window(double, double, double, int, double)}, {@code slowed} of the streams having gone
+   * slower than their own links ({@link #SLOWER} of each): the egress is said to bind only when two or
+   * more did. One stream alone below its link, the others at theirs, may be that link got slower (its
+   * estimate not yet following, as just after a cut): a measure of the egress taken from it would keep
+   * links apart that fit.
+   */
+  public boolean window(double start, double end, double bytes, int streams, double linkSum, int slowed) {
     double seconds = end - start;
     if (!(seconds > 0) || !(bytes > 0) || streams < 1) {
       return false;
@@ -152,7 +163,7 @@ public final class EgressEstimator {
     if (!floorFromArrivals) {
       floor = Math.max(floor, rate);
     }
-    if (streams >= 2 && rate < SLOWER * linkSum) {
+    if (streams >= 2 && slowed >= 2 && rate < SLOWER * linkSum) {
       measured = Double.isNaN(measured) ? rate : KEEP * measured + (1 - KEEP) * rate;
       boundWindows.addLast(new double[] {start, end});
       if (boundWindows.size() > KEPT) {
@@ -160,7 +171,7 @@ public final class EgressEstimator {
       }
       return true;
     }
-    if (streams >= 2 && Double.isFinite(linkSum)) {
+    if (streams >= 2 && rate >= SLOWER * linkSum && Double.isFinite(linkSum)) {
       // these links went together at their own rates: they fit, whatever the floor says yet
       fitted = Math.max(fitted, linkSum);
     }

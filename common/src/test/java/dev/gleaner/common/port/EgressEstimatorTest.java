@@ -261,6 +261,27 @@ class EgressEstimatorTest {
   }
 
   /**
+   * Just after a link was cut its estimate still says the old rate: beside a stream at its own link's
+   * rate, the cut one makes the two look held back. One stream below its link is that link, not the
+   * egress: no measure is taken, nor do the two links count as fitting together. Two streams below
+   * theirs are the egress.
+   */
+  @Test
+  void oneStreamBelowItsLinkIsNotTheEgressBinding() {
+    EgressEstimator e = EgressEstimator.fromArrivals();
+    e.carried(9.56e6);
+    // w1 believed at 9.56 MB/s, cut to 2.39; w2 at its 4.78: 7.17 MB/s of 14.3
+    for (int i = 0; i < 8; i++) {
+      assertFalse(e.window(0.25 * i, 0.25 * (i + 1), 7.17e6 / 4, 2, 14.34e6, 1));
+    }
+    assertFalse(e.bound());
+    assertEquals(9.56e6, e.egress(), 1e-6);
+    assertEquals(9.56e6, e.rule(8).budget(), 1e-6, "not taken for links that fit together either");
+    assertTrue(e.window(2, 2.25, 9.56e6 / 4, 3, 16.7e6, 2), "two held back: the egress");
+    assertTrue(e.bound());
+  }
+
+  /**
    * Windows that look bound below what was seen to go through (a link whose estimate runs high makes
    * the streams look slower than their links) do not pull the egress under the floor.
    */

@@ -91,6 +91,8 @@ public final class SendPort implements PortStream.Port {
   private double windowStart;
   private long windowAccepted;
   private Set<PortStream> windowSending = Set.of();
+  /** What each of those streams' connections had taken when the last window began. */
+  private Map<Channel, Long> windowTaken = Map.of();
 
   /** @param sends a code of {@link Sends} */
   public SendPort(int sends) {
@@ -146,6 +148,7 @@ public final class SendPort implements PortStream.Port {
         windowStart = seconds();
         windowAccepted = accepted.get();
         windowSending = Set.of();
+        windowTaken = Map.of();
         windows = channel.eventLoop().scheduleAtFixedRate(this::window, WINDOW_MILLIS, WINDOW_MILLIS,
             TimeUnit.MILLISECONDS);
       }
@@ -197,6 +200,16 @@ public final class SendPort implements PortStream.Port {
    * bytes late ({@link InputArrival#LATE_READ}).
    */
   public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
+    return arrived(channel, job, chunkId, bytes, seconds, false);
+  }
+
+  /**
+   * As {@link #arrived(Channel, String, long, long, double)}; {@code paced}: the worker's time is
+   * already at the pace of what came after its first read (what waited in its socket buffer is not
+   * taken for a fast link), so the port's own time, which holds the worker's word coming back (a
+   * tenth of a second and more on a worker's first chunk), is not put in its place.
+   */
+  public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds, boolean paced) {
     PortStream s;
     boolean clean;
     synchronized (this) {
@@ -211,7 +224,7 @@ public final class SendPort implements PortStream.Port {
       // its bytes began to arrive when it started, or when the connection's stream before it had arrived
       Double before = lastArrival.put(channel, now);
       double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before);
-      if (!s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
+      if (!paced && !s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
         // from its first byte sent to the worker's word of its last: a few milliseconds long, not a late read short
         seconds = now - from;
       }
@@ -407,19 +420,28 @@ public final class SendPort implements PortStream.Port {
         }
       }
       int through = 0;
+      int slowed = 0;
       double linkSum = 0;
+      Map<Channel, Long> taken = new HashMap<>();
       for (PortStream s : sending) {
+        taken.put(s.channel, accepted(s.channel));
         if (windowSending.contains(s)) {
           through++;
           linkSum += link(s);
+          // its connection went slower than its link: the egress held it back, or its link got slower
+          Long before = windowTaken.get(s.channel);
+          if (before != null && accepted(s.channel) - before < EgressEstimator.SLOWER * link(s) * (now - windowStart)) {
+            slowed++;
+          }
         }
       }
       PortRule before = egress.rule(Integer.MAX_VALUE);
-      egress.window(windowStart, now, total - windowAccepted, through, linkSum);
+      egress.window(windowStart, now, total - windowAccepted, through, linkSum, slowed);
       more = !egress.rule(Integer.MAX_VALUE).equals(before);
       windowStart = now;
       windowAccepted = total;
       windowSending = sending;
+      windowTaken = taken;
       if (byChunk.isEmpty() && windows != null) {
         windows.cancel(false);
         windows = null;

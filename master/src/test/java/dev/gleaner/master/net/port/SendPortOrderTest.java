@@ -1,6 +1,7 @@
 package dev.gleaner.master.net.port;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.port.Sends;
 import dev.gleaner.master.loop.FileInputSource;
@@ -57,6 +58,32 @@ class SendPortOrderTest {
       port.arrived(b, "j", 3, 100, 0.01);
       settle(a, b);
       assertEquals(2, streams(a), "then a's second stream");
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+    }
+  }
+
+  /**
+   * A worker's span far shorter than the port's own time is taken for a late read, and the port's time
+   * is used, unless the worker already paced it (what its first read found waiting left out).
+   */
+  @Test
+  void aPacedSpanIsTakenAsTheWorkerSaysAndAnUnpacedShortOneGivesWayToThePortsTime() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[200]);
+    SendPort port = new SendPort(Sends.SHARE);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(a, "j", 1, input, 0, 100, 0, Double.NaN, quiet);
+      port.enqueue(b, "j", 2, input, 100, 200, 1, Double.NaN, quiet);
+      settle(a, b);
+      double unpaced = port.arrived(a, "j", 1, 100, 1e-9, false).seconds();
+      double paced = port.arrived(b, "j", 2, 100, 1e-9, true).seconds();
+      assertTrue(unpaced > 1e-9, "the port's time, from its first byte sent: " + unpaced);
+      assertEquals(1e-9, paced, 0);
     } finally {
       a.finishAndReleaseAll();
       b.finishAndReleaseAll();
