@@ -114,6 +114,12 @@ public final class RelayCommand implements Callable<Integer> {
         credential).withBuffer((int) bytes);
     if (client.caFile != null) {
       config = config.withTls(tlsUp(relayId), tlsDown(relayId));
+      if (clientAuth.equals("none")) {
+        // its own certificate goes up for every connection it passes: a master's --client-auth require sees it
+        org.slf4j.LoggerFactory.getLogger(RelayCommand.class).warn("relay {} takes workers without a certificate"
+            + " (--client-auth none) and passes them up under its own: if the master runs with --client-auth"
+            + " require, start this relay with --client-auth require too", relayId);
+      }
     } else if (clientAuth.equals("require")) {
       throw new IllegalArgumentException("--client-auth require needs TLS: give --ca, --cert and --key");
     }

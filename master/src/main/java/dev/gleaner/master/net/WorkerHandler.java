@@ -134,10 +134,8 @@ final class WorkerHandler extends ConnectionHandler {
         InputArrived a = msg.getInputArrived();
         // input its relay sent from its own copy says nothing of the worker's link from here
         if (!session.filledByRelay(a.getJobId(), a.getChunkId())) {
-          // at the pace after the worker's first read, when it could tell one
-          boolean paced = a.getPacedNanos() > 0;
           InputArrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
-              a.getBytes(), (paced ? a.getPacedNanos() : a.getNanos()) / 1e9, paced);
+              a.getBytes(), a.getNanos() / 1e9, a.getPacedNanos() / 1e9);
           services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), arrival.seconds(),
               arrival.clean(), arrival.alone(), services.sendPort().planRule());
         }

@@ -238,6 +238,25 @@ public final class RelayDaemon implements AutoCloseable {
     }
   }
 
+  /** The upstream it dials now, as host:port. */
+  String upstreamName() {
+    return name(upstream());
+  }
+
+  /**
+   * TLS with its upstream failed. A certificate untrusted, expired or for another host is the same
+   * next time: with no other upstream on its list it stops, saying why; otherwise it dials the next.
+   */
+  void tlsFailed(dev.gleaner.protocol.tls.TlsProblem problem) {
+    if (problem.permanent() && config.upstreams().size() == 1) {
+      fatal = problem.message();
+      log.error("relay {}: {}", config.id(), problem.message());
+      new Thread(this::stop, "gleaner-relay-stop").start();
+    } else {
+      log.warn("relay {}: {}", config.id(), problem.message());
+    }
+  }
+
   /** Why it stopped on its own (a refusal it cannot mend), or null. */
   public String fatalError() {
     return fatal;

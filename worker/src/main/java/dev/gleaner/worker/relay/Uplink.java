@@ -122,10 +122,11 @@ final class Uplink extends SimpleChannelInboundHandler<Envelope> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    javax.net.ssl.SSLException tls = tlsProblem(cause);
+    dev.gleaner.protocol.tls.TlsProblem tls = dev.gleaner.protocol.tls.TlsProblem.of(cause, daemon.upstreamName());
     if (tls != null) {
       // a certificate the relay does not trust, or one that does not name the host it dialled
-      closedBecause = "TLS: " + tls.getMessage();
+      closedBecause = tls.message();
+      daemon.tlsFailed(tls);
       ctx.close();
     } else if (cause instanceof WireException w) {
       close(ctx, "bad frame from the upstream: " + w.getMessage());

@@ -116,7 +116,8 @@ public final class SiteSpread {
 
   /**
    * The clashes of an order, weighted: a worker whose k-th successor sits at its site counts
-   * n^(DEPTH-1-k), so fewer clashes on first successors always win.
+   * (n+1)^(DEPTH-1-k), more than all n workers clashing on every successor further down, so fewer
+   * clashes on first successors always win.
    */
   static long clashes(String[] site, RecoveryScheme scheme) {
     int n = site.length;
@@ -138,7 +139,7 @@ public final class SiteSpread {
     int depth = Math.min(DEPTH, n - 1);
     long weight = 1;
     for (int e = k + 1; e < depth; e++) {
-      weight *= n;
+      weight *= n + 1;
     }
     return weight;
   }

@@ -200,16 +200,18 @@ public final class SendPort implements PortStream.Port {
    * bytes late ({@link InputArrival#LATE_READ}).
    */
   public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
-    return arrived(channel, job, chunkId, bytes, seconds, false);
+    return arrived(channel, job, chunkId, bytes, seconds, 0);
   }
 
   /**
-   * As {@link #arrived(Channel, String, long, long, double)}; {@code paced}: the worker's time is
-   * already at the pace of what came after its first read (what waited in its socket buffer is not
-   * taken for a fast link), so the port's own time, which holds the worker's word coming back (a
-   * tenth of a second and more on a worker's first chunk), is not put in its place.
+   * As {@link #arrived(Channel, String, long, long, double)}; {@code pacedSeconds}: the worker's time at
+   * the pace of what came after its first read (0: it could not tell). When the worker's span says it
+   * read late, that pace is taken, not the port's own time: the port's holds the worker's word coming
+   * back, a tenth of a second and more on a worker's first chunk (its JVM cold), and made a 9.56 MB/s
+   * link look like 3.2 from its first transfer. Otherwise the span stands as the worker measured it.
    */
-  public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds, boolean paced) {
+  public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds,
+      double pacedSeconds) {
     PortStream s;
     boolean clean;
     synchronized (this) {
@@ -224,9 +226,10 @@ public final class SendPort implements PortStream.Port {
       // its bytes began to arrive when it started, or when the connection's stream before it had arrived
       Double before = lastArrival.put(channel, now);
       double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before);
-      if (!paced && !s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
-        // from its first byte sent to the worker's word of its last: a few milliseconds long, not a late read short
-        seconds = now - from;
+      if (!s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
+        // at the pace after its first read if the worker could tell it; else from the port's first byte sent
+        // to the worker's word of its last: long by the word's way back, not a late read short
+        seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
       clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, now)

@@ -65,11 +65,12 @@ class SendPortOrderTest {
   }
 
   /**
-   * A worker's span far shorter than the port's own time is taken for a late read, and the port's time
-   * is used, unless the worker already paced it (what its first read found waiting left out).
+   * A worker's span far shorter than the port's own time is taken for a late read: the worker's pace
+   * after its first read is used if it could tell one (never longer than the port's time), else the
+   * port's time.
    */
   @Test
-  void aPacedSpanIsTakenAsTheWorkerSaysAndAnUnpacedShortOneGivesWayToThePortsTime() throws Exception {
+  void aLateReadIsTakenAtTheWorkersPaceWhenItToldOneElseAtThePortsTime() throws Exception {
     Path file = dir.resolve("input");
     Files.write(file, new byte[200]);
     SendPort port = new SendPort(Sends.SHARE);
@@ -80,10 +81,10 @@ class SendPortOrderTest {
       port.enqueue(a, "j", 1, input, 0, 100, 0, Double.NaN, quiet);
       port.enqueue(b, "j", 2, input, 100, 200, 1, Double.NaN, quiet);
       settle(a, b);
-      double unpaced = port.arrived(a, "j", 1, 100, 1e-9, false).seconds();
-      double paced = port.arrived(b, "j", 2, 100, 1e-9, true).seconds();
+      double unpaced = port.arrived(a, "j", 1, 100, 1e-12, 0).seconds();
+      double paced = port.arrived(b, "j", 2, 100, 1e-12, 2e-12).seconds();
       assertTrue(unpaced > 1e-9, "the port's time, from its first byte sent: " + unpaced);
-      assertEquals(1e-9, paced, 0);
+      assertEquals(2e-12, paced, 0);
     } finally {
       a.finishAndReleaseAll();
       b.finishAndReleaseAll();
