@@ -4,12 +4,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.gleaner.deploy.client.MasterClient;
-import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.testing.GleanerJvms;
 import dev.gleaner.protocol.StatusReply;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,30 +28,9 @@ class RelayInputTest {
   @TempDir
   Path dir;
 
-  private final List<Process> started = new ArrayList<>();
 
-  private Process start(String log, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Gleaner.class.getName()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
-    started.add(p);
-    return p;
-  }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
-  private static StatusReply status(int port, byte[] secret, String job) {
-    try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", port), secret)) {
-      return c.status(job);
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
 
   /** A text of {@code lines} numbered lines. */
   private static byte[] text(int lines) {
@@ -87,22 +63,22 @@ class RelayInputTest {
     long lines = count(input);
     assertEquals(lines - 1, count(other));
 
-    int masterPort = freePort();
-    try (WorkerProcesses workers = new WorkerProcesses(dir)) {
+    int masterPort = GleanerJvms.freePort();
+    try (GleanerJvms jvms = new GleanerJvms(dir); WorkerProcesses workers = new WorkerProcesses(dir)) {
       try {
-        start("master.log", "master", "--port", Integer.toString(masterPort), "--bind", "127.0.0.1", "--data",
+        jvms.start("master.log", "master", "--port", Integer.toString(masterPort), "--bind", "127.0.0.1", "--data",
             dir.resolve("data").toString(), "--secret-file", secretFile.toString(), "--serve", served.toString());
-        await().atMost(Duration.ofSeconds(60)).until(() -> status(masterPort, secret, "") != null);
+        await().atMost(Duration.ofSeconds(60)).until(() -> GleanerJvms.status(masterPort, secret, "") != null);
         List<Integer> relayPorts = new ArrayList<>();
         for (String r : List.of("r1", "r2")) {
-          int port = freePort();
+          int port = GleanerJvms.freePort();
           relayPorts.add(port);
-          start(r + ".log", "relay", "--id", r, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--master",
+          jvms.start(r + ".log", "relay", "--id", r, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--master",
               "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString(), "--serve",
               dir.resolve(r + "-files").toString());
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> {
-          StatusReply s = status(masterPort, secret, "");
+          StatusReply s = GleanerJvms.status(masterPort, secret, "");
           return s != null && s.getRelaysCount() == 2;
         });
         for (int i = 0; i < 2; i++) {
@@ -110,18 +86,14 @@ class RelayInputTest {
               List.of());
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> {
-          StatusReply s = status(masterPort, secret, "");
+          StatusReply s = GleanerJvms.status(masterPort, secret, "");
           return s != null && s.getWorkersCount() == 2;
         });
         Path jobFile = dir.resolve("job.yaml");
         // small chunks, many of them: both workers get some, after the master's digest is known
         Files.writeString(jobFile, "workload: wc\nparams: {file: input.txt}\nchunk-units: 65536\nmin-workers: 2\n");
-        Process submit = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), Gleaner.class.getName(), "submit", jobFile.toString(),
-            "--master", "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString(), "--poll-ms", "200"))
-            .redirectError(dir.resolve("submit.err").toFile()).redirectOutput(dir.resolve("submit.out").toFile())
-            .start();
-        started.add(submit);
+        Process submit = jvms.client("submit.out", "submit.err", List.of("submit", jobFile.toString(),
+            "--master", "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString(), "--poll-ms", "200"));
         assertTrue(submit.waitFor(120, TimeUnit.SECONDS), "gleaner submit should have ended");
         String err = Files.readString(dir.resolve("submit.err"));
         assertEquals(0, submit.exitValue(), err);
@@ -129,7 +101,7 @@ class RelayInputTest {
         assertTrue(out.startsWith(lines + " lines"), out + " (expected " + lines + " lines)");
         assertTrue(out.contains(input.length + " bytes"), out);
 
-        StatusReply end = status(masterPort, secret, "job-1");
+        StatusReply end = GleanerJvms.status(masterPort, secret, "job-1");
         double fromRelays = end.getMetricsOrDefault("gleaner.bytes.from.relays", Double.NaN);
         double streamed = end.getMetricsOrDefault("gleaner.bytes.streamed", Double.NaN);
         // every byte at least once (a chunk split at the end has its tail sent again, to its new worker):
@@ -149,11 +121,6 @@ class RelayInputTest {
         throw new AssertionError(e.getMessage() + "\nmaster log:\n"
             + WorkerProcesses.tail(dir.resolve("master.log"), 40)
             + "\nr1 log:\n" + WorkerProcesses.tail(dir.resolve("r1.log"), 20) + "\nworker logs:\n" + workers.logs(), e);
-      } finally {
-        for (Process p : started) {
-          p.destroyForcibly();
-          p.waitFor(10, TimeUnit.SECONDS);
-        }
       }
     }
   }

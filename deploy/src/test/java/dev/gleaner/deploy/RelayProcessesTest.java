@@ -6,19 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.workload.ChunkComputation;
 import dev.gleaner.common.workload.PrimeSieve;
-import dev.gleaner.deploy.client.MasterClient;
-import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.testing.GleanerJvms;
 import dev.gleaner.protocol.JobStatus;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -36,30 +33,9 @@ class RelayProcessesTest {
   @TempDir
   Path dir;
 
-  private final List<Process> started = new ArrayList<>();
 
-  private Process start(String log, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Gleaner.class.getName()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
-    started.add(p);
-    return p;
-  }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
-  private static StatusReply status(int port, byte[] secret, String job) {
-    try (MasterClient c = MasterClient.connect(new HostPort("127.0.0.1", port), secret)) {
-      return c.status(job);
-    } catch (IOException | RuntimeException e) {
-      return null;
-    }
-  }
 
   private static String log(Path dir) throws IOException {
     return Files.readString(dir.resolve("master.log"));
@@ -74,17 +50,17 @@ class RelayProcessesTest {
     byte[] secret = "relay-test-secret-0123456789".getBytes(StandardCharsets.UTF_8);
     Path secretFile = dir.resolve("secret");
     Files.write(secretFile, secret);
-    int masterPort = freePort();
-    int relayPort = freePort();
-    try (WorkerProcesses workers = new WorkerProcesses(dir)) {
+    int masterPort = GleanerJvms.freePort();
+    int relayPort = GleanerJvms.freePort();
+    try (GleanerJvms jvms = new GleanerJvms(dir); WorkerProcesses workers = new WorkerProcesses(dir)) {
       try {
-        start("master.log", "master", "--port", Integer.toString(masterPort), "--bind", "127.0.0.1", "--data",
+        jvms.start("master.log", "master", "--port", Integer.toString(masterPort), "--bind", "127.0.0.1", "--data",
             dir.resolve("data").toString(), "--secret-file", secretFile.toString());
-        await().atMost(Duration.ofSeconds(60)).until(() -> status(masterPort, secret, "") != null);
-        Process relay = start("relay.log", "relay", "--id", "r1", "--port", Integer.toString(relayPort), "--bind",
+        await().atMost(Duration.ofSeconds(60)).until(() -> GleanerJvms.status(masterPort, secret, "") != null);
+        Process relay = jvms.start("relay.log", "relay", "--id", "r1", "--port", Integer.toString(relayPort), "--bind",
             "127.0.0.1", "--master", "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString());
         await().atMost(Duration.ofSeconds(60)).until(() -> {
-          StatusReply s = status(masterPort, secret, "");
+          StatusReply s = GleanerJvms.status(masterPort, secret, "");
           return s != null && s.getRelaysCount() == 1;
         });
         String upstreams = "127.0.0.1:" + relayPort + ",127.0.0.1:" + masterPort;
@@ -93,21 +69,17 @@ class RelayProcessesTest {
           workers.start(id, List.of(), upstreams, secretFile, 1, 1, "128m", List.of("--max-speed", "2000000"));
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> {
-          StatusReply s = status(masterPort, secret, "");
+          StatusReply s = GleanerJvms.status(masterPort, secret, "");
           return s != null && s.getWorkersCount() == 2
               && s.getWorkersList().stream().allMatch(w -> w.getVia().equals("r1"));
         });
         Path jobFile = dir.resolve("job.yaml");
         Files.writeString(jobFile, "workload: primes\nparams: {to: " + UNITS + "}\nchunk-units: 5000000\n"
             + "checkpoints: 5\nmin-workers: 2\n");
-        Process submit = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), Gleaner.class.getName(), "submit", jobFile.toString(),
-            "--master", "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString(), "--poll-ms", "200"))
-            .redirectError(dir.resolve("submit.err").toFile()).redirectOutput(dir.resolve("submit.out").toFile())
-            .start();
-        started.add(submit);
+        Process submit = jvms.client("submit.out", "submit.err", List.of("submit", jobFile.toString(),
+            "--master", "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString(), "--poll-ms", "200"));
         await().atMost(Duration.ofSeconds(120)).until(() -> {
-          StatusReply s = status(masterPort, secret, "job-1");
+          StatusReply s = GleanerJvms.status(masterPort, secret, "job-1");
           return s != null && s.getJobsCount() == 1 && s.getJobs(0).getUnitsDone() >= UNITS / 4;
         });
         relay.destroyForcibly();
@@ -118,12 +90,12 @@ class RelayProcessesTest {
         assertEquals(0, submit.exitValue(), err);
         long expected = new PrimeSieve().count(0, UNITS, ChunkComputation.Cancellation.NEVER);
         assertEquals(expected + " primes", Files.readString(dir.resolve("submit.out")).strip(), err);
-        StatusReply end = status(masterPort, secret, "job-1");
+        StatusReply end = GleanerJvms.status(masterPort, secret, "job-1");
         JobStatus job = end.getJobs(0);
         assertEquals("DONE", job.getState(), job.getMessage());
         // every worker on the master directly now, the relay gone from the status
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-          StatusReply s = status(masterPort, secret, "");
+          StatusReply s = GleanerJvms.status(masterPort, secret, "");
           return s != null && s.getRelaysCount() == 0 && s.getWorkersList().stream()
               .allMatch(w -> w.getState().equals("READY") && w.getVia().isEmpty());
         });
@@ -134,10 +106,10 @@ class RelayProcessesTest {
         assertEquals(0.0, metric(end, "gleaner.pieces.discarded"), "discarded pieces");
         // the workers' own counts (their heartbeats): every unit computed once, nothing done again
         await().atMost(Duration.ofSeconds(30)).until(() -> {
-          StatusReply s = status(masterPort, secret, "");
+          StatusReply s = GleanerJvms.status(masterPort, secret, "");
           return s != null && s.getWorkersList().stream().mapToLong(WorkerStatus::getUnitsComputed).sum() >= UNITS;
         });
-        assertEquals(UNITS, status(masterPort, secret, "").getWorkersList().stream()
+        assertEquals(UNITS, GleanerJvms.status(masterPort, secret, "").getWorkersList().stream()
             .mapToLong(WorkerStatus::getUnitsComputed).sum(), "units computed by the two worker processes");
         assertTrue(!log(dir).contains("did not come back"), "no chunk waited for its worker in vain");
         // the store: no chunk of theirs was withdrawn (its unsaved units sent to be computed again)
@@ -154,11 +126,6 @@ class RelayProcessesTest {
         throw new AssertionError(e.getMessage() + "\nrelay log:\n" + WorkerProcesses.tail(dir.resolve("relay.log"), 30)
             + "\nmaster log:\n" + WorkerProcesses.tail(dir.resolve("master.log"), 40) + "\nworker logs:\n"
             + workers.logs(), e);
-      } finally {
-        for (Process p : started) {
-          p.destroyForcibly();
-          p.waitFor(10, TimeUnit.SECONDS);
-        }
       }
     }
   }

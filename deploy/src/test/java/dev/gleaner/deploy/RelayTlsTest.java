@@ -7,16 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.gleaner.deploy.client.MasterClient;
 import dev.gleaner.deploy.format.HostPort;
 import dev.gleaner.deploy.launch.WorkerProcesses;
+import dev.gleaner.deploy.testing.GleanerJvms;
 import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;
 import dev.gleaner.protocol.tls.ClientTls;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -33,22 +32,8 @@ class RelayTlsTest {
   @TempDir
   Path dir;
 
-  private final List<Process> started = new ArrayList<>();
 
-  private Process start(String log, List<String> args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Gleaner.class.getName()));
-    cmd.addAll(args);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
-    started.add(p);
-    return p;
-  }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
 
   private StatusReply status(int port, String job) {
     Path pki = dir.resolve("pki");
@@ -82,15 +67,15 @@ class RelayTlsTest {
     Path copy = Files.createDirectories(dir.resolve("copy"));
     Files.write(copy.resolve("in.txt"), input);
 
-    int masterPort = freePort();
-    int relayPort = freePort();
-    try (WorkerProcesses workers = new WorkerProcesses(dir)) {
+    int masterPort = GleanerJvms.freePort();
+    int relayPort = GleanerJvms.freePort();
+    try (GleanerJvms jvms = new GleanerJvms(dir); WorkerProcesses workers = new WorkerProcesses(dir)) {
       try {
-        start("master.log", List.of("master", "--port", Integer.toString(masterPort), "--bind", "127.0.0.1",
+        jvms.start("master.log", List.of("master", "--port", Integer.toString(masterPort), "--bind", "127.0.0.1",
             "--data", dir.resolve("data").toString(), "--tls", pki.toString(), "--client-auth", "require",
             "--serve", served.toString()));
         await().atMost(Duration.ofSeconds(60)).until(() -> status(masterPort, "") != null);
-        start("relay.log", List.of("relay", "--port", Integer.toString(relayPort), "--bind", "127.0.0.1",
+        jvms.start("relay.log", List.of("relay", "--port", Integer.toString(relayPort), "--bind", "127.0.0.1",
             "--master", "127.0.0.1:" + masterPort, "--token", pki.resolve("tokens/relay-r1.token").toString(),
             "--ca", pki.resolve("ca.crt").toString(), "--cert", pki.resolve("certs/relay-r1.crt").toString(),
             "--key", pki.resolve("certs/relay-r1.key").toString(), "--client-auth", "require", "--serve",
@@ -118,14 +103,10 @@ class RelayTlsTest {
 
         Path jobFile = dir.resolve("job.yaml");
         Files.writeString(jobFile, "workload: wc\nparams: {file: in.txt}\nchunk-units: 32768\nmin-workers: 2\n");
-        Process submit = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-cp", System.getProperty("java.class.path"), Gleaner.class.getName(), "submit", jobFile.toString(),
+        Process submit = jvms.client("submit.out", "submit.err", List.of("submit", jobFile.toString(),
             "--master", "127.0.0.1:" + masterPort, "--token", pki.resolve("tokens/client-admin.token").toString(),
             "--ca", pki.resolve("ca.crt").toString(), "--cert", pki.resolve("certs/client-admin.crt").toString(),
-            "--key", pki.resolve("certs/client-admin.key").toString(), "--poll-ms", "200"))
-            .redirectError(dir.resolve("submit.err").toFile()).redirectOutput(dir.resolve("submit.out").toFile())
-            .start();
-        started.add(submit);
+            "--key", pki.resolve("certs/client-admin.key").toString(), "--poll-ms", "200"));
         assertTrue(submit.waitFor(120, TimeUnit.SECONDS), "gleaner submit should have ended");
         String err = Files.readString(dir.resolve("submit.err"));
         assertEquals(0, submit.exitValue(), err);
@@ -137,11 +118,6 @@ class RelayTlsTest {
         throw new AssertionError(e.getMessage() + "\nmaster log:\n"
             + WorkerProcesses.tail(dir.resolve("master.log"), 40) + "\nrelay log:\n"
             + WorkerProcesses.tail(dir.resolve("relay.log"), 30) + "\nworker logs:\n" + workers.logs(), e);
-      } finally {
-        for (Process p : started) {
-          p.destroyForcibly();
-          p.waitFor(10, TimeUnit.SECONDS);
-        }
       }
     }
   }

@@ -99,12 +99,11 @@ final class ChunkTask {
     }
     lastArrival = now;
     received.addAndGet(size);
-    buffered.addAndGet(size);
-    flow.arrived(size);
+    flow.arrived(size, buffered.addAndGet(size));
     slices.add(slice);
     if (closed) {
       releaseQueued();
-      flow.consumed(buffered.getAndSet(0));
+      flow.consumed(buffered.getAndSet(0), 0);
     }
     return takeArrival();
   }
@@ -155,8 +154,7 @@ final class ChunkTask {
       lent = head;
       head = null;
     }
-    buffered.addAndGet(-n);
-    flow.consumed(n);
+    flow.consumed(n, buffered.addAndGet(-n));
     return out;
   }
 
@@ -203,7 +201,7 @@ final class ChunkTask {
       head = null;
     }
     releaseQueued();
-    flow.consumed(buffered.getAndSet(0));
+    flow.consumed(buffered.getAndSet(0), 0);
   }
 
   private void releaseQueued() {

@@ -5,20 +5,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * When to stop reading a connection's input: once enough of it waits to be computed, but not while
- * the chunk being computed waits for bytes of its own.
+ * When to stop reading a connection's input: once one chunk has enough of it waiting to be computed,
+ * but not while the chunk being computed waits for bytes of its own.
  *
  * <p>One connection carries the input of every chunk assigned over it, and a worker computes its
  * chunks in order. Input for a later chunk can come faster than the current one's (its relay holds
  * that job's file, the master sends the other): pausing for it would keep the current chunk's bytes
  * in the socket behind it until the lease ran out. So while a chunk is starved, reading goes on
- * past the high-water mark, up to a hard limit of a quarter of the direct memory.
+ * past the high-water mark, up to a hard limit on the connection's whole input, a quarter of the
+ * direct memory.
  */
 final class InputFlow {
   private static final Logger log = LoggerFactory.getLogger(InputFlow.class);
-  /** Input buffered beyond this pauses reading until the computation catches up. */
+  /** A chunk's input buffered beyond this pauses reading until the computation catches up. */
   static final long HIGH_WATER_BYTES = 16L * 1024 * 1024;
-  /** Reading resumes once the buffered input is below this. */
+  /** Reading resumes once the chunk being computed has less than this waiting. */
   static final long LOW_WATER_BYTES = 4L * 1024 * 1024;
 
   /** Turns reading from the connection on or off. */
@@ -42,10 +43,10 @@ final class InputFlow {
     this.hardLimit = hardLimit;
   }
 
-  /** Bytes of input arrived and wait to be computed. */
-  synchronized void arrived(long bytes) {
+  /** Bytes of input arrived for a chunk that now has {@code chunkBuffered} waiting to be computed. */
+  synchronized void arrived(long bytes, long chunkBuffered) {
     buffered += bytes;
-    if (paused || buffered <= HIGH_WATER_BYTES) {
+    if (paused || chunkBuffered <= HIGH_WATER_BYTES) {
       return;
     }
     if (starved == 0 || buffered > hardLimit) {
@@ -59,10 +60,10 @@ final class InputFlow {
     }
   }
 
-  /** Buffered bytes were computed or dropped. */
-  synchronized void consumed(long bytes) {
+  /** Buffered bytes of a chunk were computed (it has {@code chunkBuffered} left) or dropped (0). */
+  synchronized void consumed(long bytes, long chunkBuffered) {
     buffered -= bytes;
-    if (paused && buffered < LOW_WATER_BYTES) {
+    if (paused && chunkBuffered < LOW_WATER_BYTES && buffered <= hardLimit) {
       resume();
     }
   }

@@ -22,39 +22,42 @@ class InputFlowTest {
   private static final long MIB = 1024 * 1024;
 
   @Test
-  void readingStopsAboveTheHighWaterAndGoesOnBelowTheLow() {
+  void readingStopsWhenAChunkHasMoreThanTheHighWaterAndGoesOnBelowTheLow() {
     AtomicBoolean on = new AtomicBoolean(true);
     InputFlow flow = new InputFlow(on::set, 64 * MIB);
-    flow.arrived(16 * MIB);
-    assertTrue(on.get(), "at the mark itself reading goes on");
-    flow.arrived(1);
+    flow.arrived(10 * MIB, 10 * MIB);
+    flow.arrived(10 * MIB, 10 * MIB);
+    assertTrue(on.get(), "two chunks of 10 MiB each: neither past the mark");
+    flow.arrived(6 * MIB + 1, 16 * MIB + 1);
     assertFalse(on.get());
-    flow.consumed(12 * MIB);
-    assertFalse(on.get(), "4 MiB and a byte still wait");
-    flow.consumed(2);
+    flow.consumed(8 * MIB, 8 * MIB + 1);
+    assertFalse(on.get(), "the chunk computed still has more than the low-water mark waiting");
+    flow.consumed(4 * MIB + 2, 4 * MIB - 1);
     assertTrue(on.get());
-    assertEquals(4 * MIB - 1, flow.buffered());
+    assertEquals(14 * MIB - 1, flow.buffered());
   }
 
   @Test
   void whileTheCurrentChunkStarvesReadingGoesOnUpToTheHardLimit() {
     AtomicBoolean on = new AtomicBoolean(true);
     InputFlow flow = new InputFlow(on::set, 64 * MIB);
-    flow.arrived(20 * MIB);
+    flow.arrived(20 * MIB, 20 * MIB);
     assertFalse(on.get());
     flow.starving();
     assertTrue(on.get(), "a chunk waiting for its own bytes turns reading on again");
-    flow.arrived(40 * MIB);
-    assertTrue(on.get(), "later chunks' input may pile up while it starves");
-    flow.arrived(5 * MIB);
+    flow.arrived(40 * MIB, 60 * MIB);
+    assertTrue(on.get(), "a later chunk's input may pile up while it starves");
+    flow.arrived(5 * MIB, 65 * MIB);
     assertFalse(on.get(), "but not past the hard limit");
     flow.starving();
     assertFalse(on.get(), "past the hard limit a second starved chunk does not turn it on");
+    flow.consumed(MIB / 2, 0);
+    assertFalse(on.get(), "nor a chunk computed while the connection holds more than the limit");
     flow.fed();
     flow.fed();
-    flow.consumed(62 * MIB);
+    flow.consumed(61 * MIB, 3 * MIB);
     assertTrue(on.get());
-    flow.arrived(20 * MIB);
+    flow.arrived(20 * MIB, 20 * MIB);
     assertFalse(on.get(), "once fed, the high-water mark holds again");
   }
 

@@ -56,9 +56,7 @@ public final class RelayKillBench {
     try {
       return run(dir);
     } finally {
-      try (var files = Files.walk(dir)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      dev.gleaner.deploy.launch.LocalRuns.deleteTree(dir, "bench");
     }
   }
 

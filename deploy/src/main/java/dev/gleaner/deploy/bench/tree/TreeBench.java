@@ -82,9 +82,7 @@ public final class TreeBench {
     try {
       return run(dir);
     } finally {
-      try (var files = Files.walk(dir)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      dev.gleaner.deploy.launch.LocalRuns.deleteTree(dir, "bench");
     }
   }
 
