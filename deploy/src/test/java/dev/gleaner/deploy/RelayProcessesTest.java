@@ -99,10 +99,13 @@ class RelayProcessesTest {
           return s != null && s.getRelaysCount() == 0 && s.getWorkersList().stream()
               .allMatch(w -> w.getState().equals("READY") && w.getVia().isEmpty());
         });
-        // no piece came twice or in vain (the work queued for them and not started may have moved: it was
-        // computed nowhere yet)
+        // no piece came in vain (the work queued for them and not started may have moved: it was computed
+        // nowhere yet); one may come twice: a piece the master made durable while its acknowledgement died
+        // with the relay is sent again and dropped: here a piece every half second, so one per worker at most
+        // (it was computed once: the workers' counts below)
         assertTrue(log(dir).contains("kept computing"), "the workers claimed the chunks they computed on");
-        assertEquals(0.0, metric(end, "gleaner.pieces.duplicate"), "duplicate pieces");
+        assertTrue(metric(end, "gleaner.pieces.duplicate") <= 2, "duplicate pieces: "
+            + metric(end, "gleaner.pieces.duplicate"));
         assertEquals(0.0, metric(end, "gleaner.pieces.discarded"), "discarded pieces");
         // the workers' own counts (their heartbeats): every unit computed once, nothing done again
         await().atMost(Duration.ofSeconds(30)).until(() -> {
