@@ -88,11 +88,7 @@ public final class SendPort implements PortStream.Port {
   private long seq;
   /** The windows' timer, while there are streams; what the last window saw. */
   private ScheduledFuture<?> windows;
-  private double windowStart;
-  private long windowAccepted;
-  private Set<PortStream> windowSending = Set.of();
-  /** What each of those streams' connections had taken when the last window began. */
-  private Map<Channel, Long> windowTaken = Map.of();
+  private final EgressWindow egressWindow = new EgressWindow();
 
   /** @param sends a code of {@link Sends} */
   public SendPort(int sends) {
@@ -145,10 +141,7 @@ public final class SendPort implements PortStream.Port {
       }
       mine.add(s);
       if (windows == null) {
-        windowStart = seconds();
-        windowAccepted = accepted.get();
-        windowSending = Set.of();
-        windowTaken = Map.of();
+        egressWindow.begin(seconds(), accepted.get());
         windows = channel.eventLoop().scheduleAtFixedRate(this::window, WINDOW_MILLIS, WINDOW_MILLIS,
             TimeUnit.MILLISECONDS);
       }
@@ -195,20 +188,11 @@ public final class SendPort implements PortStream.Port {
 
   /**
    * The worker on {@code channel} says the chunk's input has all arrived ({@code bytes} in {@code
-   * seconds} from the first to the last): its stream leaves the wire. What its transfer measured; its
-   * time is the port's own (first byte sent to the worker's word) when the worker read the first
-   * bytes late ({@link InputArrival#LATE_READ}).
-   */
-  public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds) {
-    return arrived(channel, job, chunkId, bytes, seconds, 0);
-  }
-
-  /**
-   * As {@link #arrived(Channel, String, long, long, double)}; {@code pacedSeconds}: the worker's time at
-   * the pace of what came after its first read (0: it could not tell). When the worker's span says it
-   * read late, that pace is taken, not the port's own time: the port's holds the worker's word coming
-   * back, a tenth of a second and more on a worker's first chunk (its JVM cold), and made a 9.56 MB/s
-   * link look like 3.2 from its first transfer. Otherwise the span stands as the worker measured it.
+   * seconds} from the first to the last; {@code pacedSeconds} at the pace of what came after its first
+   * read, 0 if it could not tell): its stream leaves the wire. What its transfer measured. When the
+   * worker read the first bytes late ({@link InputArrival#LATE_READ}) its time is the paced one, else
+   * the port's own (first byte sent to the worker's word), which holds the word's way back: a tenth of
+   * a second and more on a worker's first chunk, its JVM cold (a 9.56 MB/s link looked like 3.2).
    */
   public InputArrival arrived(Channel channel, String job, long chunkId, long bytes, double seconds,
       double pacedSeconds) {
@@ -422,29 +406,9 @@ public final class SendPort implements PortStream.Port {
           sending.add(s);
         }
       }
-      int through = 0;
-      int slowed = 0;
-      double linkSum = 0;
-      Map<Channel, Long> taken = new HashMap<>();
-      for (PortStream s : sending) {
-        taken.put(s.channel, accepted(s.channel));
-        if (windowSending.contains(s)) {
-          through++;
-          linkSum += link(s);
-          // its connection went slower than its link: the egress held it back, or its link got slower
-          Long before = windowTaken.get(s.channel);
-          if (before != null && accepted(s.channel) - before < EgressEstimator.SLOWER * link(s) * (now - windowStart)) {
-            slowed++;
-          }
-        }
-      }
       PortRule before = egress.rule(Integer.MAX_VALUE);
-      egress.window(windowStart, now, total - windowAccepted, through, linkSum, slowed);
+      egressWindow.end(now, total, sending, this::link, this::accepted, egress);
       more = !egress.rule(Integer.MAX_VALUE).equals(before);
-      windowStart = now;
-      windowAccepted = total;
-      windowSending = sending;
-      windowTaken = taken;
       if (byChunk.isEmpty() && windows != null) {
         windows.cancel(false);
         windows = null;

@@ -51,11 +51,11 @@ class SendPortOrderTest {
       port.enqueue(b, "j", 3, input, 200, 300, 1, Double.NaN, quiet);
       settle(a, b);
       assertEquals(0, streams(b), "one port: b waits while a's bytes are on the wire");
-      port.arrived(a, "j", 1, 100, 0.01);
+      port.arrived(a, "j", 1, 100, 0.01, 0);
       settle(a, b);
       assertEquals(1, streams(b), "the wire is free: b's stream, of the better rank, goes first");
       assertEquals(1, streams(a), "a's second stream waits behind it");
-      port.arrived(b, "j", 3, 100, 0.01);
+      port.arrived(b, "j", 3, 100, 0.01, 0);
       settle(a, b);
       assertEquals(2, streams(a), "then a's second stream");
     } finally {
@@ -125,10 +125,10 @@ class SendPortOrderTest {
       SendPort.Listener quiet = (bytes, seconds) -> { };
       port.enqueue(a, "j", 1, input, 0, 100, 0, 9.6e6, quiet);
       settle(a, b);
-      port.arrived(a, "j", 1, 100, 0.01);
+      port.arrived(a, "j", 1, 100, 0.01, 0);
       port.enqueue(b, "j", 2, input, 100, 300, 1, 2.4e6, quiet);
       settle(a, b);
-      port.arrived(b, "j", 2, 200, 0.01);
+      port.arrived(b, "j", 2, 200, 0.01, 0);
       assertEquals(9.6e6, port.egress(), 1e-6);
     } finally {
       a.finishAndReleaseAll();
