@@ -212,7 +212,8 @@ public final class RelayDaemon implements AutoCloseable {
    */
   void lost(String why) {
     session = null;
-    if (stopping) {
+    if (stopping || fatal != null) {
+      // stopping, or about to (a refusal or a certificate it can never take): nothing to dial again
       return;
     }
     String was = name(upstream());
