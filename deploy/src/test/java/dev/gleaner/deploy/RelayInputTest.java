@@ -73,8 +73,8 @@ class RelayInputTest {
         for (String r : List.of("r1", "r2")) {
           int port = GleanerJvms.freePort();
           relayPorts.add(port);
-          jvms.start(r + ".log", "relay", "--id", r, "--port", Integer.toString(port), "--bind", "127.0.0.1", "--master",
-              "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString(), "--serve",
+          jvms.start(r + ".log", "relay", "--id", r, "--port", Integer.toString(port), "--bind", "127.0.0.1",
+              "--master", "127.0.0.1:" + masterPort, "--secret-file", secretFile.toString(), "--serve",
               dir.resolve(r + "-files").toString());
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> {

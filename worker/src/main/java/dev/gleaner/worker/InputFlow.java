@@ -85,10 +85,6 @@ final class InputFlow {
     return buffered;
   }
 
-  synchronized boolean paused() {
-    return paused;
-  }
-
   private void resume() {
     paused = false;
     reading.set(true);

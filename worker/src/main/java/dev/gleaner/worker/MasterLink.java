@@ -231,8 +231,8 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
 
   /**
    * Tells the master that a chunk's input has all arrived ({@code arrival}: its bytes, the
-   * nanoseconds from its first byte to its last, and at the pace after its first read), when it has: its port counts the stream on the
-   * wire until then, and measures the link with it.
+   * nanoseconds from its first byte to its last, and at the pace after its first read), when it has:
+   * its port counts the stream on the wire until then, and measures the link with it.
    */
   private static void arrived(ChannelHandlerContext ctx, String jobId, long chunkId, long[] arrival) {
     if (arrival != null) {

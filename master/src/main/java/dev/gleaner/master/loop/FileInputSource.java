@@ -18,14 +18,14 @@ public final class FileInputSource implements InputSource, AutoCloseable {
   /** As many digests are kept as files a relay may hold; the least recently used goes first. */
   private static final int MAX_DIGESTS = Relays.MAX_HELD;
   /** The digests of the files read so far, by {@link #version}: jobs over one file share it. */
-  private static final java.util.Map<String, String> DIGESTS = java.util.Collections.synchronizedMap(
+  private static final java.util.Map<Version, String> DIGESTS = java.util.Collections.synchronizedMap(
       new java.util.LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<String, String> eldest) {
+        protected boolean removeEldestEntry(java.util.Map.Entry<Version, String> eldest) {
           return size() > MAX_DIGESTS;
         }
       });
-  private static final java.util.Set<String> HASHING = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private static final java.util.Set<Version> HASHING = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** One thread reads the files to digest, one at a time, lest several big ones take the disk at once. */
   private static final java.util.concurrent.ExecutorService DIGESTER =
       java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
@@ -35,7 +35,7 @@ public final class FileInputSource implements InputSource, AutoCloseable {
       });
 
   /** The file's path, size and modification time when it was opened: what its digest is found by. */
-  private final String openedAs;
+  private final Version openedAs;
   /** Its digest once known: looked up no more. */
   private volatile String sha256;
   /** Slices queued or being sent, and whether the job asked to close the file. */
@@ -106,7 +106,7 @@ public final class FileInputSource implements InputSource, AutoCloseable {
    * on its way (a relay said it holds a file of that size: a job over it will want the digest).
    */
   public static void digestLater(Path path) {
-    String v = version(path);
+    Version v = version(path);
     if (v == null || DIGESTS.containsKey(v) || !HASHING.add(v)) {
       return;
     }
@@ -141,9 +141,9 @@ public final class FileInputSource implements InputSource, AutoCloseable {
                   + " {} entries; the rest are digested when a job names them", MAX_SERVED_ENTRIES);
               return;
             }
-            String v = Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? version(p) : null;
+            Version v = Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? version(p) : null;
             // a file gone or unreadable since the walk saw it is passed over (version is null)
-            if (v != null && sizes.contains(sizeOf(v)) && !DIGESTS.containsKey(v)) {
+            if (v != null && sizes.contains(v.size()) && !DIGESTS.containsKey(v)) {
               hash(p, v);
             }
           }
@@ -155,21 +155,19 @@ public final class FileInputSource implements InputSource, AutoCloseable {
     });
   }
 
+  /** A file as it is now: what its digest is found by. */
+  private record Version(Path path, long size, long modifiedMillis) {}
+
   /** The file's path, size and modification time (null if they cannot be read). */
-  private static String version(Path path) {
+  private static Version version(Path path) {
     try {
-      return path + "\0" + Files.size(path) + "\0" + Files.getLastModifiedTime(path).toMillis();
+      return new Version(path, Files.size(path), Files.getLastModifiedTime(path).toMillis());
     } catch (IOException e) {
       return null;
     }
   }
 
-  private static long sizeOf(String version) {
-    int end = version.lastIndexOf('\0');
-    return Long.parseLong(version.substring(version.lastIndexOf('\0', end - 1) + 1, end));
-  }
-
-  private static void hash(Path path, String before) {
+  private static void hash(Path path, Version before) {
     long began = System.nanoTime();
     try (java.io.InputStream in = Files.newInputStream(path)) {
       java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
@@ -230,7 +228,8 @@ public final class FileInputSource implements InputSource, AutoCloseable {
     try {
       channel.close();
     } catch (IOException e) {
-      org.slf4j.LoggerFactory.getLogger(FileInputSource.class).warn("closing input {} failed: {}", path, e.getMessage(), e);
+      org.slf4j.LoggerFactory.getLogger(FileInputSource.class).warn("closing input {} failed: {}", path, e.getMessage(),
+          e);
     }
   }
 }

@@ -23,6 +23,11 @@ record Login(Hello hello, Caller caller, TokenSessions.Session token, java.util.
     return via.isEmpty() ? "" : via.get(via.size() - 1);
   }
 
+  /** The relay it came through nearest the master, its site; "" when it came directly. */
+  String site() {
+    return via.isEmpty() ? "" : via.get(0);
+  }
+
   /** The connection closed: a revocation has nothing more to close here. */
   void leave(TokenSessions sessions) {
     if (token != null) {

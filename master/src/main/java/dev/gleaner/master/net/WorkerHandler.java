@@ -49,8 +49,7 @@ final class WorkerHandler extends ConnectionHandler {
     Hello hello = login.hello();
     lastHeartbeatNanos = services.ticker().nanos();
     session = new WorkerSession(hello.getPeerId(), hello.getHost(), Math.max(1, hello.getCores()), hello.getInstance(),
-        login.parent(), login.via().isEmpty() ? "" : login.via().get(0), channel, services.sendPort(),
-        services.ticker(), services.loop().relays());
+        login.parent(), login.site(), channel, services.sendPort(), services.ticker(), services.loop().relays());
   }
 
   /** The worker is in the pipeline: the heartbeat monitor watches it and the loop may give it work. */

@@ -230,10 +230,7 @@ public final class RelayDaemon implements AutoCloseable {
   void refused(Error e) {
     if (e.getCode() == Error.Code.AUTH_FAILED || e.getCode() == Error.Code.VERSION_MISMATCH
         || e.getCode() == Error.Code.TLS_REQUIRED) {
-      fatal = e.getMessage();
-      log.error("relay {}: the upstream refused it: {}", config.id(), e.getMessage());
-      // not on this event loop: stopping waits for the loops to end
-      new Thread(this::stop, "gleaner-relay-stop").start();
+      stopFor(e.getMessage(), "the upstream refused it: " + e.getMessage());
     } else {
       log.warn("relay {}: the upstream closed its session: {}", config.id(), e.getMessage());
     }
@@ -250,12 +247,18 @@ public final class RelayDaemon implements AutoCloseable {
    */
   void tlsFailed(dev.gleaner.protocol.tls.TlsProblem problem) {
     if (problem.permanent() && config.upstreams().size() == 1) {
-      fatal = problem.message();
-      log.error("relay {}: {}", config.id(), problem.message());
-      new Thread(this::stop, "gleaner-relay-stop").start();
+      stopFor(problem.message(), problem.message());
     } else {
       log.warn("relay {}: {}", config.id(), problem.message());
     }
+  }
+
+  /** It stops on its own for {@code why} (what {@link #fatalError} says), logging {@code logged}. */
+  private void stopFor(String why, String logged) {
+    fatal = why;
+    log.error("relay {}: {}", config.id(), logged);
+    // not on this event loop: stopping waits for the loops to end
+    new Thread(this::stop, "gleaner-relay-stop").start();
   }
 
   /** Why it stopped on its own (a refusal it cannot mend), or null. */
