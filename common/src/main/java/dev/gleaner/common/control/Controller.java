@@ -334,6 +334,11 @@ public final class Controller {
     state.port = java.util.Objects.requireNonNull(rule, "rule");
   }
 
+  /** How the master's port sends chunk input, as last told ({@link #port(PortRule)}). */
+  public PortRule port() {
+    return state.port;
+  }
+
   /**
    * The owner's weight in the fair share of the workers among owners (1 unless set; see {@link
    * JobDef.Tenant}): with weights 3 and 1, two busy owners get workers 3 to 1; 0 takes the owner

@@ -25,6 +25,8 @@ import java.util.Map;
  * that time.
  */
 public final class EgressEstimator {
+  /** The length of the windows a port tells the estimator of, seconds. */
+  public static final double WINDOW_SECONDS = 0.25;
   /** Streams together below this share of their links' sum show the egress binding. */
   public static final double SLOWER = 0.85;
   /**
@@ -50,6 +52,9 @@ public final class EgressEstimator {
    * looks as fast as memory.
    */
   static final double ARRIVALS_MIN_SECONDS = 0.5;
+
+  /** The shortest transfer alone on the wire that floors the egress by its rate ({@link #alone}), seconds. */
+  static final double ALONE_MIN_SECONDS = 0.1;
 
   private final Deque<double[]> boundWindows = new ArrayDeque<>();
   private final Deque<Arrival> arrivals = new ArrayDeque<>();
@@ -132,6 +137,19 @@ public final class EgressEstimator {
   public void carried(double rate) {
     if (Double.isFinite(rate) && rate > 0) {
       floor = Math.max(floor, rate);
+    }
+  }
+
+  /**
+   * A transfer that had the wire to itself, its link measured by it, carried {@code bytes} in {@code
+   * seconds}: the egress is at least that fast, if it lasted {@link #ALONE_MIN_SECONDS} (a shorter one is
+   * timed too coarsely to floor it). A fresh master probes each link alone; without this, its egress
+   * stayed floored by the one slow probe long enough to floor it by arrivals (1.2 MB/s where a 9.56 MB/s
+   * link had just gone through), and its first plan kept every link apart.
+   */
+  public void alone(double bytes, double seconds) {
+    if (seconds >= ALONE_MIN_SECONDS && bytes > 0) {
+      carried(bytes / seconds);
     }
   }
 

@@ -19,6 +19,19 @@ public final class Sends {
     return sends >= FIT;
   }
 
+  /**
+   * The port as a plan should assume it, the egress being as {@code egress} (the estimator's rule)
+   * says: streams that fit in it, whether they fit it here ({@code fit}) or share it ({@code share}: the
+   * egress bounds them all the same), never counting on the port's one try past a floor; with a count,
+   * that many links at once within the egress (1: the papers' one port).
+   */
+  public static PortRule planRule(int sends, PortRule egress) {
+    if (sends == FIT || sends == SHARE) {
+      return new PortRule(egress.maxStreams(), egress.budget(), false);
+    }
+    return sends == 1 ? PortRule.ONE_PORT : new PortRule(sends, egress.budget(), false);
+  }
+
   /** The code {@code text} names; anything else is refused in one line naming {@code option}. */
   public static int parse(String option, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);

@@ -194,7 +194,7 @@ public final class ClosedLoop {
     this.setup = setup;
     this.observer = observer;
     this.controller = new Controller(setup.config());
-    // the simulated master knows its egress: it plans with the port it has from the start
+    // the port as the simulated master plans with it from the start: its egress known, or nothing seen yet
     controller.port(setup.network().planRule());
     if (setup.network().linksKnown()) {
       for (Host h : hosts) {

@@ -3,6 +3,7 @@ package dev.gleaner.common.sim;
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.port.EgressEstimator;
 import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.port.Sends;
 import java.util.ArrayList;
@@ -24,6 +25,11 @@ import java.util.Set;
  * the other. Each piece boundary a stream's bytes reach lets its worker start that piece. When a stream
  * ends, the worker is told, and the controller hears how long the bytes took, unless the stream went
  * slower than its link (it shared the egress) and the link has a measure already, as the runtime does.
+ *
+ * <p>A master that learns its egress ({@link SimNetwork#egressLearned}) learns it as the runtime's port
+ * does, with the same {@link EgressEstimator} fed the same way: a window every {@link
+ * EgressEstimator#WINDOW_SECONDS} while streams wait or go, each transfer's arrival and link; it admits
+ * streams and tells the controller its port by what it learned so far.
  */
 final class SimFluidPort implements SimPorts.Port {
   private final class Flow extends SimPorts.Transfer {
@@ -77,6 +83,16 @@ final class SimFluidPort implements SimPorts.Port {
   private final List<Flow> active = new ArrayList<>();
   /** Each worker's link as the port measured it last, bytes/s. */
   private final Map<SimHost, Double> measured = new HashMap<>();
+  /** The egress as the master learns it; null when it knows it. */
+  private final EgressEstimator egress;
+  /** The estimator's window: whether one is running, when it began, and what was sent by then. */
+  private boolean windowing;
+  private double windowStart;
+  private double windowSentBefore;
+  /** Each stream on the wire when the window began, and what it had sent then (units). */
+  private Map<Flow, Double> windowFlows = Map.of();
+  /** Units sent so far, every stream together. */
+  private double sentTotal;
   private double lastUpdate;
   private long token;
   private boolean busy;
@@ -87,10 +103,16 @@ final class SimFluidPort implements SimPorts.Port {
     this.controller = controller;
     this.job = job;
     this.network = network;
+    this.egress = network.egressLearned() ? EgressEstimator.fromArrivals() : null;
   }
 
   @Override
   public void queue(SimHost h, SimChunk c, Action.Stream s, Runnable arrived) {
+    if (egress != null && !windowing) {
+      advance();
+      windowing = true;
+      beginWindow(clock.now(), Map.of());
+    }
     waiting.add(new Flow(h, c, s, clock.next(), arrived));
     update();
   }
@@ -127,13 +149,63 @@ final class SimFluidPort implements SimPorts.Port {
     update();
   }
 
-  /** Moves every stream on the wire on to now at its rate. */
+  /**
+   * Moves every stream on the wire on to now at its rate, ending the estimator's windows that end on
+   * the way (the rates hold between two updates).
+   */
   private void advance() {
     double now = clock.now();
-    for (Flow f : active) {
-      f.sent = Double.isInfinite(f.rate) ? f.to - f.from : Math.min(f.to - f.from, f.sent + f.rate * (now - lastUpdate));
+    while (windowing && windowStart + EgressEstimator.WINDOW_SECONDS <= now) {
+      double end = windowStart + EgressEstimator.WINDOW_SECONDS;
+      moveTo(Math.max(end, lastUpdate));
+      endWindow(end);
     }
-    lastUpdate = now;
+    moveTo(now);
+  }
+
+  private void moveTo(double t) {
+    for (Flow f : active) {
+      double before = f.sent;
+      f.sent = Double.isInfinite(f.rate) ? f.to - f.from : Math.min(f.to - f.from, f.sent + f.rate * (t - lastUpdate));
+      sentTotal += f.sent - before;
+    }
+    lastUpdate = t;
+  }
+
+  private void beginWindow(double at, Map<Flow, Double> flows) {
+    windowStart = at;
+    windowSentBefore = sentTotal;
+    windowFlows = flows;
+  }
+
+  /**
+   * The window ends at {@code end}: what was sent in it, the streams on the wire all through it, how
+   * many of them went slower than their links, told to the estimator as the runtime's port tells it;
+   * the next begins, or none while no stream waits or goes.
+   */
+  private void endWindow(double end) {
+    int through = 0;
+    int slowed = 0;
+    double linkSum = 0;
+    double seconds = end - windowStart;
+    Map<Flow, Double> now = new HashMap<>();
+    for (Flow f : active) {
+      now.put(f, f.sent);
+      Double before = windowFlows.get(f);
+      if (before != null) {
+        through++;
+        double rate = link(f);
+        linkSum += rate;
+        if ((f.sent - before) * job.bytesPerUnit() < EgressEstimator.SLOWER * rate * seconds) {
+          slowed++;
+        }
+      }
+    }
+    egress.window(windowStart, end, (sentTotal - windowSentBefore) * job.bytesPerUnit(), through, linkSum, slowed);
+    beginWindow(end, now);
+    if (active.isEmpty() && waiting.isEmpty()) {
+      windowing = false;
+    }
   }
 
   /** Ends the streams that are done, lets the next ones on, shares the egress, and plans the next end. */
@@ -183,10 +255,19 @@ final class SimFluidPort implements SimPorts.Port {
     // as the runtime's port judges it: a rate below the link's known one, beside other links, may be a share
     double known = link(f);
     boolean slower = !Double.isNaN(known) && now > f.startedAt && bytes / (now - f.startedAt) < 0.9 * known;
-    boolean clean = !(slower && f.crowded) && !f.shared;
+    boolean clean = !(slower && f.crowded) && (egress == null ? !f.shared : egress.clean(f.startedAt, now));
+    if (egress != null) {
+      // as the runtime's port: the link as the controller knew it, and the arrival, go through the estimator
+      egress.carried(f.linkEstimate);
+      egress.arrived(f.startedAt, now, bytes, known, f.host);
+      controller.port(Sends.planRule(network.sends(), egress.rule(Integer.MAX_VALUE)));
+    }
     if (clean && now > f.startedAt) {
       // the port's own last measure of the link, as the runtime's keeps one per connection
       measured.put(f.host, bytes / (now - f.startedAt));
+      if (egress != null && !f.crowded) {
+        egress.alone(bytes, now - f.startedAt);
+      }
     }
     if (clean || Double.isNaN(known)) {
       controller.streamed(f.host.host.id(), job.id(), f.chunk.id, bytes, now - f.startedAt, !f.crowded, now);
@@ -208,7 +289,7 @@ final class SimFluidPort implements SimPorts.Port {
       onWire.add(f.host);
       links.put(f.host, link(f));
     }
-    PortRule rule = new PortRule(Integer.MAX_VALUE, network.egress());
+    PortRule rule = egress == null ? new PortRule(Integer.MAX_VALUE, network.egress()) : egress.rule(Integer.MAX_VALUE);
     Map<SimHost, Long> first = SimPorts.firstOfEach(waiting);
     List<Flow> notYet = new ArrayList<>();
     while (!waiting.isEmpty()) {
@@ -329,6 +410,10 @@ final class SimFluidPort implements SimPorts.Port {
         // its end, or the next piece boundary its bytes reach (the worker may start that piece)
         next = Math.min(next, (f.nextBoundary() - f.from - f.sent) / f.rate);
       }
+    }
+    if (windowing && !waiting.isEmpty()) {
+      // a window's end may let a waiting stream on (the floor it raises, the bound it finds)
+      next = Math.min(next, windowStart + EgressEstimator.WINDOW_SECONDS - clock.now());
     }
     long t = ++token;
     if (Double.isFinite(next)) {

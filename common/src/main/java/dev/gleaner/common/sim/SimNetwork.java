@@ -22,8 +22,12 @@ import java.util.Map;
  * @param paths for a worker reached through other nodes (relays, or workers that forward: paper 002's
  *     tree), the links its input crosses above its own, nearest first; each is shared by every stream
  *     that crosses it. A worker not named hangs off the master's port directly.
+ * @param egressLearned whether the master learns its egress as it sends, as a fresh master does (the
+ *     runtime's {@link dev.gleaner.common.port.EgressEstimator}, fed as the runtime's port feeds it);
+ *     else it knows it from the start, and plans with it
  */
-public record SimNetwork(double egress, int sends, boolean linksKnown, Map<String, List<Hop>> paths) {
+public record SimNetwork(double egress, int sends, boolean linksKnown, Map<String, List<Hop>> paths,
+    boolean egressLearned) {
   /** One stream at a time at its link's rate: the papers' model, the simulator's until there was a choice. */
   public static final SimNetwork ONE_PORT = new SimNetwork(Double.POSITIVE_INFINITY, 1);
 
@@ -44,12 +48,20 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
 
   /** A master that learns the links as the job streams. */
   public SimNetwork(double egress, int sends) {
-    this(egress, sends, false, Map.of());
+    this(egress, sends, false, Map.of(), false);
   }
 
   /** The same network, its links measured before the job. */
   public SimNetwork withLinksKnown() {
-    return new SimNetwork(egress, sends, true, paths);
+    return new SimNetwork(egress, sends, true, paths, egressLearned);
+  }
+
+  /**
+   * The same network, its master learning its egress from what it sends, as a master does on its first
+   * job (it plans with what it learned so far).
+   */
+  public SimNetwork withEgressLearned() {
+    return new SimNetwork(egress, sends, linksKnown, paths, true);
   }
 
   /**
@@ -80,7 +92,7 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
         p.put(w.id(), up);
       }
     }
-    return new SimNetwork(egress, sends, linksKnown, p);
+    return new SimNetwork(egress, sends, linksKnown, p, egressLearned);
   }
 
   /**
@@ -103,10 +115,16 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     }
   }
 
-  /** The port's rule as the simulated master plans with it, its egress known (bytes/s). */
+  /**
+   * The port's rule as the simulated master plans with it from the start: its egress known (bytes/s),
+   * or, if it learns it, as a master that sent nothing yet (no limit seen).
+   */
   public PortRule planRule() {
     if (onePort()) {
       return PortRule.ONE_PORT;
+    }
+    if (egressLearned) {
+      return Sends.planRule(sends, new PortRule(Integer.MAX_VALUE, Double.POSITIVE_INFINITY));
     }
     return new PortRule(sends >= 1 ? sends : Integer.MAX_VALUE, egress);
   }

@@ -135,6 +135,34 @@ class SimFluidPortTest {
   }
 
   /**
+   * A fresh master learns its egress as the runtime's does (the same estimator, fed the same way) and
+   * plans with what it learned: behind an egress as fast as the fastest link it finds the egress binding
+   * and measures it; behind one faster than every link together it floors it by what went through, the
+   * links' sum. Either way it starts from nothing known (no bound at all).
+   */
+  @Test
+  void aFreshMasterLearnsItsEgressAsItSends() {
+    double sum = 0;
+    for (double l : LINKS) {
+      sum += l;
+    }
+    for (String strategy : List.of("self", "distrib")) {
+      ClosedLoop.Result bound = run(strategy, new SimNetwork(LINKS[0], Sends.FIT).withEgressLearned());
+      assertEquals(LINKS[0], bound.controller().port().budget(), 0.1 * LINKS[0], strategy);
+      // transfers long enough (half a second and more) to floor the egress by what arrived together
+      JobDef job = JobDef.of("j", "wc", 0, UNITS, strategy).withMinWorkers(LINKS.length).withChunking(4_000_000, 1)
+          .withInput(1, x -> x);
+      ClosedLoop.Result wide = ClosedLoop.run(job, hosts(), ClosedLoop.Setup.defaults(3600)
+          .with(new SimNetwork(2 * sum, Sends.FIT).withEgressLearned()));
+      assertEquals(UNITS, wide.committed());
+      double learned = wide.controller().port().budget();
+      assertTrue(learned >= 0.9 * sum && learned <= 2 * sum, strategy + ": " + learned + " against the links' "
+          + sum);
+    }
+    assertEquals(Double.POSITIVE_INFINITY, new SimNetwork(LINKS[0], Sends.FIT).withEgressLearned().planRule().budget());
+  }
+
+  /**
    * A one-unit piece whose last billionth of a unit is left at 20 s of simulated time would end
    * sooner than the clock can tell (its end 1.4e-15 s away, under the clock's resolution there): the
    * port used to schedule it for now again and again, the run spun until its step limit and ended with

@@ -29,8 +29,8 @@ import java.util.Map;
  *       the port's rule (no egress limit but the uplink's): the papers' figure, the makespan of its
  *       timeline;
  *   <li>{@code simulated}: {@code gleaner simulate}'s closed loop, the real controller on a simulated
- *       port and workers, the links known or learned as the master had them before the run; the
- *       simulated master knows its egress from the start (the real one learns it as it sends).
+ *       port and workers, the links and the egress known or learned as the master had them before
+ *       the run (a fresh master learns both as it sends).
  * </ul>
  */
 final class LinksPrediction {
@@ -94,7 +94,7 @@ final class LinksPrediction {
     double horizon = 1000 * (bytes / Math.min(total, egress) + 1);
     ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), 0.5,
         Double.isFinite(eps) && eps > 0 ? eps : 0, horizon)
-        .with(linksKnown ? network.withLinksKnown() : network);
+        .with(linksKnown ? network.withLinksKnown() : network.withEgressLearned());
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, setup);
     out.put("simulated", r.end());
     int met = 0;

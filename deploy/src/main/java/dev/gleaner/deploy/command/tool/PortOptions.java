@@ -20,19 +20,30 @@ final class PortOptions {
           + " plan's order) or N links at a time (default: ${DEFAULT-VALUE}, the papers' one port).")
   String concurrentSends;
 
-  /** The simulated master's network; the master has measured its links before the job if {@code linksKnown}. */
+  /**
+   * The simulated master's network. A master that measured its links before the job ({@code
+   * linksKnown}: it ran a job across them) knows its egress too; a fresh one learns both as it sends,
+   * as the runtime's does.
+   */
   SimNetwork network(boolean linksKnown) {
+    SimNetwork network = known();
+    if (linksKnown) {
+      return network.withLinksKnown();
+    }
+    // with no --egress there is nothing to learn but the links (the papers' one port by default)
+    return Double.isFinite(network.egress()) ? network.withEgressLearned() : network;
+  }
+
+  /** The port's rule as a plan assumes it: its egress as given. */
+  PortRule planRule() {
+    return known().planRule();
+  }
+
+  private SimNetwork known() {
     double e = egress == null ? Double.POSITIVE_INFINITY : egress;
     if (!(e > 0)) {
       throw new IllegalArgumentException("--egress must be positive, got " + egress);
     }
-    int n = Sends.parse("--concurrent-sends", concurrentSends);
-    SimNetwork network = new SimNetwork(e, n);
-    return linksKnown ? network.withLinksKnown() : network;
-  }
-
-  /** The port's rule as a plan assumes it. */
-  PortRule planRule() {
-    return network(false).planRule();
+    return new SimNetwork(e, Sends.parse("--concurrent-sends", concurrentSends));
   }
 }

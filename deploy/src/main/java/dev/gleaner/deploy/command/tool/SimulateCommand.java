@@ -80,7 +80,8 @@ public final class SimulateCommand implements Callable<Integer> {
   PortOptions port;
 
   @Option(names = "--links-known", description = "Closed loop: the master has measured every worker's link before"
-      + " the job (it ran a job across them already), so its first plan uses them instead of probe chunks.")
+      + " the job (it ran a job across them already), so its first plan uses them instead of probe chunks, and"
+      + " knows its --egress; without it the master learns both as it sends, as a fresh master does.")
   boolean linksKnown;
 
   @Option(names = "--json", description = "Print one JSON document on stdout.")

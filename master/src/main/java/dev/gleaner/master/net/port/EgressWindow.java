@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The port's window on its egress (every {@link SendPort#WINDOW_MILLIS}): what it sent since the last
@@ -14,6 +16,8 @@ import java.util.function.ToLongFunction;
  * own links; told to the {@link EgressEstimator}. Used under the port's lock.
  */
 final class EgressWindow {
+  private static final Logger log = LoggerFactory.getLogger(EgressWindow.class);
+
   private double start;
   private long sentBefore;
   private Set<PortStream> sending = Set.of();
@@ -53,7 +57,12 @@ final class EgressWindow {
         }
       }
     }
-    egress.window(start, now, sent - sentBefore, through, linkSum, slowed);
+    boolean bound = egress.window(start, now, sent - sentBefore, through, linkSum, slowed);
+    if (bound && log.isDebugEnabled()) {
+      log.debug("the egress bound over {} s: {} bytes/s with {} streams through ({} slowed) over links summing {};"
+          + " now {}", String.format("%.3f", now - start), String.format("%.4g", (sent - sentBefore) / (now - start)),
+          through, slowed, String.format("%.4g", linkSum), String.format("%.4g", egress.egress()));
+    }
     start = now;
     sentBefore = sent;
     sending = sendingNow;

@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class SendPort implements PortStream.Port {
   /** A transfer below this share of its link's known rate measures the link only if it was alone on the wire. */
   static final double SOLO_ONLY = 0.9;
   /** The egress estimator's windows. */
-  static final long WINDOW_MILLIS = 250;
+  static final long WINDOW_MILLIS = Math.round(EgressEstimator.WINDOW_SECONDS * 1000);
 
   /**
    * {@link Sends#SHARE}: every stream goes at once; {@link Sends#FIT}: streams fit in the egress; n at least 1:
@@ -70,6 +71,8 @@ public final class SendPort implements PortStream.Port {
    */
   private final int fixed;
   private final boolean fit;
+  /** The code of {@link Sends} the port was made with. */
+  private final int sends;
   private final EgressEstimator egress = EgressEstimator.fromArrivals();
   /** By rank; between equal ranks (a plan that gives no order), the faster link first, as DISTRIB orders. */
   private final PriorityQueue<PortStream> waiting = new PriorityQueue<>(SendPort::serveBefore);
@@ -95,6 +98,7 @@ public final class SendPort implements PortStream.Port {
     if (!Sends.valid(sends)) {
       throw new IllegalArgumentException("concurrent sends must be share, fit or at least 1, got " + sends);
     }
+    this.sends = sends;
     this.fit = sends == Sends.FIT;
     this.fixed = sends == Sends.SHARE ? Integer.MAX_VALUE : Math.max(sends, 0);
   }
@@ -226,6 +230,14 @@ public final class SendPort implements PortStream.Port {
       if (clean && bytes > 0 && seconds > 0) {
         // the streams asked for before this measure go by it too
         measured.put(channel, bytes / seconds);
+        if (!s.crowded) {
+          egress.alone(bytes, seconds);
+        }
+      }
+      if (log.isDebugEnabled()) {
+        log.debug(String.format(Locale.ROOT, "chunk %d of job %s arrived at %s: %d bytes in %.3f s (%.4g bytes/s; link"
+            + " known %.4g), %s; the egress %.4g (%s)", chunkId, job, channel.remoteAddress(), bytes, seconds,
+            bytes / seconds, known, clean ? "clean" : "not clean", egress.egress(), egress.bound() ? "bound" : "floor"));
       }
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
@@ -275,19 +287,9 @@ public final class SendPort implements PortStream.Port {
     }
   }
 
-  /**
-   * The port as a plan should assume it (bytes/s): streams that fit in the egress as now estimated,
-   * whether they fit it here (fit) or share it (share: the egress bounds them all the same), and no
-   * more (the port may try one stream past a floor; a plan counts on what is known to go through);
-   * with a fixed count, that many links at once.
-   */
+  /** The port as a plan should assume it ({@link Sends#planRule}), with the egress as now estimated. */
   public synchronized PortRule planRule() {
-    PortRule r = egress.rule(Integer.MAX_VALUE);
-    if (fit || fixed == Integer.MAX_VALUE) {
-      return new PortRule(r.maxStreams(), r.budget(), false);
-    }
-    // n links at once, still within the egress, as the simulator plans them
-    return fixed == 1 ? PortRule.ONE_PORT : new PortRule(fixed, r.budget(), false);
+    return Sends.planRule(sends, egress.rule(Integer.MAX_VALUE));
   }
 
   /** The rule as it stands: fit the egress as now estimated, or the fixed count. */
