@@ -24,6 +24,15 @@ package dev.gleaner.common.estimate;
  * half-life. A transfer read late may look fast beside others too, but a run of them raises a link
  * at most to what it did before its drop. Once the estimate is back there (by a run or by the
  * decaying mean), the drop is over: rises are followed at the decaying pace again.
+ *
+ * <p>The first observation is taken as such a drop too. A job's first transfers often run while every
+ * process of the job wakes up at once (their JVMs compiling): on the testbed a 4.78 MB/s link's first
+ * transfer read 0.89 to 1.05 MB/s; weighed by its long time it held the estimate at a third of the
+ * link, DISTRIB served that worker last, and it waited six seconds for its next transfer. So a second
+ * observation more than {@code shift} times above the first replaces it, and a run of {@link #RUN}
+ * right after the first, each more than {@link #RISE} times above the estimate, replaces it at their
+ * median. An estimate set too high this way is followed down by the next transfers; one too low may
+ * get no more transfers to show it.
  */
 final class DecayingRate {
   private final double halfLife;
@@ -84,8 +93,15 @@ final class DecayingRate {
     boolean low = known && rate * shift < estimate;
     double beforeDrop = beforeAmount / beforeSeconds;
     // beside others a transfer can only look slower than its link: a rise needs no wire to itself
-    boolean high = shift > 1 && observations > 0 && seconds > 0 && !Double.isNaN(beforeDrop)
-        && rate > RISE * (amount / seconds) && amount / seconds < beforeDrop;
+    boolean high = shift > 1 && observations > 0 && seconds > 0 && rate > RISE * (amount / seconds)
+        && (observations <= RUN || !Double.isNaN(beforeDrop) && amount / seconds < beforeDrop);
+    if (shift > 1 && observations == 1 && seconds > 0 && rate > shift * (amount / seconds)) {
+      // the first ran slowed by the job's start (see the class comment): the second says more
+      set(rate, secondsTaken);
+      up.clear();
+      down.clear();
+      return;
+    }
     double shifted = down.add(low, rate, secondsTaken);
     if (!Double.isNaN(shifted)) {
       // a run far below: the rate dropped; the run is what is known of it

@@ -154,6 +154,33 @@ class EstimatorTest {
     assertTrue(e.bandwidth("w").value() < 7.5e6, "no rise after the drop is over: " + e.bandwidth("w").value());
   }
 
+  /**
+   * A link's first transfer ran while the job's processes woke up, five times slower than the link
+   * (the testbed's 4.78 MB/s link read 0.89 MB/s): a second one more than twice as fast replaces it,
+   * where a mean weighed by time would hold a third of the link for ten transfers more. One a little
+   * slow (0.63 of it) is replaced by the run of three after it. Later, rises are followed at the
+   * decaying pace again.
+   */
+  @Test
+  void aSlowFirstTransferIsReplacedByTheOnesAfterIt() {
+    e.transferred("w", 524_288, 0.586, true);
+    e.transferred("w", 524_288, 524_288 / 4.78e6, true);
+    assertEquals(4.78e6, e.bandwidth("w").value(), 1, "the second, five times as fast");
+    e.transferred("v", 524_288, 524_288 / 3.0e6, true);
+    List<Double> after = new ArrayList<>();
+    for (int k = 0; k < 3; k++) {
+      e.transferred("v", 524_288, 524_288 / 4.78e6 * (0.97 + 0.06 * random.nextDouble()), true);
+      after.add(e.bandwidth("v").value());
+    }
+    assertTrue(after.get(1) < 0.95 * 4.78e6, "two are not a run yet: " + after);
+    assertEquals(4.78e6, after.get(2), 0.04 * 4.78e6, "from the third: " + after);
+    for (int k = 0; k < 3; k++) {
+      e.transferred("v", 524_288, 524_288 / 19e6, true);
+    }
+    // three transfers read late (19 MB/s) decay in, they are no run that sets the link to their rate
+    assertTrue(e.bandwidth("v").value() < 0.5 * 19e6, "no run after the first ones: " + e.bandwidth("v").value());
+  }
+
   /** Without a drop first, fast transfers are followed at the decaying pace only (a worker that read late). */
   @Test
   void fastTransfersAloneDoNotRaiseALinkThatNeverDropped() {
