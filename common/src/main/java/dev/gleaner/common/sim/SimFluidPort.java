@@ -255,7 +255,9 @@ final class SimFluidPort implements SimPorts.Port {
     // as the runtime's port judges it: a rate below the link's known one, beside other links, may be a share
     double known = link(f);
     boolean slower = !Double.isNaN(known) && now > f.startedAt && bytes / (now - f.startedAt) < 0.9 * known;
-    boolean clean = !(slower && f.crowded) && (egress == null ? !f.shared : egress.clean(f.startedAt, now));
+    // as the runtime's port, a transfer too short to be timed well does not measure its link
+    boolean clean = !(slower && f.crowded) && now - f.startedAt >= EgressEstimator.TIMED_MIN_SECONDS
+        && (egress == null ? !f.shared : egress.clean(f.startedAt, now));
     if (egress != null) {
       // as the runtime's port: the link as the controller knew it, and the arrival, go through the estimator
       egress.carried(f.linkEstimate);

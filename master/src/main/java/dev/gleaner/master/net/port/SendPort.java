@@ -220,7 +220,8 @@ public final class SendPort implements PortStream.Port {
         seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
-      clean = !s.everStalled && s.startSeconds >= 0 && egress.clean(s.startSeconds, now)
+      clean = !s.everStalled && s.startSeconds >= 0 && seconds >= EgressEstimator.TIMED_MIN_SECONDS
+          && egress.clean(s.startSeconds, now)
           && !(slower && s.crowded);
       egress.carried(s.linkRate); // the link as the controller knew it went through the egress
       if (!s.everStalled) {
