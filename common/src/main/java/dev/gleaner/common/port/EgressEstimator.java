@@ -54,12 +54,18 @@ public final class EgressEstimator {
   static final double ARRIVALS_MIN_SECONDS = 0.5;
 
   /**
-   * The shortest transfer, seconds, that measures its link, or floors the egress alone on the wire
-   * ({@link #alone}): a shorter one is timed too coarsely (its worker reads it in a few reads, as they
+   * The shortest transfer, seconds, that measures its link: a shorter one is timed too coarsely (its worker reads it in a few reads, as they
    * come in bunches: 18 kB in 2 ms read a 4.78 MB/s link at 9.8, and the port then held that link's
    * later transfers for shares of the egress).
    */
   public static final double TIMED_MIN_SECONDS = 0.05;
+  /**
+   * The shortest transfer alone on the wire that floors the egress by its rate ({@link #alone}),
+   * seconds: a floor is the most seen to go through, so it takes transfers long enough that the bytes
+   * of a worker's first read, and a link's burst after a pause, do not read it high (from 50 ms on, the
+   * testbed's transfers read their links up to 7% high, and the floor with them).
+   */
+  static final double ALONE_MIN_SECONDS = 0.2;
 
   private final Deque<double[]> boundWindows = new ArrayDeque<>();
   private final Deque<Arrival> arrivals = new ArrayDeque<>();
@@ -147,12 +153,13 @@ public final class EgressEstimator {
 
   /**
    * A transfer that had the wire to itself, its link measured by it, carried {@code bytes} in {@code
-   * seconds}: the egress is at least that fast, if it lasted {@link #TIMED_MIN_SECONDS}. A fresh master probes each link alone; without this, its egress
-   * stayed floored by the one slow probe long enough to floor it by arrivals (1.2 MB/s where a 9.56 MB/s
-   * link had just gone through), and its first plan kept every link apart.
+   * seconds}: the egress is at least that fast, if it lasted {@link #ALONE_MIN_SECONDS}. A fresh master
+   * probes each link alone; without this, its egress stayed floored by the one slow probe long enough
+   * to floor it by arrivals (1.2 MB/s where a 9.56 MB/s link had just gone through), and its first
+   * plan kept every link apart.
    */
   public void alone(double bytes, double seconds) {
-    if (seconds >= TIMED_MIN_SECONDS && bytes > 0) {
+    if (seconds >= ALONE_MIN_SECONDS && bytes > 0) {
       carried(bytes / seconds);
     }
   }
