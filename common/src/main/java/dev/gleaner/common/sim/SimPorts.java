@@ -3,6 +3,7 @@ package dev.gleaner.common.sim;
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.port.PortRule;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -81,12 +82,12 @@ final class SimPorts {
 
   /**
    * The order in which waiting streams are served, as the master's port serves them: by the plan's
-   * rank, between equal ranks the faster link first (one not measured yet first of all), then in the
-   * order they were asked for.
+   * rank ({@link PortRule#order}), between equal ranks the faster link first (one not measured yet first of
+   * all), then in the order they were asked for.
    */
   static int serviceOrder(Transfer a, Transfer b) {
     if (a.rank != b.rank) {
-      return Integer.compare(a.rank, b.rank);
+      return Integer.compare(PortRule.order(a.rank), PortRule.order(b.rank));
     }
     double ra = Double.isNaN(a.linkEstimate) ? Double.POSITIVE_INFINITY : a.linkEstimate;
     double rb = Double.isNaN(b.linkEstimate) ? Double.POSITIVE_INFINITY : b.linkEstimate;

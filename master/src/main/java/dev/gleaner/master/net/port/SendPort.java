@@ -114,12 +114,12 @@ public final class SendPort implements PortStream.Port {
   }
 
   /**
-   * The port's order: by rank; then by link, the fastest first (one not measured yet before all, so
-   * that it is measured); then in the order asked.
+   * The port's order: by rank ({@link PortRule#order}: one with no place in the plan first); then by link,
+   * the fastest first (one not measured yet before all, so that it is measured); then in the order asked.
    */
   static int serveBefore(PortStream a, PortStream b) {
     if (a.rank != b.rank) {
-      return Integer.compare(a.rank, b.rank);
+      return Integer.compare(PortRule.order(a.rank), PortRule.order(b.rank));
     }
     double ra = Double.isNaN(a.linkRate) ? Double.POSITIVE_INFINITY : a.linkRate;
     double rb = Double.isNaN(b.linkRate) ? Double.POSITIVE_INFINITY : b.linkRate;

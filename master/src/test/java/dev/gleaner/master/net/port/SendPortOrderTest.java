@@ -65,6 +65,37 @@ class SendPortOrderTest {
   }
 
   /**
+   * A probe chunk a worker held from before the plan has no place in the plan's order: it goes before
+   * the plan's ranked streams, since the worker's own planned streams wait behind it (served last, it
+   * kept its worker idle for most of a job).
+   */
+  @Test
+  void aStreamWithNoPlaceInThePlanGoesBeforeTheRankedOnes() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[400]);
+    SendPort port = new SendPort(1);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    EmbeddedChannel c = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(a, "j", 1, input, 0, 100, 0, 9.6e6, quiet);
+      settle(a, b, c);
+      assertEquals(1, streams(a));
+      port.enqueue(b, "j", 2, input, 100, 200, 1, 4.8e6, quiet);
+      port.enqueue(c, "j", 3, input, 200, 300, Integer.MAX_VALUE, 2.4e6, quiet);
+      port.arrived(a, "j", 1, 100, 0.01, 0);
+      settle(a, b, c);
+      assertEquals(1, streams(c), "the probe chunk held ahead goes first");
+      assertEquals(0, streams(b), "the plan's rank 1 waits behind it");
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+      c.finishAndReleaseAll();
+    }
+  }
+
+  /**
    * A worker's span far shorter than the port's own time is taken for a late read: the worker's pace
    * after its first read is used if it could tell one (never longer than the port's time), else the
    * port's time.
