@@ -108,6 +108,8 @@ public final class MasterServer implements AutoCloseable {
       throw new IllegalStateException("cannot listen on " + config.bind() + ": " + e.getMessage(), e);
     }
     loop.start(TICK_MILLIS);
+    // before the first job's messages come (each kind's first use costs a cold JVM a few hundred ms)
+    dev.gleaner.protocol.Messages.warmUpInBackground();
     long period = Math.max(10, config.heartbeatInterval().toMillis() / 2);
     sweeper = workers.next().scheduleAtFixedRate(() -> {
       try {

@@ -99,6 +99,8 @@ public final class WorkerDaemon implements AutoCloseable {
    * workers embedded in one JVM, as in benchmarks); the group stays open when the daemon stops.
    */
   public static WorkerDaemon start(WorkerConfig config, EventLoopGroup shared) {
+    // while it calibrates: the first assignment was read 0.5-0.7 s late on a busy two-core machine
+    dev.gleaner.protocol.Messages.warmUpInBackground();
     Map<String, Double> speeds = Calibrator.measure(config.workloads(), config.cores(), config.slowdown(), config.maxSpeed());
     WorkerDaemon d = new WorkerDaemon(config, speeds, shared);
     if (d.owner != null) {
