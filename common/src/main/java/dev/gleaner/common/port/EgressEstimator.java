@@ -54,9 +54,9 @@ public final class EgressEstimator {
   static final double ARRIVALS_MIN_SECONDS = 0.5;
 
   /**
-   * The shortest transfer, seconds, that measures its link: a shorter one is timed too coarsely (its worker reads it in a few reads, as they
-   * come in bunches: 18 kB in 2 ms read a 4.78 MB/s link at 9.8, and the port then held that link's
-   * later transfers for shares of the egress).
+   * The shortest transfer, seconds, that measures its link: a shorter one is timed too coarsely (its
+   * worker reads it in a few reads, as they come in bunches: 18 kB in 2 ms read a 4.78 MB/s link at
+   * 9.8, and the port then held that link's later transfers for shares of the egress).
    */
   public static final double TIMED_MIN_SECONDS = 0.05;
   /**

@@ -5,6 +5,7 @@ import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
 import dev.gleaner.common.port.EgressEstimator;
 import dev.gleaner.common.port.PortRule;
+import dev.gleaner.common.port.PortWindow;
 import dev.gleaner.common.port.Sends;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,12 +86,9 @@ final class SimFluidPort implements SimPorts.Port {
   private final Map<SimHost, Double> measured = new HashMap<>();
   /** The egress as the master learns it; null when it knows it. */
   private final EgressEstimator egress;
-  /** The estimator's window: whether one is running, when it began, and what was sent by then. */
+  /** The estimator's window, and whether one is running (while streams wait or go). */
+  private final PortWindow<Flow> window = new PortWindow<>();
   private boolean windowing;
-  private double windowStart;
-  private double windowSentBefore;
-  /** Each stream on the wire when the window began, and what it had sent then (units). */
-  private Map<Flow, Double> windowFlows = Map.of();
   /** Units sent so far, every stream together. */
   private double sentTotal;
   private double lastUpdate;
@@ -111,7 +109,7 @@ final class SimFluidPort implements SimPorts.Port {
     if (egress != null && !windowing) {
       advance();
       windowing = true;
-      beginWindow(clock.now(), Map.of());
+      window.begin(clock.now(), sentTotal * job.bytesPerUnit());
     }
     waiting.add(new Flow(h, c, s, clock.next(), arrived));
     update();
@@ -155,8 +153,8 @@ final class SimFluidPort implements SimPorts.Port {
    */
   private void advance() {
     double now = clock.now();
-    while (windowing && windowStart + EgressEstimator.WINDOW_SECONDS <= now) {
-      double end = windowStart + EgressEstimator.WINDOW_SECONDS;
+    while (windowing && window.start() + EgressEstimator.WINDOW_SECONDS <= now) {
+      double end = window.start() + EgressEstimator.WINDOW_SECONDS;
       moveTo(Math.max(end, lastUpdate));
       endWindow(end);
     }
@@ -172,37 +170,16 @@ final class SimFluidPort implements SimPorts.Port {
     lastUpdate = t;
   }
 
-  private void beginWindow(double at, Map<Flow, Double> flows) {
-    windowStart = at;
-    windowSentBefore = sentTotal;
-    windowFlows = flows;
-  }
-
   /**
-   * The window ends at {@code end}: what was sent in it, the streams on the wire all through it, how
-   * many of them went slower than their links, told to the estimator as the runtime's port tells it;
-   * the next begins, or none while no stream waits or goes.
+   * The window ends at {@code end}: told to the estimator as the runtime's port tells it, a stream's
+   * progress being what it sent; the next begins, or none while no stream waits or goes.
    */
   private void endWindow(double end) {
-    int through = 0;
-    int slowed = 0;
-    double linkSum = 0;
-    double seconds = end - windowStart;
-    Map<Flow, Double> now = new HashMap<>();
+    Map<Flow, Double> sent = new HashMap<>();
     for (Flow f : active) {
-      now.put(f, f.sent);
-      Double before = windowFlows.get(f);
-      if (before != null) {
-        through++;
-        double rate = link(f);
-        linkSum += rate;
-        if ((f.sent - before) * job.bytesPerUnit() < EgressEstimator.SLOWER * rate * seconds) {
-          slowed++;
-        }
-      }
+      sent.put(f, f.sent * job.bytesPerUnit());
     }
-    egress.window(windowStart, end, (sentTotal - windowSentBefore) * job.bytesPerUnit(), through, linkSum, slowed);
-    beginWindow(end, now);
+    window.end(end, sentTotal * job.bytesPerUnit(), sent, this::link, egress);
     if (active.isEmpty() && waiting.isEmpty()) {
       windowing = false;
     }
@@ -415,7 +392,7 @@ final class SimFluidPort implements SimPorts.Port {
     }
     if (windowing && !waiting.isEmpty()) {
       // a window's end may let a waiting stream on (the floor it raises, the bound it finds)
-      next = Math.min(next, windowStart + EgressEstimator.WINDOW_SECONDS - clock.now());
+      next = Math.min(next, window.start() + EgressEstimator.WINDOW_SECONDS - clock.now());
     }
     long t = ++token;
     if (Double.isFinite(next)) {

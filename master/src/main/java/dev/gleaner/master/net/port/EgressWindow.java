@@ -1,8 +1,10 @@
 package dev.gleaner.master.net.port;
 
 import dev.gleaner.common.port.EgressEstimator;
+import dev.gleaner.common.port.PortWindow;
 import io.netty.channel.Channel;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
@@ -11,25 +13,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The port's window on its egress (every {@link SendPort#WINDOW_MILLIS}): what it sent since the last
- * one, which streams had bytes waiting all through it, and how many of those went slower than their
- * own links; told to the {@link EgressEstimator}. Used under the port's lock.
+ * The port's {@link PortWindow} (every {@link SendPort#WINDOW_MILLIS}), a stream's progress being what
+ * its connection took; a window where the egress bound is logged at debug. Used under the port's lock.
  */
 final class EgressWindow {
   private static final Logger log = LoggerFactory.getLogger(EgressWindow.class);
 
-  private double start;
-  private long sentBefore;
-  private Set<PortStream> sending = Set.of();
-  /** What each of those streams' connections had taken when the window began. */
-  private Map<Channel, Long> taken = Map.of();
+  private final PortWindow<PortStream> window = new PortWindow<>();
 
   /** A window begins at {@code now}, the port having sent {@code sent} bytes so far. */
   void begin(double now, long sent) {
-    start = now;
-    sentBefore = sent;
-    sending = Set.of();
-    taken = Map.of();
+    window.begin(now, sent);
   }
 
   /**
@@ -39,33 +33,14 @@ final class EgressWindow {
    */
   void end(double now, long sent, Set<PortStream> sendingNow, ToDoubleFunction<PortStream> link,
       ToLongFunction<Channel> accepted, EgressEstimator egress) {
-    int through = 0;
-    int slowed = 0;
-    double linkSum = 0;
-    Map<Channel, Long> takenNow = new HashMap<>();
+    double start = window.start();
+    Map<PortStream, Double> taken = new HashMap<>();
     for (PortStream s : sendingNow) {
-      long took = accepted.applyAsLong(s.channel);
-      takenNow.put(s.channel, took);
-      if (sending.contains(s)) {
-        through++;
-        double rate = link.applyAsDouble(s);
-        linkSum += rate;
-        // its connection went slower than its link: the egress held it back, or its link got slower
-        Long before = taken.get(s.channel);
-        if (before != null && took - before < EgressEstimator.SLOWER * rate * (now - start)) {
-          slowed++;
-        }
-      }
+      taken.put(s, (double) accepted.applyAsLong(s.channel));
     }
-    boolean bound = egress.window(start, now, sent - sentBefore, through, linkSum, slowed);
-    if (bound && log.isDebugEnabled()) {
-      log.debug("the egress bound over {} s: {} bytes/s with {} streams through ({} slowed) over links summing {};"
-          + " now {}", String.format("%.3f", now - start), String.format("%.4g", (sent - sentBefore) / (now - start)),
-          through, slowed, String.format("%.4g", linkSum), String.format("%.4g", egress.egress()));
+    if (window.end(now, sent, taken, link, egress) && log.isDebugEnabled()) {
+      log.debug(String.format(Locale.ROOT, "the egress bound over %.3f s, %d streams sending; now %.4g bytes/s",
+          now - start, sendingNow.size(), egress.egress()));
     }
-    start = now;
-    sentBefore = sent;
-    sending = sendingNow;
-    taken = takenNow;
   }
 }
