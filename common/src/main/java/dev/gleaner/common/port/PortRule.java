@@ -45,6 +45,21 @@ public record PortRule(int maxStreams, double budget, boolean probe) {
     return rank == Integer.MAX_VALUE ? -1 : rank;
   }
 
+  /**
+   * The order in which waiting streams are served, in the runtime's port and the simulator's: by rank
+   * ({@link #order}); between equal ranks (a plan that gives no order) the faster link first, as DISTRIB
+   * orders, one not measured yet (NaN) first of all, so that it is measured; then in the order asked for
+   * ({@code seq}).
+   */
+  public static int serveBefore(int rankA, double linkA, long seqA, int rankB, double linkB, long seqB) {
+    if (rankA != rankB) {
+      return Integer.compare(order(rankA), order(rankB));
+    }
+    double ra = Double.isNaN(linkA) ? Double.POSITIVE_INFINITY : linkA;
+    double rb = Double.isNaN(linkB) ? Double.POSITIVE_INFINITY : linkB;
+    return ra != rb ? Double.compare(rb, ra) : Long.compare(seqA, seqB);
+  }
+
   /** Streams that fit in a known egress. */
   public PortRule(int maxStreams, double budget) {
     this(maxStreams, budget, false);

@@ -80,18 +80,9 @@ final class SimPorts {
     return first;
   }
 
-  /**
-   * The order in which waiting streams are served, as the master's port serves them: by the plan's
-   * rank ({@link PortRule#order}), between equal ranks the faster link first (one not measured yet first of
-   * all), then in the order they were asked for.
-   */
+  /** The order in which waiting streams are served, as the master's port serves them ({@link PortRule#serveBefore}). */
   static int serviceOrder(Transfer a, Transfer b) {
-    if (a.rank != b.rank) {
-      return Integer.compare(PortRule.order(a.rank), PortRule.order(b.rank));
-    }
-    double ra = Double.isNaN(a.linkEstimate) ? Double.POSITIVE_INFINITY : a.linkEstimate;
-    double rb = Double.isNaN(b.linkEstimate) ? Double.POSITIVE_INFINITY : b.linkEstimate;
-    return ra != rb ? Double.compare(rb, ra) : Long.compare(a.seq, b.seq);
+    return PortRule.serveBefore(a.rank, a.linkEstimate, a.seq, b.rank, b.linkEstimate, b.seq);
   }
 
   static Port of(SimClock clock, Controller controller, JobDef job, SimNetwork network) {

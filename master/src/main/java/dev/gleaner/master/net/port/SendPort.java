@@ -74,8 +74,9 @@ public final class SendPort implements PortStream.Port {
   /** The code of {@link Sends} the port was made with. */
   private final int sends;
   private final EgressEstimator egress = EgressEstimator.fromArrivals();
-  /** By rank; between equal ranks (a plan that gives no order), the faster link first, as DISTRIB orders. */
-  private final PriorityQueue<PortStream> waiting = new PriorityQueue<>(SendPort::serveBefore);
+  /** In the port's order, {@link PortRule#serveBefore}. */
+  private final PriorityQueue<PortStream> waiting =
+      new PriorityQueue<>((a, b) -> PortRule.serveBefore(a.rank, a.linkRate, a.seq, b.rank, b.linkRate, b.seq));
   private final Set<PortStream> onWire = new HashSet<>();
   private final Map<String, PortStream> byChunk = new HashMap<>();
   /** Each connection's unfinished streams, in the order they were asked for. */
@@ -111,22 +112,6 @@ public final class SendPort implements PortStream.Port {
   /** Whether the egress was seen to bind: {@link #egress} is then a measure, else a floor. */
   public synchronized boolean egressBound() {
     return egress.bound();
-  }
-
-  /**
-   * The port's order: by rank ({@link PortRule#order}: one with no place in the plan first); then by link,
-   * the fastest first (one not measured yet before all, so that it is measured); then in the order asked.
-   */
-  static int serveBefore(PortStream a, PortStream b) {
-    if (a.rank != b.rank) {
-      return Integer.compare(PortRule.order(a.rank), PortRule.order(b.rank));
-    }
-    double ra = Double.isNaN(a.linkRate) ? Double.POSITIVE_INFINITY : a.linkRate;
-    double rb = Double.isNaN(b.linkRate) ? Double.POSITIVE_INFINITY : b.linkRate;
-    if (ra != rb) {
-      return Double.compare(rb, ra);
-    }
-    return Long.compare(a.seq, b.seq);
   }
 
   /** Queues the input bytes {@code [from, to)} of a chunk for its worker's channel, its link taken as {@code linkRate}. */
