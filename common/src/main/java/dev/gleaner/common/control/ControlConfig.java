@@ -56,6 +56,12 @@ public record ControlConfig(int window, double lead, int maxWindow, double repla
   /** Re-plan intervals a burst of joins may hold back its re-plan. */
   public static final double BURST_REPLANS = 10;
 
+  /**
+   * Seconds from its probe plan a job's first plan waits at most for the workers still measured by
+   * their probe chunks (see {@code Planner.probing}).
+   */
+  public static final double PROBE_WAIT_SECONDS = 5;
+
   /** How long a re-plan may keep auto's last pick instead of comparing every strategy again. */
   public static final double AUTO_REVIEW_SECONDS = 60;
 

@@ -107,6 +107,43 @@ class ControllerTest {
     assertEquals(1, replan.workers());
   }
 
+  /**
+   * A first job across links and speeds nobody knows runs on probe chunks until they measure the
+   * workers: its first plan waits for the workers still holding a probe (a plan over the first one
+   * measured would hand out chunks sized for it alone), but not for ever.
+   */
+  @Test
+  void theFirstPlanWaitsForTheWorkersStillMeasuredByTheirProbes() {
+    c.addJob(JobDef.of("j", "grep", 0, 10_000_000, "distrib").withInput(1, x -> x).withChunking(100_000, 0)
+        .withMinWorkers(3), 0);
+    for (String id : List.of("a", "b", "c")) {
+      c.workerJoined(new WorkerInfo(id, Set.of("grep"), 1, Map.of(), Double.POSITIVE_INFINITY, 0, 0), 0);
+    }
+    List<Action> first = drain();
+    assertTrue(only(first, Action.Planned.class).get(0).reason().startsWith("no worker's"));
+    Map<String, Action.Assign> probe = only(first, Action.Assign.class).stream()
+        .collect(Collectors.toMap(Action.Assign::worker, a -> a, (x, y) -> x));
+    assertEquals(Set.of("a", "b", "c"), probe.keySet());
+    measure(probe.get("a"), 10_000, 1);
+    c.tick(2);
+    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "b and c are still measured by their probes");
+    measure(probe.get("b"), 5_000, 2.5);
+    c.tick(3);
+    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "c is still measured by its probe");
+    // c never answers: the plan goes on without it once the probes had their time
+    c.tick(ControlConfig.PROBE_WAIT_SECONDS);
+    Action.Planned plan = only(drain(), Action.Planned.class).get(0);
+    assertEquals("distrib", plan.strategy());
+    assertEquals(2, plan.workers());
+  }
+
+  /** The probe chunk's input arrived at {@code bytesPerSecond}, and its worker computed and saved it. */
+  private void measure(Action.Assign probe, double bytesPerSecond, double now) {
+    c.streamed(probe.worker(), probe.job(), probe.chunkId(), probe.units(), probe.units() / bytesPerSecond, true,
+        now - 0.5);
+    complete(probe, now);
+  }
+
   @Test
   void aLateJoinerIsPlannedInWithTheWorkNotHandedOutYet() {
     c.addJob(JobDef.of("j", "primes", 0, 1_000_000, "equal").withMinWorkers(2).withChunking(0, 9), 0);

@@ -73,7 +73,8 @@ final class PlanTriggers {
     for (JobLedger j : s.live()) {
       if (j.phase == JobPhase.QUEUED) {
         start(j, now);
-      } else if (j.active() && j.replanDue && now - j.lastPlanAt >= s.config.replanInterval() && !holdBack) {
+      } else if (j.active() && j.replanDue && now - j.lastPlanAt >= s.config.replanInterval() && !holdBack
+          && !planner.probing(j, now)) {
         planner.replan(j, now);
         planned = true;
       }

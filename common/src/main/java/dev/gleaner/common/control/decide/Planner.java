@@ -273,6 +273,26 @@ final class Planner {
         m.savesOnVacate, now);
   }
 
+  /**
+   * Whether the job's probe chunks are still measuring workers it could plan with: it runs on probe chunks
+   * (no plan yet gives an order), and a worker holding one is not known yet. A plan made now would leave
+   * that worker out and hand out chunks sized for the others; the plan that takes it in comes a re-plan
+   * interval later at best, with those chunks already out (a first job across four links made its plan over
+   * two workers, then over four a second later). Meanwhile the probe chunks go on to whoever is free. At most
+   * {@link ControlConfig#PROBE_WAIT_SECONDS} from the probe plan.
+   */
+  boolean probing(JobLedger j, double now) {
+    if (j.replans < 0 || !j.planned.isEmpty() || now - j.lastPlanAt >= ControlConfig.PROBE_WAIT_SECONDS) {
+      return false;
+    }
+    for (Member m : s.members.values()) {
+      if (m.up() && j.takes(m) && planned(j, m, now) == null && m.chunks.stream().anyMatch(c -> c.job == j)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** A worker's estimate moved past the drift threshold against the plan's figures, or the port's regime changed; or null. */
   String drift(JobLedger j, double now) {
     if (!j.anyQueued()) {

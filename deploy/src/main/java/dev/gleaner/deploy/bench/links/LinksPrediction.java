@@ -70,9 +70,11 @@ final class LinksPrediction {
       double kappa = settings.interruptions() == null ? 0 : settings.interruptions().risks().get(i);
       platform.add(new Worker("w" + (i + 1), speeds[i], link, kappa));
       Risk risk = risks == null ? new Risk(new FailureSchedule.Seen(0, List.of()), 0, 0) : risks.get(i);
-      hosts.add(new ClosedLoop.Host("w" + (i + 1), speeds[i], link, speeds[i], risk.seen().joinAt(),
-          risk.seen().outages(), Double.POSITIVE_INFINITY).withHistory(risk.pastInterruptions(),
-          risk.pastExposureSeconds()));
+      // the job's workload (wc) has no calibration sample: a master that ran no job across these workers
+      // learns their speeds from its probe chunks, as it learns their links
+      hosts.add(new ClosedLoop.Host("w" + (i + 1), speeds[i], link, linksKnown ? speeds[i] : Double.NaN,
+          risk.seen().joinAt(), risk.seen().outages(), Double.POSITIVE_INFINITY)
+          .withHistory(risk.pastInterruptions(), risk.pastExposureSeconds()));
     }
     double egress = settings.uplink().bytesPerSecond() * PAYLOAD;
     int sends = Sends.parse("--link-concurrent-sends", settings.concurrentSends());
