@@ -11,9 +11,11 @@ import java.util.Map;
  * it, how many streams had bytes waiting all through it, and the sum of their links' rates.
  *
  * <p>A window's rate is a floor of the egress. When two or more streams had bytes waiting all
- * through a window and together went slower than their links allow ({@link #SLOWER} of the sum),
- * something they share held them back: the egress, which is then measured, not only floored; when
- * they went as fast, their links fit together. Until
+ * through two windows in a row and together went slower than their links allow ({@link #SLOWER} of
+ * the sum), something they share held them back: the egress, which is then measured, not only
+ * floored; when they went as fast, their links fit together. One such window alone is not taken: a
+ * link's estimate read high by a short transfer, and a stream's first round trips, made a window of a
+ * first job look bound at half the egress, and the port then kept links apart that fit together. Until
  * then the port may try one stream past the floor ({@link PortRule#probe}): each try either raises
  * the floor or finds the egress. A transfer that was on the wire during such a window shared the
  * egress and does not measure its own link ({@link #clean}).
@@ -72,6 +74,8 @@ public final class EgressEstimator {
   private final boolean floorFromArrivals;
   private double floor;
   private double measured = Double.NaN;
+  /** The last window, if it looked bound: {start, end, rate, 1 if taken as bound}; null otherwise. */
+  private double[] lookedBound;
   /** The largest sum of links seen on the wire together, each going at its own rate (the egress did not bind). */
   private double fitted;
 
@@ -170,7 +174,8 @@ public final class EgressEstimator {
   /**
    * Adds the window {@code [start, end)} of the master's clock (seconds) in which it sent {@code bytes},
    * {@code streams} streams having bytes waiting all through it over links summing {@code linkSum}
-   * bytes/s (NaN if one of them is not known); whether the egress bound in it.
+   * bytes/s (NaN if one of them is not known); whether the egress bound in it (and in the window just
+   * before it: one alone is not taken).
    */
   public boolean window(double start, double end, double bytes, int streams, double linkSum) {
     return window(start, end, bytes, streams, linkSum, streams);
@@ -186,6 +191,7 @@ public final class EgressEstimator {
   public boolean window(double start, double end, double bytes, int streams, double linkSum, int slowed) {
     double seconds = end - start;
     if (!(seconds > 0) || !(bytes > 0) || streams < 1) {
+      lookedBound = null;
       return false;
     }
     double rate = bytes / seconds;
@@ -193,18 +199,34 @@ public final class EgressEstimator {
       floor = Math.max(floor, rate);
     }
     if (streams >= 2 && slowed >= 2 && rate < SLOWER * linkSum) {
-      measured = Double.isNaN(measured) ? rate : KEEP * measured + (1 - KEEP) * rate;
-      boundWindows.addLast(new double[] {start, end});
-      if (boundWindows.size() > KEPT) {
-        boundWindows.removeFirst();
+      double[] before = lookedBound;
+      lookedBound = new double[] {start, end, rate, 0};
+      if (before == null || before[1] < start - WINDOW_SECONDS / 2) {
+        return false;
       }
+      // the window before it looked bound as well
+      if (before[3] == 0) {
+        bound(before);
+      }
+      bound(lookedBound);
       return true;
     }
+    lookedBound = null;
     if (streams >= 2 && rate >= SLOWER * linkSum && Double.isFinite(linkSum)) {
       // these links went together at their own rates: they fit, whatever the floor says yet
       fitted = Math.max(fitted, linkSum);
     }
     return false;
+  }
+
+  /** The egress bound in the window {@code {start, end, rate, taken}}: a measure of it. */
+  private void bound(double[] w) {
+    measured = Double.isNaN(measured) ? w[2] : KEEP * measured + (1 - KEEP) * w[2];
+    w[3] = 1;
+    boundWindows.addLast(new double[] {w[0], w[1]});
+    if (boundWindows.size() > KEPT) {
+      boundWindows.removeFirst();
+    }
   }
 
   /** Whether a transfer on the wire over {@code [start, end]} had the egress to itself as far as its link goes. */
