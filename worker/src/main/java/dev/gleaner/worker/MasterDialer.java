@@ -130,7 +130,18 @@ final class MasterDialer {
     }
   }
 
+  /**
+   * A session began on {@code l}. One that was being set up when an injected outage took the worker
+   * down is dropped: the worker is down, and when the outage ends it connects again, so the session
+   * kept would have had a second one beside it, each taking the id from the other as it reconnects
+   * (one worker was seen doing so for minutes, all through the jobs).
+   */
   void connected(MasterLink l) {
+    if (life.get() == WorkerDaemon.State.INTERRUPTED) {
+      log.info("a session came up while the worker was down (failure injection): dropped");
+      l.drop();
+      return;
+    }
     counters.connects.increment();
     link = l;
     welcomed = true;
@@ -148,6 +159,10 @@ final class MasterDialer {
     if (link == l) {
       link = null;
       counters.disconnects.increment();
+    } else if (link != null) {
+      // an older session than the current one: it reconnects nothing (another loop would dial beside the one
+      // that keeps the current session)
+      return;
     }
     if (life.lost()) {
       Duration wait = backoff.next();

@@ -1,0 +1,100 @@
+package dev.gleaner.worker;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.protobuf.ByteString;
+import dev.gleaner.common.workload.Workloads;
+import dev.gleaner.protocol.Challenge;
+import dev.gleaner.protocol.Envelope;
+import dev.gleaner.protocol.ProtocolVersion;
+import dev.gleaner.protocol.Welcome;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A worker that an injected outage takes down while its session is being set up is down: it does
+ * not keep the session that comes up after, and when the outage ends it connects once. (Kept, that
+ * session and the one made at the outage's end took the worker's id from each other, again and again,
+ * for as long as the worker ran.)
+ */
+class DownWhileConnectingTest {
+  private static final byte[] SECRET = "down-while-connecting-0123456789".getBytes(StandardCharsets.UTF_8);
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aSessionThatComesUpWhileTheWorkerIsDownIsDropped() throws Exception {
+    Path crash = dir.resolve("down");
+    try (ServerSocket server = new ServerSocket(0, 10, InetAddress.getLoopbackAddress())) {
+      server.setSoTimeout(60_000);
+      WorkerConfig config = WorkerConfig.defaults("127.0.0.1", server.getLocalPort(), SECRET, "w1", Workloads.of())
+          .withCores(1).withBackoff(Duration.ofMillis(20), Duration.ofMillis(200)).withCrashFile(crash);
+      try (WorkerDaemon worker = WorkerDaemon.start(config)) {
+        Envelope firstHello;
+        try (Socket s = server.accept()) {
+          s.setSoTimeout(30_000);
+          DataInputStream in = new DataInputStream(s.getInputStream());
+          DataOutputStream out = new DataOutputStream(s.getOutputStream());
+          firstHello = read(in);
+          send(out, Envelope.newBuilder().setChallenge(Challenge.newBuilder()
+              .setProtocolVersion(ProtocolVersion.CURRENT).setNonce(ByteString.copyFrom(new byte[32]))).build());
+          assertTrue(read(in).hasAuthResponse());
+          // the outage begins in the middle of the handshake
+          Files.createFile(crash);
+          await().atMost(Duration.ofSeconds(30)).until(() -> worker.state() == WorkerDaemon.State.INTERRUPTED);
+          send(out, Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId("s1")
+              .setHeartbeatIntervalMs(50).setHeartbeatTimeoutMs(5_000).setMaxFrameBytes(1 << 20)).build());
+          int heartbeats = 0;
+          boolean closed = false;
+          for (int i = 0; i < 10_000 && !closed && heartbeats < 40; i++) {
+            try {
+              if (read(in).hasHeartbeat()) {
+                heartbeats++;
+              }
+            } catch (EOFException | SocketException e) {
+              closed = true;
+            }
+          }
+          assertTrue(closed, "the worker, down, closed the session that came up (" + heartbeats + " heartbeats)");
+        }
+        assertEquals(WorkerDaemon.State.INTERRUPTED, worker.state());
+        Files.delete(crash);
+        try (Socket again = server.accept()) {
+          again.setSoTimeout(30_000);
+          Envelope hello = read(new DataInputStream(again.getInputStream()));
+          assertEquals(firstHello.getHello().getInstance(), hello.getHello().getInstance(),
+              "the outage is over: the same process connects again");
+        }
+      }
+    }
+  }
+
+  private static Envelope read(DataInputStream in) throws IOException {
+    int n = in.readInt();
+    byte[] b = new byte[n];
+    in.readFully(b);
+    return Envelope.parseFrom(b);
+  }
+
+  private static void send(DataOutputStream out, Envelope e) throws IOException {
+    byte[] b = e.toByteArray();
+    out.writeInt(b.length);
+    out.write(b);
+    out.flush();
+  }
+}
