@@ -78,10 +78,8 @@ final class FailureInjection {
     config.events().wentDown(System.currentTimeMillis());
     runner.cancelAll();
     outbox.clear();
-    MasterLink l = dialer.link();
-    if (l != null) {
-      l.drop();
-    }
+    // the session, or the one being set up
+    dialer.drop();
   }
 
   /** The outage is over; connect again. */

@@ -3,6 +3,8 @@ package dev.gleaner.worker;
 import dev.gleaner.common.time.Backoff;
 import dev.gleaner.protocol.Framing;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -45,6 +47,8 @@ final class MasterDialer {
   private volatile int current;
   /** Whether the link of the current connection got its Welcome. */
   private volatile boolean welcomed;
+  /** The connection of the last dial, from its first byte on (being set up, or a session); null before one. */
+  private volatile Channel dialed;
 
   /** {@code links} makes the handler of each new connection. */
   MasterDialer(WorkerConfig config, EventLoopGroup group, WorkerLifecycle life, WorkerCounters counters,
@@ -99,14 +103,24 @@ final class MasterDialer {
     return at.getHostString() + ":" + at.getPort();
   }
 
-  /** Connects unless the daemon is down on purpose or leaving; retries after the backoff's wait if it fails. */
+  /**
+   * Connects unless the daemon is down on purpose or leaving, or a connection of its last dial is still
+   * open (its end dials again); retries after the backoff's wait if it fails. One connection at a time:
+   * two sessions of one worker take the id from each other, each loss dialing again.
+   */
   void connect() {
+    Channel open = dialed;
+    if (open != null && open.isOpen()) {
+      return;
+    }
     if (!life.connecting()) {
       return;
     }
     java.net.InetSocketAddress at = upstream();
     welcomed = false;
-    bootstrap.connect(at.getHostString(), at.getPort()).addListener(f -> {
+    ChannelFuture dial = bootstrap.connect(at.getHostString(), at.getPort());
+    dialed = dial.channel();
+    dial.addListener(f -> {
       if (!f.isSuccess()) {
         Duration wait = backoff.next();
         String was = upstreamName();
@@ -131,16 +145,16 @@ final class MasterDialer {
   }
 
   /**
-   * A session began on {@code l}. One that was being set up when an injected outage took the worker
-   * down is dropped: the worker is down, and when the outage ends it connects again, so the session
-   * kept would have had a second one beside it, each taking the id from the other as it reconnects
-   * (one worker was seen doing so for minutes, all through the jobs).
+   * A session began on {@code l}; whether it stands. One that was being set up when an injected outage
+   * took the worker down is dropped: the worker is down, and when the outage ends it connects again, so
+   * the session kept would have had a second one beside it, each taking the id from the other as it
+   * reconnects (one worker was seen doing so for minutes, all through the jobs).
    */
-  void connected(MasterLink l) {
+  boolean connected(MasterLink l) {
     if (life.get() == WorkerDaemon.State.INTERRUPTED) {
       log.info("a session came up while the worker was down (failure injection): dropped");
       l.drop();
-      return;
+      return false;
     }
     counters.connects.increment();
     link = l;
@@ -148,6 +162,15 @@ final class MasterDialer {
     life.connected();
     log.info("worker {} connected to {} {}", config.workerId(), upstreams.size() > 1 ? "upstream" : "master",
         upstreamName());
+    return true;
+  }
+
+  /** Closes the connection of the last dial, a session or one being set up, abruptly: to the master, a lost worker. */
+  void drop() {
+    Channel c = dialed;
+    if (c != null) {
+      c.close();
+    }
   }
 
   /** The master answered a heartbeat: the session works, so the next loss reconnects quickly. */

@@ -144,6 +144,10 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
           protocolError(ctx, "expected a welcome, got " + msg.getBodyCase());
           return;
         }
+        if (!daemon.connected(this)) {
+          // the worker went down (failure injection) while this session was being set up
+          return;
+        }
         phase = Phase.READY;
         // the master's limits on what it receives, not this worker's on what it reads, bound a piece
         // a frame must pass this worker's encoder and the master's decoder: the smaller limit
@@ -174,7 +178,6 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
               .newBuilder().setSeq(++heartbeatSeq).setSentAtMillis(System.currentTimeMillis())
               .setUnitsComputed(daemon.counters().unitsComputed())).build());
         }, interval, interval, TimeUnit.MILLISECONDS);
-        daemon.connected(this);
         outbox.connected(ctx.channel(), frame, maxResult);
       }
       case READY -> onMessage(ctx, msg);

@@ -154,8 +154,9 @@ public final class WorkerDaemon implements AutoCloseable {
     return instance;
   }
 
-  void connected(MasterLink l) {
-    dialer.connected(l);
+  /** @return whether the session stands (false: dropped, the worker being down on purpose) */
+  boolean connected(MasterLink l) {
+    return dialer.connected(l);
   }
 
   /** How many upstreams it may dial (the master, relays). */

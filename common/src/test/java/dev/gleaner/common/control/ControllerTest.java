@@ -110,10 +110,64 @@ class ControllerTest {
   /**
    * A first job across links and speeds nobody knows runs on probe chunks until they measure the
    * workers: its first plan waits for the workers still holding a probe (a plan over the first one
-   * measured would hand out chunks sized for it alone), but not for ever.
+   * measured would hand out chunks sized for it alone), and comes once they are all measured.
    */
   @Test
   void theFirstPlanWaitsForTheWorkersStillMeasuredByTheirProbes() {
+    Map<String, Action.Assign> probe = probesToThreeUnknownWorkers();
+    measure(probe.get("a"), 10_000, 1);
+    c.tick(2);
+    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "b and c are still measured by their probes");
+    measure(probe.get("b"), 5_000, 2.5);
+    c.tick(3);
+    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "c is still measured by its probe");
+    measure(probe.get("c"), 2_500, 3.5);
+    c.tick(4);
+    Action.Planned plan = only(drain(), Action.Planned.class).get(0);
+    assertEquals("distrib", plan.strategy());
+    assertEquals(3, plan.workers(), "every worker measured: the plan comes at once, over all three");
+  }
+
+  /** A worker whose probe never comes back holds the first plan back only so long. */
+  @Test
+  void theFirstPlanGoesOnWithoutAProbeThatDoesNotComeBack() {
+    Map<String, Action.Assign> probe = probesToThreeUnknownWorkers();
+    measure(probe.get("a"), 10_000, 1);
+    measure(probe.get("b"), 5_000, 2.5);
+    c.tick(3);
+    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "c is still measured by its probe");
+    c.tick(ControlConfig.PROBE_WAIT_SECONDS);
+    Action.Planned plan = only(drain(), Action.Planned.class).get(0);
+    assertEquals("distrib", plan.strategy());
+    assertEquals(2, plan.workers());
+  }
+
+  /** For a job with input a worker is known once its link is, its speed being known from its calibration. */
+  @Test
+  void aWorkerOfKnownSpeedWhoseLinkIsNotMeasuredYetHoldsTheFirstPlanToo() {
+    c.addJob(JobDef.of("j", "grep", 0, 10_000_000, "distrib").withInput(1, x -> x).withChunking(100_000, 0)
+        .withMinWorkers(3), 0);
+    for (String id : List.of("a", "b", "c")) {
+      c.workerJoined(WorkerInfo.of(id, "grep", 1e6), 0);
+    }
+    List<Action> first = drain();
+    assertTrue(only(first, Action.Planned.class).get(0).reason().startsWith("no worker's link is known yet"));
+    Map<String, Action.Assign> probe = only(first, Action.Assign.class).stream()
+        .collect(Collectors.toMap(Action.Assign::worker, a -> a, (x, y) -> x));
+    Action.Assign a = probe.get("a");
+    c.streamed("a", "j", a.chunkId(), a.units(), a.units() / 10_000.0, true, 1);
+    c.tick(2);
+    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "the links of b and c are still being measured");
+    for (String id : List.of("b", "c")) {
+      Action.Assign p = probe.get(id);
+      c.streamed(id, "j", p.chunkId(), p.units(), p.units() / 5_000.0, true, 2.5);
+    }
+    c.tick(3);
+    assertEquals(3, only(drain(), Action.Planned.class).get(0).workers());
+  }
+
+  /** A job with input over three workers nobody knows: its probe chunk to each, by worker. */
+  private Map<String, Action.Assign> probesToThreeUnknownWorkers() {
     c.addJob(JobDef.of("j", "grep", 0, 10_000_000, "distrib").withInput(1, x -> x).withChunking(100_000, 0)
         .withMinWorkers(3), 0);
     for (String id : List.of("a", "b", "c")) {
@@ -124,17 +178,7 @@ class ControllerTest {
     Map<String, Action.Assign> probe = only(first, Action.Assign.class).stream()
         .collect(Collectors.toMap(Action.Assign::worker, a -> a, (x, y) -> x));
     assertEquals(Set.of("a", "b", "c"), probe.keySet());
-    measure(probe.get("a"), 10_000, 1);
-    c.tick(2);
-    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "b and c are still measured by their probes");
-    measure(probe.get("b"), 5_000, 2.5);
-    c.tick(3);
-    assertTrue(only(drain(), Action.Planned.class).isEmpty(), "c is still measured by its probe");
-    // c never answers: the plan goes on without it once the probes had their time
-    c.tick(ControlConfig.PROBE_WAIT_SECONDS);
-    Action.Planned plan = only(drain(), Action.Planned.class).get(0);
-    assertEquals("distrib", plan.strategy());
-    assertEquals(2, plan.workers());
+    return probe;
   }
 
   /** The probe chunk's input arrived at {@code bytesPerSecond}, and its worker computed and saved it. */

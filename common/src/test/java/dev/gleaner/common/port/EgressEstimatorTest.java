@@ -358,8 +358,12 @@ class EgressEstimatorTest {
     assertFalse(e.window(0.25, 0.5, 12.2e6 / 4, 2, 15.2e6), "below 0.85 of their links, once");
     assertFalse(e.window(0.5, 0.75, 14.5e6 / 4, 2, 15.2e6), "at their links again: they fit");
     assertFalse(e.window(0.75, 1, 12.2e6 / 4, 2, 15.2e6), "once more, not in a row");
+    assertFalse(e.window(1, 1.05, 15e6 / 20, 2, 15.2e6), "a short window at their links between two");
+    assertFalse(e.window(1.05, 1.3, 12.2e6 / 4, 2, 15.2e6), "not in a row with the one before the short one");
+    assertFalse(e.window(1.3, 1.35, 0, 2, 15.2e6), "a short window where nothing went");
+    assertFalse(e.window(1.35, 1.6, 12.2e6 / 4, 2, 15.2e6), "nor across a window where nothing went");
     assertFalse(e.bound());
-    assertTrue(e.clean(0.1, 1));
+    assertTrue(e.clean(0.1, 1.6));
     assertEquals(new PortRule(8, 15.2e6 * (1 + EgressEstimator.FITTED_SLACK), true), e.rule(8));
   }
 }
