@@ -13,7 +13,6 @@ import dev.gleaner.protocol.Welcome;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -51,10 +50,10 @@ class DownWhileConnectingTest {
           s.setSoTimeout(30_000);
           DataInputStream in = new DataInputStream(s.getInputStream());
           DataOutputStream out = new DataOutputStream(s.getOutputStream());
-          firstHello = read(in);
-          send(out, Envelope.newBuilder().setChallenge(Challenge.newBuilder()
+          firstHello = RawFrames.read(in);
+          RawFrames.send(out, Envelope.newBuilder().setChallenge(Challenge.newBuilder()
               .setProtocolVersion(ProtocolVersion.CURRENT).setNonce(ByteString.copyFrom(new byte[32]))).build());
-          assertTrue(read(in).hasAuthResponse());
+          assertTrue(RawFrames.read(in).hasAuthResponse());
           // the outage begins in the middle of the handshake
           Files.createFile(crash);
           await().atMost(Duration.ofSeconds(30)).until(() -> worker.state() == WorkerDaemon.State.INTERRUPTED);
@@ -62,10 +61,10 @@ class DownWhileConnectingTest {
           boolean closed = false;
           try {
             // the worker closes the connection as it goes down; a Welcome that came first would find it down
-            send(out, Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId("s1")
+            RawFrames.send(out, Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId("s1")
                 .setHeartbeatIntervalMs(50).setHeartbeatTimeoutMs(5_000).setMaxFrameBytes(1 << 20)).build());
             for (int i = 0; i < 10_000 && heartbeats < 40; i++) {
-              if (read(in).hasHeartbeat()) {
+              if (RawFrames.read(in).hasHeartbeat()) {
                 heartbeats++;
               }
             }
@@ -80,36 +79,22 @@ class DownWhileConnectingTest {
           again.setSoTimeout(30_000);
           DataInputStream in = new DataInputStream(again.getInputStream());
           DataOutputStream out = new DataOutputStream(again.getOutputStream());
-          Envelope hello = read(in);
+          Envelope hello = RawFrames.read(in);
           assertEquals(firstHello.getHello().getInstance(), hello.getHello().getInstance(),
               "the outage is over: the same process connects again");
-          send(out, Envelope.newBuilder().setChallenge(Challenge.newBuilder()
+          RawFrames.send(out, Envelope.newBuilder().setChallenge(Challenge.newBuilder()
               .setProtocolVersion(ProtocolVersion.CURRENT).setNonce(ByteString.copyFrom(new byte[32]))).build());
-          assertTrue(read(in).hasAuthResponse());
-          send(out, Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId("s2")
+          assertTrue(RawFrames.read(in).hasAuthResponse());
+          RawFrames.send(out, Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId("s2")
               .setHeartbeatIntervalMs(50).setHeartbeatTimeoutMs(5_000).setMaxFrameBytes(1 << 20)).build());
-          Envelope next = read(in);
+          Envelope next = RawFrames.read(in);
           for (int i = 0; i < 1_000 && !next.hasHeartbeat(); i++) {
-            next = read(in);
+            next = RawFrames.read(in);
           }
           assertTrue(next.hasHeartbeat(), "this session stands: the worker heartbeats on it");
           await().atMost(Duration.ofSeconds(30)).until(() -> worker.state() == WorkerDaemon.State.CONNECTED);
         }
       }
     }
-  }
-
-  private static Envelope read(DataInputStream in) throws IOException {
-    int n = in.readInt();
-    byte[] b = new byte[n];
-    in.readFully(b);
-    return Envelope.parseFrom(b);
-  }
-
-  private static void send(DataOutputStream out, Envelope e) throws IOException {
-    byte[] b = e.toByteArray();
-    out.writeInt(b.length);
-    out.write(b);
-    out.flush();
   }
 }

@@ -12,7 +12,6 @@ import dev.gleaner.protocol.Welcome;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -40,19 +39,19 @@ class SilentMasterTest {
           s.setSoTimeout(30_000);
           DataInputStream in = new DataInputStream(s.getInputStream());
           DataOutputStream out = new DataOutputStream(s.getOutputStream());
-          firstHello = read(in);
+          firstHello = RawFrames.read(in);
           assertTrue(firstHello.hasHello(), firstHello.toString());
-          send(out, Envelope.newBuilder().setChallenge(Challenge.newBuilder()
+          RawFrames.send(out, Envelope.newBuilder().setChallenge(Challenge.newBuilder()
               .setProtocolVersion(ProtocolVersion.CURRENT).setNonce(ByteString.copyFrom(new byte[32]))).build());
-          assertTrue(read(in).hasAuthResponse());
-          send(out, Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId("s1")
+          assertTrue(RawFrames.read(in).hasAuthResponse());
+          RawFrames.send(out, Envelope.newBuilder().setWelcome(Welcome.newBuilder().setSessionId("s1")
               .setHeartbeatIntervalMs(50).setHeartbeatTimeoutMs(300).setMaxFrameBytes(1 << 20)).build());
           // from now on this "master" reads but never answers: the worker must hang up by itself
           int heartbeats = 0;
           boolean closedByWorker = false;
           for (int i = 0; i < 10_000 && !closedByWorker; i++) {
             try {
-              Envelope e = read(in);
+              Envelope e = RawFrames.read(in);
               if (e.hasHeartbeat()) {
                 heartbeats++;
               }
@@ -65,26 +64,12 @@ class SilentMasterTest {
         }
         try (Socket again = server.accept()) {
           again.setSoTimeout(30_000);
-          Envelope hello = read(new DataInputStream(again.getInputStream()));
+          Envelope hello = RawFrames.read(new DataInputStream(again.getInputStream()));
           assertEquals("w1", hello.getHello().getPeerId());
           assertEquals(firstHello.getHello().getInstance(), hello.getHello().getInstance(),
               "the same process connects again");
         }
       }
     }
-  }
-
-  private static Envelope read(DataInputStream in) throws IOException {
-    int n = in.readInt();
-    byte[] b = new byte[n];
-    in.readFully(b);
-    return Envelope.parseFrom(b);
-  }
-
-  private static void send(DataOutputStream out, Envelope e) throws IOException {
-    byte[] b = e.toByteArray();
-    out.writeInt(b.length);
-    out.write(b);
-    out.flush();
   }
 }
