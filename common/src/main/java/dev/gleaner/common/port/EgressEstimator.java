@@ -74,8 +74,13 @@ public final class EgressEstimator {
   private final boolean floorFromArrivals;
   private double floor;
   private double measured = Double.NaN;
-  /** The last window, if it looked bound: {start, end, rate, 1 if taken as bound}; null otherwise. */
-  private double[] lookedBound;
+  /** A window of the master's clock and the rate sent in it. */
+  private record Window(double start, double end, double rate) {}
+
+  /** The last window, if it looked bound; null otherwise. */
+  private Window lookedBound;
+  /** Whether {@link #lookedBound} was taken as bound (the window before it looked bound too). */
+  private boolean lookedTaken;
   /** The largest sum of links seen on the wire together, each going at its own rate (the egress did not bind). */
   private double fitted;
 
@@ -199,13 +204,15 @@ public final class EgressEstimator {
       floor = Math.max(floor, rate);
     }
     if (streams >= 2 && slowed >= 2 && rate < SLOWER * linkSum) {
-      double[] before = lookedBound;
-      lookedBound = new double[] {start, end, rate, 0};
-      if (before == null || before[1] < start - WINDOW_SECONDS / 2) {
+      Window before = lookedBound;
+      boolean beforeTaken = lookedTaken;
+      lookedBound = new Window(start, end, rate);
+      lookedTaken = before != null && before.end() >= start - WINDOW_SECONDS / 2;
+      if (!lookedTaken) {
         return false;
       }
       // the window before it looked bound as well
-      if (before[3] == 0) {
+      if (!beforeTaken) {
         bound(before);
       }
       bound(lookedBound);
@@ -219,11 +226,10 @@ public final class EgressEstimator {
     return false;
   }
 
-  /** The egress bound in the window {@code {start, end, rate, taken}}: a measure of it. */
-  private void bound(double[] w) {
-    measured = Double.isNaN(measured) ? w[2] : KEEP * measured + (1 - KEEP) * w[2];
-    w[3] = 1;
-    boundWindows.addLast(new double[] {w[0], w[1]});
+  /** The egress bound in the window: a measure of it. */
+  private void bound(Window w) {
+    measured = Double.isNaN(measured) ? w.rate() : KEEP * measured + (1 - KEEP) * w.rate();
+    boundWindows.addLast(new double[] {w.start(), w.end()});
     if (boundWindows.size() > KEPT) {
       boundWindows.removeFirst();
     }

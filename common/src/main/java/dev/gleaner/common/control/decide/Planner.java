@@ -274,22 +274,24 @@ final class Planner {
   }
 
   /**
-   * Whether the job's probe chunks are still measuring workers it could plan with: it runs on probe chunks
-   * (no plan yet gives an order), and a worker holding one is not known yet (its speed, or its link for a job
-   * with input). A plan made now would leave
-   * that worker out and hand out chunks sized for the others; the plan that takes it in comes a re-plan
-   * interval later at best, with those chunks already out (a first job across four links made its plan over
-   * two workers, then over four a second later). Meanwhile the probe chunks go on to whoever is free. At most
-   * {@link ControlConfig#PROBE_WAIT_SECONDS} from the probe plan.
+   * Whether the job's probe chunks are still measuring workers it could plan with: it runs on probe
+   * chunks (no plan yet gives an order), and a worker holding one is not known yet (its speed, or its
+   * link for a job with input). A plan made now would leave that worker out and hand out chunks sized
+   * for the others; the plan that takes it in comes a re-plan interval later at best, with those chunks
+   * already out (a first job across four links made its plan over two workers, then over four a second
+   * later). Meanwhile the probe chunks go on to whoever is free. At most {@link
+   * ControlConfig#PROBE_WAIT_SECONDS} from the probe plan.
    */
   boolean probing(JobLedger j, double now) {
     if (j.replans < 0 || !j.planned.isEmpty() || now - j.lastPlanAt >= ControlConfig.PROBE_WAIT_SECONDS) {
       return false;
     }
     for (Member m : s.members.values()) {
+      if (!m.up() || !j.takes(m) || m.chunks.stream().noneMatch(c -> c.job == j)) {
+        continue;
+      }
       // a worker whose link is not measured yet is planned at the others' median link: not known either
-      boolean known = planned(j, m, now) != null && (!j.def.hasInput() || s.estimator.bandwidth(m.id).known());
-      if (m.up() && j.takes(m) && !known && m.chunks.stream().anyMatch(c -> c.job == j)) {
+      if (planned(j, m, now) == null || j.def.hasInput() && !s.estimator.bandwidth(m.id).known()) {
         return true;
       }
     }
