@@ -63,13 +63,15 @@ public final class LinksDriver {
       Thread sampler = new Thread(() -> sample(estimates, ended), "links-estimates");
       sampler.start();
       JobStatus s;
+      double seconds;
       try {
         s = JobWaits.requireDone(waits.awaitEnd(id, Duration.ofMinutes(30)));
+        // the run's time ends when DONE is seen, not when the sampler has woken to see it end
+        seconds = (System.nanoTime() - t0) / 1e9;
       } finally {
         ended.set(true);
         sampler.join(10_000);
       }
-      double seconds = (System.nanoTime() - t0) / 1e9;
       String expected = LocalCounts.wc(file);
       if (!s.getResult().equals(expected)) {
         throw new IllegalStateException("job " + id + " answered '" + s.getResult() + "', expected '" + expected + "'");
