@@ -1,5 +1,6 @@
 package dev.gleaner.master;
 
+import dev.gleaner.common.port.PortRule;
 import dev.gleaner.master.loop.ControlLoop;
 import dev.gleaner.master.loop.JobService;
 import dev.gleaner.master.metrics.MasterMetrics;
@@ -96,7 +97,8 @@ public final class MasterServer implements AutoCloseable {
     workers = new NioEventLoopGroup();
     ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.TCP_NODELAY, true)
-        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(PortRule.WRITTEN_AHEAD_BYTES / 4,
+            PortRule.WRITTEN_AHEAD_BYTES))
         .childHandler(initializer);
     try {
       server = b.bind(config.bind()).sync().channel();

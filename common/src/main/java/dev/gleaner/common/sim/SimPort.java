@@ -3,6 +3,7 @@ package dev.gleaner.common.sim;
 import dev.gleaner.common.control.Action;
 import dev.gleaner.common.control.Controller;
 import dev.gleaner.common.control.JobDef;
+import dev.gleaner.common.port.PortRule;
 import java.util.PriorityQueue;
 
 /**
@@ -11,7 +12,8 @@ import java.util.PriorityQueue;
  * link first, each worker's own in the order they were asked for (as the master's port serves them).
  *
  * <p>A stream whose chunk is gone or whose worker is down is skipped; a truncated chunk's streams are
- * cut to its new end, the one under way at the units already sent. Each piece boundary a stream's bytes
+ * cut to its new end, the one under way no sooner than what the master has written ahead of the wire
+ * ({@link PortRule#WRITTEN_AHEAD_BYTES}). Each piece boundary a stream's bytes
  * reach lets its worker start that piece; when a stream ends, the controller hears how long the bytes
  * took.
  */
@@ -57,12 +59,12 @@ final class SimPort implements SimPorts.Port {
     }
   }
 
-  /** The chunk now ends at {@code end}: its streams carry no unit past it (nor past what was sent). */
+  /** The chunk now ends at {@code end}: its streams carry no unit past it, but what was written ahead. */
   @Override
   public void truncate(SimChunk c, long end) {
     if (sending != null && sending.chunk == c && sending.to > end) {
       double sentUnits = (clock.now() - sending.startedAt) * sending.host.host.bandwidth() / job.bytesPerUnit();
-      sending.to = Math.max(end, (long) Math.ceil(sending.from + sentUnits));
+      sending.to = PortRule.truncatedUnderWay(sending.from, sentUnits, sending.to, end, job.bytesPerUnit());
       scheduleEnd(sending, Math.min(sending.to, (long) Math.floor(sending.from + sentUnits)));
     }
     for (SimStream s : waiting) {
