@@ -197,6 +197,7 @@ public final class LinksBench {
           if (settings.interruptions() != null) {
             restartWorkers(bed, workers, at, secret, 0, pids);
           }
+          Settle.await(pids, this::note);
           Map<String, Object> warm = drive(bed, dir, at, secret, file, "self", n, launched);
           doc.put("warmup", Map.of("seconds", warm.get("seconds"), "interruptions",
               warm.getOrDefault("interruptions", 0)));
@@ -210,6 +211,7 @@ public final class LinksBench {
               restartWorkers(bed, workers, at, secret, r, pids);
             }
             launched.requireAlive();
+            double settled = Settle.await(pids, this::note);
             LinkMeter meter = new LinkMeter(bed, METER_PERIOD);
             meter.start();
             Map<String, Object> one;
@@ -221,6 +223,7 @@ public final class LinksBench {
             }
             one.put("wire", wire(samples));
             one.put("repetition", r);
+            one.put("settledSeconds", settled);
             one.put("asked", strategy);
             List<LinksPrediction.Risk> risks = risks(workers, one, r);
             one.put("predicted", predict(strategy, one, settings.warmup() || !runs.isEmpty(), risks));
