@@ -16,8 +16,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,6 +43,19 @@ class RelayProcessesTest {
 
   private static String log(Path dir) throws IOException {
     return Files.readString(dir.resolve("master.log"));
+  }
+
+  /** The chunk ids ({@code job-1#5}) in the lists that {@code line}'s group matches, over the whole log. */
+  private static Set<String> chunks(String log, String line) {
+    Set<String> ids = new HashSet<>();
+    Matcher m = Pattern.compile(line).matcher(log);
+    while (m.find()) {
+      Matcher id = Pattern.compile("job-\\d+#\\d+").matcher(m.group(1));
+      while (id.find()) {
+        ids.add(id.group());
+      }
+    }
+    return ids;
   }
 
   private static double metric(StatusReply s, String name) {
@@ -115,10 +132,14 @@ class RelayProcessesTest {
         assertEquals(UNITS, GleanerJvms.status(masterPort, secret, "").getWorkersList().stream()
             .mapToLong(WorkerStatus::getUnitsComputed).sum(), "units computed by the two worker processes");
         assertTrue(!log(dir).contains("did not come back"), "no chunk waited for its worker in vain");
-        // the store: no chunk of theirs was withdrawn (its unsaved units sent to be computed again)
+        // the store: no chunk of theirs was withdrawn (its unsaved units sent to be computed again) but one the
+        // worker never had: the master may hand one worker's work to the other in the milliseconds between the
+        // relay's end and its seeing the other's connection end; that chunk is held and not claimed back
         dev.gleaner.deploy.bench.tree.ChunkLedger.Counts ledger = dev.gleaner.deploy.bench.tree.ChunkLedger.of(
             dir.resolve("data"), "job-1");
-        assertEquals(0, ledger.withdrawn(), ledger.toString());
+        Set<String> unclaimed = chunks(log(dir), "is down: connection closed; it held \\[(.*)\\]");
+        unclaimed.removeAll(chunks(log(dir), "kept computing \\d+ chunk\\(s\\) while away: \\[(.*)\\]"));
+        assertTrue(ledger.withdrawn() <= unclaimed.size(), ledger + "; held and not claimed back: " + unclaimed);
         assertTrue(ledger.done() > 0, "the store holds the job's chunks: " + ledger);
         for (String id : List.of("w1", "w2")) {
           String wlog = Files.readString(workers.log(id));
