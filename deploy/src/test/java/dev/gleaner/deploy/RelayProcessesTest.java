@@ -137,8 +137,9 @@ class RelayProcessesTest {
         // relay's end and its seeing the other's connection end; that chunk is held and not claimed back
         dev.gleaner.deploy.bench.tree.ChunkLedger.Counts ledger = dev.gleaner.deploy.bench.tree.ChunkLedger.of(
             dir.resolve("data"), "job-1");
-        Set<String> unclaimed = chunks(log(dir), "is down: connection closed; it held \\[(.*)\\]");
-        unclaimed.removeAll(chunks(log(dir), "kept computing \\d+ chunk\\(s\\) while away: \\[(.*)\\]"));
+        String masterLog = log(dir);
+        Set<String> unclaimed = chunks(masterLog, "is down: connection closed; it held \\[(.*)\\]");
+        unclaimed.removeAll(chunks(masterLog, "kept computing \\d+ chunk\\(s\\) while away: \\[(.*)\\]"));
         assertTrue(ledger.withdrawn() <= unclaimed.size(), ledger + "; held and not claimed back: " + unclaimed);
         assertTrue(ledger.done() > 0, "the store holds the job's chunks: " + ledger);
         for (String id : List.of("w1", "w2")) {

@@ -115,16 +115,6 @@ public record PortRule(int maxStreams, double budget, boolean probe) {
    */
   public static final int WRITTEN_AHEAD_BYTES = 2 * 1024 * 1024;
 
-  /**
-   * Where a stream under way from {@code from}, {@code sentUnits} of it sent, ends once its chunk is
-   * truncated to {@code end}: not before what the master has written ahead of the wire
-   * ({@link #WRITTEN_AHEAD_BYTES}), nor past where it ended.
-   */
-  public static long truncatedUnderWay(long from, double sentUnits, long to, long end, double bytesPerUnit) {
-    long written = (long) Math.ceil(Math.min((double) to, from + sentUnits + WRITTEN_AHEAD_BYTES / bytesPerUnit));
-    return Math.max(Math.min(end, to), written);
-  }
-
   /** Whether links summing {@code sum} go together under this rule (its stream count aside). */
   public boolean takes(double sum) {
     return sum <= budget * (1 + SLACK) * (1 + 1e-9);

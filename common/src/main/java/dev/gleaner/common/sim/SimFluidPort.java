@@ -128,7 +128,7 @@ final class SimFluidPort implements SimPorts.Port {
     advance();
     for (Flow f : active) {
       if (f.chunk == c && f.to > end) {
-        f.to = PortRule.truncatedUnderWay(f.from, f.sent, f.to, end, job.bytesPerUnit());
+        f.to = SimPorts.truncatedUnderWay(f.from, f.sent, f.to, end, job.bytesPerUnit());
       }
     }
     for (Flow f : waiting) {

@@ -64,7 +64,7 @@ final class SimPort implements SimPorts.Port {
   public void truncate(SimChunk c, long end) {
     if (sending != null && sending.chunk == c && sending.to > end) {
       double sentUnits = (clock.now() - sending.startedAt) * sending.host.host.bandwidth() / job.bytesPerUnit();
-      sending.to = PortRule.truncatedUnderWay(sending.from, sentUnits, sending.to, end, job.bytesPerUnit());
+      sending.to = SimPorts.truncatedUnderWay(sending.from, sentUnits, sending.to, end, job.bytesPerUnit());
       scheduleEnd(sending, Math.min(sending.to, (long) Math.floor(sending.from + sentUnits)));
     }
     for (SimStream s : waiting) {

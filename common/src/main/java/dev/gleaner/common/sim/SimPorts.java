@@ -85,6 +85,17 @@ final class SimPorts {
     return PortRule.serveBefore(a.rank, a.linkEstimate, a.seq, b.rank, b.linkEstimate, b.seq);
   }
 
+  /**
+   * Where a stream under way from {@code from}, {@code sentUnits} of it sent, ends once its chunk is
+   * truncated to {@code end}: not before what the master has written ahead of the wire
+   * ({@link PortRule#WRITTEN_AHEAD_BYTES}), nor past where it ended.
+   */
+  static long truncatedUnderWay(long from, double sentUnits, long to, long end, double bytesPerUnit) {
+    long written = (long) Math.ceil(Math.min((double) to,
+        from + sentUnits + PortRule.WRITTEN_AHEAD_BYTES / bytesPerUnit));
+    return Math.max(Math.min(end, to), written);
+  }
+
   static Port of(SimClock clock, Controller controller, JobDef job, SimNetwork network) {
     return network.onePort() ? new SimPort(clock, controller, job) : new SimFluidPort(clock, controller, job, network);
   }

@@ -1,9 +1,9 @@
 package dev.gleaner.deploy.bench.links;
 
+import dev.gleaner.deploy.bench.driver.CpuClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.function.BiConsumer;
 
 /**
@@ -60,12 +60,6 @@ final class Settle {
 
   /** The CPU seconds the live processes among {@code pids} have used; one that ended counts no more. */
   private static double cpu(List<Long> pids) {
-    double sum = 0;
-    for (long pid : pids) {
-      Optional<Duration> d = ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-          .flatMap(h -> h.info().totalCpuDuration());
-      sum += d.map(x -> x.toNanos() / 1e9).orElse(0.0);
-    }
-    return sum;
+    return pids.stream().mapToDouble(CpuClock::secondsIfAlive).sum();
   }
 }
