@@ -169,6 +169,6 @@ public final class ControllerViews {
       chunks.add(c.toString());
     }
     return new WorkerView(m.id, m.state, speeds, s.estimator.bandwidth(m.id), s.estimator.risk(m.id, now), chunks,
-        m.unitsDone, m.sessions);
+        m.unitsDone, m.sessions, m.chunks.isEmpty() ? m.idleBecause : "");
   }
 }

@@ -715,10 +715,15 @@ class ControllerTest {
     }
     assertTrue(thinUnits > 0 && thinUnits <= 2_000, "one port: the thin link takes its planned 0.1% and nothing"
         + " from the fast one: " + thinUnits);
+    // and says why it idles while the fast one's queue waits
+    WorkerView thin = c.views().worker("thin", t);
+    assertTrue(thin.chunks().isEmpty() && thin.idleBecause().contains("thinner than fast's"), thin.toString());
+    assertEquals("", c.views().worker("fast", t).idleBecause());
     c.port(new dev.gleaner.common.port.PortRule(Integer.MAX_VALUE, 1e9));
     c.tick(t);
     List<Action.Assign> stolen = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("thin"))
         .toList();
+    assertEquals("", c.views().worker("thin", t).idleBecause(), "it took work: no reason to idle shown");
     long took = stolen.stream().mapToLong(a -> a.end() - a.start()).sum();
     // both links at once: it takes from the back of the fast one's queue, at most its end-together share
     assertTrue(took > 0 && took <= 0.1 * 1_000_000, "took " + took + " in " + stolen);

@@ -230,6 +230,9 @@ public final class StatusView {
       if (!w.getVia().isEmpty()) {
         out.printf(Locale.ROOT, "  %-16s through relay %s%n", "", w.getVia());
       }
+      if (!w.getIdleReason().isEmpty()) {
+        out.printf(Locale.ROOT, "  %-16s takes nothing now: %s%n", "", w.getIdleReason());
+      }
       if (w.getState().equals("AWAY")) {
         out.printf(Locale.ROOT, "  %-16s takes no work: %s%s%n", "", w.getAwayReason(), w.getBackAtMillis() > 0
             ? "; back at " + java.time.Instant.ofEpochMilli(w.getBackAtMillis()) : "");

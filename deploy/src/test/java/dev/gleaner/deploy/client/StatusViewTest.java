@@ -11,6 +11,7 @@ import dev.gleaner.protocol.StatusReply;
 import dev.gleaner.protocol.WorkerStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The status table as people read it. */
@@ -36,6 +37,22 @@ class StatusViewTest {
         .build());
     assertTrue(line(t, "away").contains("? (no history)"), t);
     assertTrue(line(t, "seen").contains("1.00 (2 in 2.0 h)"), t);
+  }
+
+  /** A worker with no chunk while work waits says why, on the line under it; a busy one says nothing. */
+  @Test
+  void anIdleWorkerSaysWhyItTakesNothing() {
+    String why = "its link (1.25e+06 B/s) is thinner than w1's (1.00e+07 B/s), whose input holds the master's port:"
+        + " w1 would end later, not sooner";
+    String t = table(StatusReply.newBuilder()
+        .addWorkers(WorkerStatus.newBuilder().setWorkerId("w4").setState("READY").setHost("pc-4").setIdleReason(why))
+        .addWorkers(WorkerStatus.newBuilder().setWorkerId("w1").setState("READY").setHost("pc-1")
+            .setCurrentChunk("job-1#3"))
+        .build());
+    List<String> lines = t.lines().toList();
+    int w4 = lines.indexOf(line(t, "w4"));
+    assertEquals("takes nothing now: " + why, lines.get(w4 + 1).strip(), t);
+    assertEquals(1, t.split("takes nothing now", -1).length - 1, t);
   }
 
   /**

@@ -139,7 +139,7 @@ final class StatusReport {
           .setCurrentChunk(w.chunks().isEmpty() ? "" : w.chunks().get(0)).setSessions(w.sessions())
           .setBandwidth(estimate(w.bandwidth())).setRiskRate(w.risk().rate())
           .setRiskInterruptions(w.risk().interruptions()).setRiskExposureSeconds(w.risk().exposureSeconds())
-          .setUnitsComputed(link == null ? 0 : link.unitsComputed());
+          .setUnitsComputed(link == null ? 0 : link.unitsComputed()).setIdleReason(w.idleBecause());
       // risk_interruptions and risk_exposure_seconds are what the rate rests on, a prior's included
       if (a == null && Double.isFinite(w.risk().declaredEnd())) {
         b.setAvailableUntilMillis(clock.toMillis(w.risk().declaredEnd()));

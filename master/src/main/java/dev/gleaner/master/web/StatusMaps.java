@@ -50,6 +50,8 @@ public final class StatusMaps {
     m.put("sessions", w.getSessions());
     m.put("awayReason", w.getState().equals("AWAY") ? w.getAwayReason() : null);
     m.put("backAtMillis", w.getBackAtMillis() == 0 ? null : w.getBackAtMillis());
+    // no chunk while work waits: why it took none (a thin link that would hold the master's port)
+    m.put("idleReason", w.getIdleReason().isEmpty() ? null : w.getIdleReason());
     return m;
   }
 

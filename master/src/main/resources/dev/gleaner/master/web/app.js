@@ -274,7 +274,7 @@
         cell(human(w.unitsPerSecond), 'num'),
         cell(human(w.bandwidth.value) + ' (' + w.bandwidth.observations + ')', 'num'),
         cell(rate === null ? '?' : (rate * 3600).toFixed(3) + ' (' + w.risk.interruptions + ')', 'num'),
-        cell(w.currentChunk || '-'),
+        cell(w.currentChunk || (w.idleReason ? 'none: ' + w.idleReason : '-')),
         titled(cell(human(w.unitsDone), 'num'), w.unitsDone + ' units'),
         cell(seconds(w.silentMillis / 1000), 'num'),
       ]);

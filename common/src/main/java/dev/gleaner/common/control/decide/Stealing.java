@@ -9,6 +9,7 @@ import dev.gleaner.common.control.state.WorkQueue;
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.ChunkPlan;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What a worker with nothing in hand takes from others, so that no worker idles while work
@@ -89,7 +90,12 @@ final class Stealing {
     if (!(bt < bo) || !(so > 0) || !Double.isFinite(bo) || j.def.bytesPerUnit() / bo < 1 / so) {
       return false;
     }
-    return !s.port.mayStart(List.of(bo), bt);
+    if (s.port.mayStart(List.of(bo), bt)) {
+      return false;
+    }
+    thief.idleBecause = String.format(Locale.ROOT, "its link (%.3g B/s) is thinner than %s's (%.3g B/s), whose input"
+        + " holds the master's port: %s would end later, not sooner", bt, owner.id, bo, owner.id);
+    return true;
   }
 
   /** The running chunk of the job that would finish last, if later than {@code splitSeconds} from now; else null. */

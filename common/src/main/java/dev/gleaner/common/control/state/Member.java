@@ -31,6 +31,11 @@ public final class Member {
    * is served from the pool and others' queues) until a piece of it counts.
    */
   public boolean refused;
+  /**
+   * Why it was given nothing at its last look although work waits (it would hold the master's port
+   * longer than the work's owner); empty when it took something or nothing waits for it.
+   */
+  public String idleBecause = "";
   /** Whether its place in the indexes of chunks waits to be brought up to date (see {@link ControlState#touch}). */
   boolean touched;
   /** The line of {@link WaitLines} it waits in, or null. */
