@@ -298,7 +298,7 @@ public final class ClosedLoop {
 
   /** Carries the controller's decisions out, in order: a simulated store is durable at once. */
   private void apply() {
-    controller.drive(ready -> ready.actions().forEach(this::carryOut));
+    controller.drive(ready -> workers.batch(() -> ready.actions().forEach(this::carryOut)));
   }
 
   private void carryOut(Action a) {

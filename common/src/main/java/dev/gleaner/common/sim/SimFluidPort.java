@@ -95,6 +95,8 @@ final class SimFluidPort implements SimPorts.Port {
   private long token;
   private boolean busy;
   private boolean again;
+  /** Batches being carried out ({@link #begin}): while one is, nothing starts or ends. */
+  private int batches;
 
   SimFluidPort(SimClock clock, Controller controller, JobDef job, SimNetwork network) {
     this.clock = clock;
@@ -185,8 +187,23 @@ final class SimFluidPort implements SimPorts.Port {
     }
   }
 
+  @Override
+  public void begin() {
+    batches++;
+  }
+
+  @Override
+  public void end() {
+    batches--;
+    update();
+  }
+
   /** Ends the streams that are done, lets the next ones on, shares the egress, and plans the next end. */
   private void update() {
+    if (batches > 0) {
+      // the clock stands still in a batch: its end does it all at once
+      return;
+    }
     if (busy) {
       again = true;
       return;

@@ -33,6 +33,8 @@ final class SimPort implements SimPorts.Port {
   /** In the plan's order; between equal ranks the faster link first (an unknown one first of all), as the master's port. */
   private final PriorityQueue<SimStream> waiting = new PriorityQueue<>(SimPorts::serviceOrder);
   private SimStream sending;
+  /** Batches being carried out ({@link #begin}): while one is, no stream starts. */
+  private int batches;
 
   SimPort(SimClock clock, Controller controller, JobDef job) {
     this.clock = clock;
@@ -83,8 +85,19 @@ final class SimPort implements SimPorts.Port {
     }
   }
 
+  @Override
+  public void begin() {
+    batches++;
+  }
+
+  @Override
+  public void end() {
+    batches--;
+    kick();
+  }
+
   private void kick() {
-    if (sending != null) {
+    if (sending != null || batches > 0) {
       return;
     }
     java.util.Map<SimHost, Long> first = SimPorts.firstOfEach(waiting);

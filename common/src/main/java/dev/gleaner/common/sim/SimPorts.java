@@ -27,6 +27,15 @@ final class SimPorts {
 
     /** The chunk was cancelled: its streams stop. */
     void cancel(SimChunk c);
+
+    /**
+     * A batch of the controller's decisions is carried out: no stream starts until its {@link #end},
+     * so that all of its streams are weighed together by the port's order (as the master's port does).
+     */
+    void begin();
+
+    /** The batch is carried out: the best-ranked of what waits start. */
+    void end();
   }
 
   /**

@@ -111,6 +111,16 @@ final class SimWorkers {
     return true;
   }
 
+  /** Carries out one batch of the controller's decisions: its streams start together, in the port's order. */
+  void batch(Runnable carryOut) {
+    port.begin();
+    try {
+      carryOut.run();
+    } finally {
+      port.end();
+    }
+  }
+
   /** The chunk's input goes into the port's queue; the worker may start it once it is there. */
   void stream(Action.Stream s) {
     SimHost h = hosts.get(s.worker());

@@ -172,15 +172,24 @@ final class ActionRunner {
       }
     }
 
-    /** After the pass committed: each message to its session, if that is still the worker's. */
+    /**
+     * After the pass committed: each message to its session, if that is still the worker's; the
+     * batch's input streams start together, in the port's order.
+     */
     void send() {
-      for (int i = 0; i < links.length; i++) {
-        WorkerLink link = links[i];
-        Action.Message m = messages.get(i);
-        boolean recorded = unrecorded.isEmpty() || !unrecorded.contains(key(m));
-        if (link != null && b.links.get(link.workerId()) == link && recorded) {
-          send(link, m);
+      StreamBatch port = b.streamBatch;
+      port.begin();
+      try {
+        for (int i = 0; i < links.length; i++) {
+          WorkerLink link = links[i];
+          Action.Message m = messages.get(i);
+          boolean recorded = unrecorded.isEmpty() || !unrecorded.contains(key(m));
+          if (link != null && b.links.get(link.workerId()) == link && recorded) {
+            send(link, m);
+          }
         }
+      } finally {
+        port.end();
       }
     }
 

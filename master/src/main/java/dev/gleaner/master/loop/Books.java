@@ -56,6 +56,8 @@ public final class Books {
   double expectedDownSeconds;
   /** The relays logged in (safe from any thread). */
   final Relays relays = new Relays();
+  /** Where a batch's input streams are queued together (the master's port, once it has one). */
+  volatile StreamBatch streamBatch = StreamBatch.NONE;
   /** Set when the master stops (by any thread): sessions closing then are not workers lost. */
   volatile boolean stopping;
 

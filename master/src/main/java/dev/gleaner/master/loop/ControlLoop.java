@@ -167,6 +167,11 @@ public final class ControlLoop implements AutoCloseable {
     thread.post(() -> task.accept(books));
   }
 
+  /** The port a batch's input streams are queued on together (see {@link StreamBatch}). */
+  public void streamsThrough(StreamBatch port) {
+    books.streamBatch = port;
+  }
+
   /** The relays logged in: the connections' threads keep it, the status reads it. */
   public Relays relays() {
     return books.relays;

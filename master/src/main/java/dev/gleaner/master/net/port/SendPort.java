@@ -4,6 +4,7 @@ import dev.gleaner.common.port.EgressEstimator;
 import dev.gleaner.common.port.PortRule;
 import dev.gleaner.common.port.Sends;
 import dev.gleaner.master.loop.FileInputSource;
+import dev.gleaner.master.loop.StreamBatch;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
@@ -44,9 +45,10 @@ import org.slf4j.LoggerFactory;
  * and measured when streams together went slower than their links allow. A transfer that crossed
  * such a moment does not measure its link ({@link #arrived} says so).
  *
- * <p>The streams themselves, and the writing of their bytes, are {@link PortStream}s.
+ * <p>The streams of one batch of the controller's decisions are weighed together ({@link #begin}).
+ * The streams themselves, and the writing of their bytes, are {@link PortStream}s.
  */
-public final class SendPort implements PortStream.Port {
+public final class SendPort implements PortStream.Port, StreamBatch {
   private static final Logger log = LoggerFactory.getLogger(SendPort.class);
 
   /** Told when a stream's last slice is queued on its connection. */
@@ -90,6 +92,8 @@ public final class SendPort implements PortStream.Port {
   private final Map<Channel, long[]> acceptedByChannel = new HashMap<>();
   private final long t0 = System.nanoTime();
   private long seq;
+  /** Batches being queued ({@link #begin}): while one is, no stream starts. */
+  private int batches;
   /** The windows' timer, while there are streams; what the last window saw. */
   private ScheduledFuture<?> windows;
   private final EgressWindow egressWindow = new EgressWindow();
@@ -138,6 +142,21 @@ public final class SendPort implements PortStream.Port {
     if (firstOnChannel) {
       // streams paused on an unwritable channel must still end when that channel closes
       channel.closeFuture().addListener(f -> closed(channel));
+    }
+    startMore();
+  }
+
+  /** A batch of streams is being queued: none starts until its {@link #end}. */
+  @Override
+  public synchronized void begin() {
+    batches++;
+  }
+
+  /** The batch is queued: the best-ranked of what waits start. */
+  @Override
+  public void end() {
+    synchronized (this) {
+      batches--;
     }
     startMore();
   }
@@ -306,6 +325,10 @@ public final class SendPort implements PortStream.Port {
   public void startMore() {
     List<PortStream> start = new ArrayList<>();
     synchronized (this) {
+      if (batches > 0) {
+        // the batch's end starts them, all of its streams weighed together
+        return;
+      }
       PortRule rule = rule();
       // one rate per link on the wire: a worker's next stream queues behind its earlier ones on the same link
       Map<Channel, Double> links = new HashMap<>();

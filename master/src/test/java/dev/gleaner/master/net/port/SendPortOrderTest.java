@@ -96,6 +96,42 @@ class SendPortOrderTest {
   }
 
   /**
+   * The streams of one batch of decisions are weighed together: under one port the best-ranked goes
+   * first, whichever worker's was queued first (the order workers waited in decided it before, and
+   * a DISTRIB job whose fastest link went second ended up to 6% later).
+   */
+  @Test
+  void underOnePortTheBestRankedOfABatchGoesFirstWhateverWasQueuedFirst() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[300]);
+    SendPort port = new SendPort(1);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    EmbeddedChannel c = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.begin();
+      port.enqueue(c, "j", 1, input, 0, 100, 2, 2.4e6, quiet);
+      port.enqueue(a, "j", 2, input, 100, 200, 0, 9.6e6, quiet);
+      port.enqueue(b, "j", 3, input, 200, 300, 1, 4.8e6, quiet);
+      settle(a, b, c);
+      assertEquals(0, streams(a) + streams(b) + streams(c), "nothing starts while the batch is queued");
+      port.end();
+      settle(a, b, c);
+      assertEquals(1, streams(a), "rank 0 goes first");
+      assertEquals(0, streams(b) + streams(c), "the others wait for the wire");
+      port.arrived(a, "j", 2, 100, 0.01, 0);
+      settle(a, b, c);
+      assertEquals(1, streams(b), "then rank 1");
+      assertEquals(0, streams(c));
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+      c.finishAndReleaseAll();
+    }
+  }
+
+  /**
    * A worker's span far shorter than the port's own time is taken for a late read: the worker's pace
    * after its first read is used if it could tell one (never longer than the port's time), else the
    * port's time.
