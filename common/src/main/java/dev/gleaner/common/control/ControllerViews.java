@@ -9,6 +9,7 @@ import dev.gleaner.common.util.RangeSet;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -169,6 +170,17 @@ public final class ControllerViews {
       chunks.add(c.toString());
     }
     return new WorkerView(m.id, m.state, speeds, s.estimator.bandwidth(m.id), s.estimator.risk(m.id, now), chunks,
-        m.unitsDone, m.sessions, m.chunks.isEmpty() ? m.idleBecause : "");
+        m.unitsDone, m.sessions, idleBecause(m));
+  }
+
+  /** Why the worker idles while work waits in others' queues, if it was held back (empty otherwise). */
+  private String idleBecause(Member m) {
+    Member.HeldBack h = m.heldBack;
+    if (h == null || !m.up() || !m.chunks.isEmpty() || s.live().stream().noneMatch(j -> j.active()
+        && j.queues.anyQueued())) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "its link (%.3g B/s) is thinner than %s's (%.3g B/s), whose input holds the"
+        + " master's port: %s would end later, not sooner", h.link(), h.owner(), h.ownerLink(), h.owner());
   }
 }

@@ -690,6 +690,44 @@ class ControllerTest {
    */
   @Test
   void aThinLinkTakesNothingFromAFastOneWhileTheyCannotShareThePort() {
+    double t = 41;
+    assertTrue(thinDoneFastBusy() <= 2_000, "one port: the thin link takes its planned 0.1% and nothing from the"
+        + " fast one");
+    // and says why it idles while the fast one's queue waits
+    WorkerView thin = c.views().worker("thin", t);
+    assertTrue(thin.chunks().isEmpty() && thin.idleBecause().contains("thinner than fast's"), thin.toString());
+    c.port(new dev.gleaner.common.port.PortRule(Integer.MAX_VALUE, 1e9));
+    c.tick(t);
+    List<Action.Assign> stolen = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("thin"))
+        .toList();
+    long took = stolen.stream().mapToLong(a -> a.end() - a.start()).sum();
+    // both links at once: it takes from the back of the fast one's queue, at most its end-together share
+    assertTrue(took > 0 && took <= 0.1 * 1_000_000, "took " + took + " in " + stolen);
+  }
+
+  /**
+   * The reason a worker idles is shown only while it is held back: not once it drains (it takes
+   * nothing for a reason of its own), nor once no work waits.
+   */
+  @Test
+  void aWorkerHeldBackSaysWhyOnlyWhileItIs() {
+    thinDoneFastBusy();
+    assertTrue(c.views().worker("thin", 41).idleBecause().contains("thinner"));
+    c.workerDraining("thin", 41);
+    drain();
+    WorkerView thin = c.views().worker("thin", 41);
+    assertTrue(thin.chunks().isEmpty(), thin.toString());
+    assertEquals("", thin.idleBecause(), "it drains: " + thin);
+    c.cancel("j", "enough", 0, 42);
+    drain();
+    assertEquals("", c.views().worker("thin", 42).idleBecause(), "nothing waits any more");
+  }
+
+  /**
+   * A thin-link worker and a fast one on a job with input under one port, the thin one done with its
+   * planned pieces after 40 s while the fast one has hardly begun; the units the thin one computed.
+   */
+  private long thinDoneFastBusy() {
     JobDef def = JobDef.of("j", "grep", 0, 1_000_000, "distrib").withInput(1, x -> x).withMinWorkers(2);
     c.streamed("fast", "earlier", 1, 10_000, 1, 0);
     c.streamed("thin", "earlier", 1, 1_000, 1, 0);
@@ -701,8 +739,7 @@ class ControllerTest {
     // ends at 0.990 of the time, 0.0099/(1e-3 + 1e-6) for the thin one: 0.1% of the work)
     long thinUnits = 0;
     double t = 1;
-    // the thin worker completes what it got, its planned pieces one by one, and asks for more, while
-    // the fast one has hardly begun
+    // the thin worker completes what it got, its planned pieces one by one, and asks for more
     for (int round = 0; round < 40; round++, t++) {
       for (Action.Assign a : first.stream().filter(x -> x.worker().equals("thin")).toList()) {
         thinUnits += a.end() - a.start();
@@ -713,20 +750,8 @@ class ControllerTest {
       c.tick(t);
       first = only(drain(), Action.Assign.class);
     }
-    assertTrue(thinUnits > 0 && thinUnits <= 2_000, "one port: the thin link takes its planned 0.1% and nothing"
-        + " from the fast one: " + thinUnits);
-    // and says why it idles while the fast one's queue waits
-    WorkerView thin = c.views().worker("thin", t);
-    assertTrue(thin.chunks().isEmpty() && thin.idleBecause().contains("thinner than fast's"), thin.toString());
-    assertEquals("", c.views().worker("fast", t).idleBecause());
-    c.port(new dev.gleaner.common.port.PortRule(Integer.MAX_VALUE, 1e9));
-    c.tick(t);
-    List<Action.Assign> stolen = only(drain(), Action.Assign.class).stream().filter(a -> a.worker().equals("thin"))
-        .toList();
-    assertEquals("", c.views().worker("thin", t).idleBecause(), "it took work: no reason to idle shown");
-    long took = stolen.stream().mapToLong(a -> a.end() - a.start()).sum();
-    // both links at once: it takes from the back of the fast one's queue, at most its end-together share
-    assertTrue(took > 0 && took <= 0.1 * 1_000_000, "took " + took + " in " + stolen);
+    assertTrue(thinUnits > 0, "the thin link takes its planned share");
+    return thinUnits;
   }
 
   /**

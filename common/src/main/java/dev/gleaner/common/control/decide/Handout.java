@@ -282,7 +282,7 @@ final class Handout {
     chunk.replica = replica;
     j.chunks.put(chunk.id, chunk);
     m.chunks.add(chunk);
-    m.idleBecause = "";
+    m.heldBack = null;
     if (m.chunks.size() == 1) {
       chunk.started(now);
     }

@@ -128,7 +128,7 @@ final class Serving {
    * worker with nothing in hand what it may take from others; false if none.
    */
   private boolean take(Member m, double now) {
-    m.idleBecause = "";
+    m.heldBack = null;
     if (contested) {
       // the job furthest below its share first; a worker that holds chunks may take pieces planned for
       // others too, since a job planned over every worker is served by its share of them

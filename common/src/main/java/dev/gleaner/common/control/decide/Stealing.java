@@ -9,7 +9,6 @@ import dev.gleaner.common.control.state.WorkQueue;
 import dev.gleaner.common.model.Worker;
 import dev.gleaner.common.plan.ChunkPlan;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What a worker with nothing in hand takes from others, so that no worker idles while work
@@ -78,7 +77,7 @@ final class Stealing {
    * link is thinner, and the master's port cannot send to both at once (one port, or an egress their
    * two links do not fit in). Every unit the thief took would then hold the port 1/b(thief) seconds
    * where the owner needed 1/b(owner): the owner ends later, not sooner (paper 001's reason to serve
-   * by non-increasing bandwidth).
+   * by non-increasing bandwidth). When so, notes it on the thief ({@link Member#heldBack}).
    */
   private boolean wouldHoldThePort(JobLedger j, Member thief, Member owner) {
     if (!j.def.hasInput() || owner == null) {
@@ -93,8 +92,8 @@ final class Stealing {
     if (s.port.mayStart(List.of(bo), bt)) {
       return false;
     }
-    thief.idleBecause = String.format(Locale.ROOT, "its link (%.3g B/s) is thinner than %s's (%.3g B/s), whose input"
-        + " holds the master's port: %s would end later, not sooner", bt, owner.id, bo, owner.id);
+    // what the views tell of the thief while it idles
+    thief.heldBack = new Member.HeldBack(owner.id, bt, bo);
     return true;
   }
 

@@ -32,10 +32,14 @@ public final class Member {
    */
   public boolean refused;
   /**
-   * Why it was given nothing at its last look although work waits (it would hold the master's port
-   * longer than the work's owner); empty when it took something or nothing waits for it.
+   * Why it was given nothing at its last look although work waited (it would hold the master's port
+   * longer than the work's owner), or null; the views show it only while it still idles and work still
+   * waits in others' queues.
    */
-  public String idleBecause = "";
+  public HeldBack heldBack;
+
+  /** A worker held back from the work of {@code owner}: its link and the owner's, bytes/s. */
+  public record HeldBack(String owner, double link, double ownerLink) {}
   /** Whether its place in the indexes of chunks waits to be brought up to date (see {@link ControlState#touch}). */
   boolean touched;
   /** The line of {@link WaitLines} it waits in, or null. */
