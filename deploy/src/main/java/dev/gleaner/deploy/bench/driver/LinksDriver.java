@@ -58,6 +58,9 @@ public final class LinksDriver {
       Map<String, WorkerStatus> before = byId(link.everything());
       long t0 = System.nanoTime();
       String id = link.submit(spec.build());
+      // the bench times a link change from here (DriverLog)
+      System.err.println("links driver: submitted " + id);
+      System.err.flush();
       Map<String, List<List<Number>>> estimates = new LinkedHashMap<>();
       java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
       Thread sampler = new Thread(() -> sample(estimates, ended), "links-estimates");

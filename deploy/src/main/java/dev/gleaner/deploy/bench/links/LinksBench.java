@@ -395,8 +395,9 @@ public final class LinksBench {
     long changedAt = -1;
     try {
       if (change != null) {
-        // the driver's whole run, bounded; the change at its time if the driver is still running then
-        if (!p.waitFor(Math.round(change.afterSeconds() * 1000), TimeUnit.MILLISECONDS)) {
+        // the change at its time after the job's submission, if the driver is still running then
+        if (DriverLog.awaitSubmitted(err, p, RUN_LIMIT)
+            && !p.waitFor(Math.round(change.afterSeconds() * 1000), TimeUnit.MILLISECONDS)) {
           bed.shapeDownlink(change.worker(), change.rate());
           changedAt = System.currentTimeMillis();
           note("  w%d's link is now %s", change.worker(), change.rate());

@@ -44,8 +44,8 @@ public final class LinksOptions {
   String concurrentSends;
 
   @Option(names = "--link-change", paramLabel = "SECONDS:wI:RATE",
-      description = "Links: SECONDS after each run starts, shape worker I's link to RATE (back after the run), and"
-          + " report how the master's estimate of it followed, transfer by transfer (e.g. 3:w1:20mbit).")
+      description = "Links: SECONDS after each run's job is submitted, shape worker I's link to RATE (back after"
+          + " the run), and report how the master's estimate of it followed, transfer by transfer (e.g. 3:w1:20mbit).")
   String change;
 
   @Option(names = "--link-risks", paramLabel = "KAPPA,...", split = ",",
