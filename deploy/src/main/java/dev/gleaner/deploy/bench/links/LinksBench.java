@@ -24,6 +24,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * {@code gleaner bench --links}: a master and one worker JVM per link, each in a network namespace of
@@ -191,13 +194,16 @@ public final class LinksBench {
           pids.add(workers.process("w" + i).pid());
         }
         doc.put("pids", pids);
+        // what runs now: the master and each worker's current process (a dead one's pid may be reused)
+        Supplier<List<Long>> running = () -> Stream.concat(Stream.of(master.pid()),
+            IntStream.rangeClosed(1, n).mapToObj(i -> workers.process("w" + i).pid())).toList();
         WorkersJoined.Launched launched = workers.withMaster(master.process(), master.log());
         if (settings.warmup()) {
           note("warm-up: strategy self, not counted ...");
           if (settings.interruptions() != null) {
             restartWorkers(bed, workers, at, secret, 0, pids);
           }
-          Settle.await(pids, this::note);
+          Settle.await(running.get(), this::note);
           Map<String, Object> warm = drive(bed, dir, at, secret, file, "self", n, launched);
           doc.put("warmup", Map.of("seconds", warm.get("seconds"), "interruptions",
               warm.getOrDefault("interruptions", 0)));
@@ -211,7 +217,7 @@ public final class LinksBench {
               restartWorkers(bed, workers, at, secret, r, pids);
             }
             launched.requireAlive();
-            double settled = Settle.await(pids, this::note);
+            double settled = Settle.await(running.get(), this::note);
             LinkMeter meter = new LinkMeter(bed, METER_PERIOD);
             meter.start();
             Map<String, Object> one;
