@@ -163,13 +163,18 @@ final class ActionRunner {
   private final class Sends {
     private final List<Action.Message> messages;
     private final WorkerLink[] links;
+    /** Whether the batch queues input: only then is the port held while it is sent. */
+    private final boolean streams;
 
     Sends(List<Action.Message> messages) {
       this.messages = messages;
       this.links = new WorkerLink[messages.size()];
+      boolean any = false;
       for (int i = 0; i < links.length; i++) {
         links[i] = b.links.get(messages.get(i).worker());
+        any |= messages.get(i) instanceof Action.Stream;
       }
+      this.streams = any;
     }
 
     /**
@@ -177,7 +182,8 @@ final class ActionRunner {
      * batch's input streams start together, in the port's order.
      */
     void send() {
-      StreamBatch port = b.streamBatch;
+      // a batch without input (most of a run of small jobs) does not touch the port's lock
+      StreamBatch port = streams ? b.streamBatch : StreamBatch.NONE;
       port.begin();
       try {
         for (int i = 0; i < links.length; i++) {
