@@ -3,7 +3,7 @@ package dev.gleaner.protocol;
 /** The protocol version carried in the first message of each side. */
 public final class ProtocolVersion {
   /** Bumped on any incompatible change of {@code gleaner.proto} or of the handshake. */
-  public static final int CURRENT = 11;
+  public static final int CURRENT = 12;
 
   private ProtocolVersion() {}
 

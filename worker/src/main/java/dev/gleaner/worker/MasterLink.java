@@ -4,6 +4,7 @@ import dev.gleaner.protocol.DataFrame;
 import dev.gleaner.protocol.Drain;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.InputArrived;
+import dev.gleaner.protocol.InputPace;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.ProtocolVersion;
@@ -47,11 +48,16 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
   private final Outbox outbox;
   private Phase phase = Phase.AWAIT_CHALLENGE;
   private volatile Channel channel;
+  /** The pace input is read at, for the master's word of it (on the event loop only). */
+  private final ReadPace pace = new ReadPace();
   /** When to stop reading this connection: one for the input of every chunk assigned over it. */
   private final InputFlow flow = new InputFlow(on -> {
     Channel c = channel;
     if (on) {
       lastHeardNanos = System.nanoTime();
+    } else {
+      // only the network thread pauses reading (as input arrives)
+      pace.paused();
     }
     if (c != null) {
       c.config().setAutoRead(on);
@@ -108,9 +114,16 @@ final class MasterLink extends SimpleChannelInboundHandler<Envelope> {
     lastHeardNanos = System.nanoTime();
     if (msg instanceof DataFrame d) {
       // chunk input, sliced from the frame without a copy; the runner releases it once consumed
-      daemon.counters().inputBytes.add(d.payload().readableBytes());
-      arrived(ctx, d.jobId(), d.chunkId(), runner.data(d.jobId(), d.chunkId(), d.payload().retain(),
-          d.arrivingSince()));
+      long size = d.payload().readableBytes();
+      daemon.counters().inputBytes.add(size);
+      long[] span = pace.read(d.jobId(), d.chunkId(), size, System.nanoTime());
+      long[] arrival = runner.data(d.jobId(), d.chunkId(), d.payload().retain(), d.arrivingSince());
+      if (arrival != null) {
+        arrived(ctx, d.jobId(), d.chunkId(), arrival);
+      } else if (span != null) {
+        ctx.writeAndFlush(Envelope.newBuilder().setInputPace(InputPace.newBuilder().setJobId(d.jobId())
+            .setChunkId(d.chunkId()).setBytes(span[0]).setNanos(span[1])).build(), ctx.voidPromise());
+      }
       d.release();
       return;
     }

@@ -327,6 +327,17 @@ public final class Controller {
   }
 
   /**
+   * The worker's link was seen cut while a transfer crossed it (its worker's paces, over {@code
+   * seconds}, put it at {@code bytesPerSecond}): its estimate restarts from there, and work moves at
+   * once, not when the transfer ends ({@link Estimator#linkCut}).
+   */
+  public void linkCut(String worker, double bytesPerSecond, double seconds, double now) {
+    if (state.estimator.linkCut(worker, bytesPerSecond, seconds)) {
+      pump(now);
+    }
+  }
+
+  /**
    * How the master's port sends chunk input now ({@code rule}'s budget in bytes/s: the egress as the
    * port knows it), for the plans made from now on.
    */

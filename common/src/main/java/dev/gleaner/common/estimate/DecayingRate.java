@@ -102,18 +102,10 @@ final class DecayingRate {
       down.clear();
       return;
     }
-    double shifted = down.add(low, rate, secondsTaken);
-    if (!Double.isNaN(shifted)) {
-      // a run far below: the rate dropped; the run is what is known of it
-      if (Double.isNaN(beforeDrop) || down.fromAmount / down.fromSeconds > beforeDrop) {
-        beforeAmount = down.fromAmount;
-        beforeSeconds = down.fromSeconds;
-      }
-      set(shifted, down.seconds);
-      up.clear();
+    if (dropped(low, rate, secondsTaken)) {
       return;
     }
-    shifted = up.add(high, rate, secondsTaken);
+    double shifted = up.add(high, rate, secondsTaken);
     if (!Double.isNaN(shifted)) {
       // a run far above after a drop: the rate came back up; back to what it was, what was known of it
       if (shifted * RISE >= beforeDrop) {
@@ -134,6 +126,45 @@ final class DecayingRate {
     if (amount / seconds >= beforeDrop) {
       recovered();
     }
+  }
+
+  /**
+   * The rate was seen to drop to {@code rate}, over {@code overSeconds}, by measures of part of an
+   * observation still under way (a run of a transfer's paces, alone on the wire, far below the
+   * estimate): below the estimate, it replaces it as a run of observations far below would, and what
+   * was known before stays the most a rise may come back to. Returns whether the estimate changed.
+   */
+  boolean cut(double rate, double overSeconds) {
+    if (!(rate > 0) || !(overSeconds > 0) || Double.isInfinite(rate) || Double.isInfinite(overSeconds)
+        || !(shift > 1 && observations > 0 && seconds > 0 && rate < amount / seconds)) {
+      return false;
+    }
+    double beforeDrop = beforeAmount / beforeSeconds;
+    if (Double.isNaN(beforeDrop) || amount / seconds > beforeDrop) {
+      beforeAmount = amount;
+      beforeSeconds = seconds;
+    }
+    set(rate, overSeconds);
+    up.clear();
+    down.clear();
+    return true;
+  }
+
+  /** Adds an observation to the run below ({@code low}: it lies far below); whether a drop showed and is followed. */
+  private boolean dropped(boolean low, double rate, double secondsTaken) {
+    double shifted = down.add(low, rate, secondsTaken);
+    if (Double.isNaN(shifted)) {
+      return false;
+    }
+    // a run far below: the rate dropped; the run is what is known of it
+    double beforeDrop = beforeAmount / beforeSeconds;
+    if (Double.isNaN(beforeDrop) || down.fromAmount / down.fromSeconds > beforeDrop) {
+      beforeAmount = down.fromAmount;
+      beforeSeconds = down.fromSeconds;
+    }
+    set(shifted, down.seconds);
+    up.clear();
+    return true;
   }
 
   /** The estimate is back where it was before the drop: the drop is over. */

@@ -52,6 +52,15 @@ public final class Estimator implements Estimates {
    * its rate dropped (tc on a testbed, a VPN, a congested uplink): the estimate restarts from them.
    */
   public static final double BANDWIDTH_SHIFT = 2;
+  /**
+   * Three paces of a transfer in a row, each this many times below what its link was known to do,
+   * show the link was cut ({@link #linkCut}; the master's port counts them). Closer than {@link
+   * #BANDWIDTH_SHIFT}: a pace is the worker's reading of a link it had to itself over a quarter of a
+   * second, within 2% of a shaped rate on the testbed, where a transfer's time holds the socket
+   * buffers' and the word's way back; and a link estimated at half its rate (its first transfers
+   * beside others) and then cut 4x is only 2.1x below its estimate.
+   */
+  public static final double PACE_SHIFT = 1.5;
   /** What a calibration weighs, in seconds of observed computing. */
   public static final double PRIOR_SECONDS = 1;
 
@@ -164,6 +173,23 @@ public final class Estimator implements Estimates {
     figures(worker).bandwidth.observe(bytes, seconds, alone);
     medianBandwidth = Double.NaN;
     changed(worker);
+  }
+
+  /**
+   * The worker's link was seen cut while a transfer crossed it: a run of its worker's paces, each
+   * {@link #PACE_SHIFT} times below what the link was known to do, put it at {@code bytesPerSecond}
+   * over {@code seconds}. Below the estimate, it restarts from there, as after a run of transfers far
+   * below it ({@link DecayingRate#cut}); the transfer as a whole is no measure. Returns whether the
+   * estimate changed.
+   */
+  public boolean linkCut(String worker, double bytesPerSecond, double seconds) {
+    WorkerFigures f = workers.get(worker);
+    if (f == null || !f.bandwidth.cut(bytesPerSecond, seconds)) {
+      return false;
+    }
+    medianBandwidth = Double.NaN;
+    changed(worker);
+    return true;
   }
 
   /** A checkpoint round trip took {@code seconds}. */

@@ -287,6 +287,14 @@ public final class ControlLoop implements AutoCloseable {
     thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds, clean, alone, port));
   }
 
+  /**
+   * The worker's link was seen cut while a transfer crossed it: its paces put it at {@code
+   * bytesPerSecond}, measured over {@code seconds} ({@code LinkCut}).
+   */
+  public void linkCut(WorkerLink link, double bytesPerSecond, double seconds) {
+    thread.post(() -> intake.linkCut(link, bytesPerSecond, seconds));
+  }
+
   /** The worker cannot compute a chunk. */
   public void chunkFailed(WorkerLink link, ChunkFailed f) {
     thread.post(() -> intake.chunkFailed(link, f));

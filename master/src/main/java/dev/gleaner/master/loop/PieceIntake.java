@@ -113,6 +113,13 @@ final class PieceIntake {
     }
   }
 
+  /** The worker's link was seen cut while a transfer crossed it: its estimate restarts from the new rate. */
+  void linkCut(WorkerLink link, double bytesPerSecond, double seconds) {
+    if (b.links.get(link.workerId()) == link) {
+      b.controller.linkCut(link.workerId(), bytesPerSecond, seconds, b.clock.now());
+    }
+  }
+
   /** The worker cannot compute a chunk: tried elsewhere, and a piece failing everywhere fails the job. */
   void chunkFailed(WorkerLink link, ChunkFailed f) {
     if (b.links.get(link.workerId()) == link) {

@@ -1,10 +1,12 @@
 package dev.gleaner.master.net;
 
 import dev.gleaner.master.net.port.InputArrival;
+import dev.gleaner.master.net.port.LinkCut;
 import dev.gleaner.protocol.Envelope;
 import dev.gleaner.protocol.Error;
 import dev.gleaner.protocol.Hello;
 import dev.gleaner.protocol.InputArrived;
+import dev.gleaner.protocol.InputPace;
 import dev.gleaner.protocol.Messages;
 import dev.gleaner.protocol.Piece;
 import io.netty.channel.Channel;
@@ -137,6 +139,15 @@ final class WorkerHandler extends ConnectionHandler {
               a.getBytes(), a.getNanos() / 1e9, a.getPacedNanos() / 1e9);
           services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), arrival.seconds(),
               arrival.clean(), arrival.alone(), services.sendPort().planRule());
+        }
+      }
+      case INPUT_PACE -> {
+        InputPace p = msg.getInputPace();
+        // input its relay sent from its own copy says nothing of the worker's link from here
+        LinkCut cut = session.filledByRelay(p.getJobId(), p.getChunkId()) ? null
+            : services.sendPort().paced(ctx.channel(), p.getJobId(), p.getChunkId(), p.getBytes(), p.getNanos() / 1e9);
+        if (cut != null) {
+          services.loop().linkCut(session, cut.bytesPerSecond(), cut.seconds());
         }
       }
       case CHUNK_FAILED -> {

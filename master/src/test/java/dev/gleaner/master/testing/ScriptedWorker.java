@@ -28,6 +28,14 @@ public final class ScriptedWorker implements AutoCloseable {
   private volatile boolean stop;
   public volatile Throwable failure;
 
+  /** What a test does once a chunk's input is all here, before the worker says so. */
+  public interface BeforeArrival {
+    void run(Assign a) throws Exception;
+  }
+
+  /** Run once each chunk's input has all come, before the worker's word of it; nothing by default. */
+  public volatile BeforeArrival beforeArrival = a -> { };
+
   public ScriptedWorker(int port, byte[] secret, String id) throws IOException {
     this(RawPeer.worker(port, secret, id), id);
   }
@@ -83,6 +91,7 @@ public final class ScriptedWorker implements AutoCloseable {
         e.getData().getPayload().writeTo(data);
       }
       input = data.toByteArray();
+      beforeArrival.run(a);
       // as a worker does: the master's port counts the stream on the wire until it hears this
       peer.send(Envelope.newBuilder().setInputArrived(dev.gleaner.protocol.InputArrived.newBuilder()
           .setJobId(a.getJobId()).setChunkId(a.getChunkId()).setBytes(input.length).setNanos(1)).build());

@@ -7,10 +7,10 @@ import java.util.Map;
 
 /**
  * A worker's link changed while a job runs ({@code gleaner bench --link-change SECONDS:wI:RATE}): so
- * many seconds after each run's driver starts, worker I's downlink is shaped to RATE (and back after
+ * many seconds after each run's job was submitted, worker I's downlink is shaped to RATE (and back after
  * the run), and the bench reads how the master's estimate of that link followed, transfer by transfer.
  *
- * @param afterSeconds seconds after the run's driver starts
+ * @param afterSeconds seconds after the run's job was submitted
  * @param worker the worker, 1 for w1
  * @param rate its link's new rate
  */
@@ -43,7 +43,9 @@ public record LinkChange(double afterSeconds, int worker, Rate rate) {
    * readings of the worker's estimate, each {epoch millis, bytes/s, transfers measured}, and
    * {@code atMillis} when the link was changed. For each of the first {@link #TRANSFERS} transfers
    * measured after the one under way at the change, the first reading that counts it, and its ratio
-   * to the new rate.
+   * to the new rate ({@code ratios}) and to what the new rate carries of TCP's payload ({@code
+   * payloadRatios}, {@link Rate#TCP_PAYLOAD}: what a transfer can go at, and what the simulator and
+   * the egress's figure are held to).
    */
   static Map<String, Object> followed(List<List<Number>> samples, long atMillis, Rate rate) {
     long before = 0;
@@ -68,12 +70,14 @@ public record LinkChange(double afterSeconds, int worker, Rate rate) {
     }
     List<Double> values = new ArrayList<>();
     List<Double> ratios = new ArrayList<>();
+    List<Double> payloadRatios = new ArrayList<>();
     for (Double e : estimates) {
       if (e != null) {
         values.add(e);
         ratios.add(e / rate.bytesPerSecond());
+        payloadRatios.add(e / (rate.bytesPerSecond() * Rate.TCP_PAYLOAD));
       }
     }
-    return Map.of("transfersBefore", before, "estimates", values, "ratios", ratios);
+    return Map.of("transfersBefore", before, "estimates", values, "ratios", ratios, "payloadRatios", payloadRatios);
   }
 }

@@ -492,10 +492,10 @@ public final class LinksBench {
       Map<String, Object> c = (Map<String, Object>) r.get("change");
       if (c != null) {
         out.printf(Locale.ROOT, "%n%s %s: %s's link set to %s after %.1f s; its estimate after each transfer then"
-            + " (MB/s, ratio to the new rate):", r.get("strategy"), r.get("repetition"), c.get("worker"), c.get("rate"),
-            ((Number) c.get("afterSeconds")).doubleValue());
+            + " (MB/s, ratio to the new rate's TCP payload):", r.get("strategy"), r.get("repetition"), c.get("worker"),
+            c.get("rate"), ((Number) c.get("afterSeconds")).doubleValue());
         List<Number> e = (List<Number>) c.get("estimates");
-        List<Number> q = (List<Number>) c.get("ratios");
+        List<Number> q = (List<Number>) c.get("payloadRatios");
         for (int i = 0; i < e.size(); i++) {
           out.printf(Locale.ROOT, " %.2f (%.2f)", e.get(i).doubleValue() / 1e6, q.get(i).doubleValue());
         }

@@ -43,5 +43,8 @@ class LinkChangeTest {
     assertEquals(List.of(2.6e6, 2.5e6, 2.5e6, 2.4e6), f.get("estimates"));
     List<?> ratios = (List<?>) f.get("ratios");
     assertEquals(1.04, (Double) ratios.get(0), 1e-9);
+    // against what 2.5 MB/s carries of TCP's payload, 1448 bytes of each 1514-byte frame
+    List<?> payload = (List<?>) f.get("payloadRatios");
+    assertEquals(2.6e6 / (2.5e6 * 1448 / 1514), (Double) payload.get(0), 1e-9);
   }
 }

@@ -74,6 +74,8 @@ final class PortStream {
   boolean everStalled;
   /** Another link was on the wire beside it at some time. */
   boolean crowded;
+  /** Its worker's paces showed its link cut while it crossed it ({@link SendPort#paced}). */
+  boolean cutAcross;
   double startSeconds = -1;
   volatile boolean done;
 

@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * <p>Every {@link #WINDOW_MILLIS} the port tells the egress estimator what it sent and which streams
  * had bytes waiting all through: the egress is floored by what arrived and by each link's estimate,
  * and measured when streams together went slower than their links allow. A transfer that crossed
- * such a moment does not measure its link ({@link #arrived} says so).
+ * such a moment does not measure its link ({@link #arrived} says so). While a long input streams
+ * in, its worker's word of its pace measures the link when nothing else on the wire explains it
+ * ({@link #paced}): a link cut under a long transfer shows before the transfer ends.
  *
  * <p>The streams of one batch of the controller's decisions are weighed together ({@link #begin}).
  * The streams themselves, and the writing of their bytes, are {@link PortStream}s.
@@ -88,9 +90,18 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   private final Map<Channel, Double> lastArrival = new HashMap<>();
   /** Each connection's link as the port measured it last (a transfer that had the link to itself), bytes/s. */
   private final Map<Channel, Double> measured = new HashMap<>();
+  /**
+   * The rate of each connection's last transfer, measure or not (a share of the egress is less than
+   * the link), bytes/s: what a pace is held to while the link has no measure ({@link #paced}).
+   */
+  private final Map<Channel, Double> lastRate = new HashMap<>();
+  /** Which links were on the wire when, and the runs of paces far below a link. */
+  private final Paces paces = new Paces();
   /** Bytes of chunk input each connection took, for the stall check. */
   private final Map<Channel, long[]> acceptedByChannel = new HashMap<>();
-  private final long t0 = System.nanoTime();
+  /** The port's clock, nanoseconds. */
+  private final java.util.function.LongSupplier nanos;
+  private final long t0;
   private long seq;
   /** Batches being queued ({@link #begin}): while one is, no stream starts. */
   private int batches;
@@ -100,6 +111,13 @@ public final class SendPort implements PortStream.Port, StreamBatch {
 
   /** @param sends a code of {@link Sends} */
   public SendPort(int sends) {
+    this(sends, System::nanoTime);
+  }
+
+  /** With its clock ({@code nanos}: a {@link System#nanoTime}), for tests. */
+  SendPort(int sends, java.util.function.LongSupplier nanos) {
+    this.nanos = nanos;
+    this.t0 = nanos.getAsLong();
     if (!Sends.valid(sends)) {
       throw new IllegalArgumentException("concurrent sends must be share, fit or at least 1, got " + sends);
     }
@@ -166,7 +184,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   }
 
   private double seconds() {
-    return (System.nanoTime() - t0) / 1e9;
+    return (nanos.getAsLong() - t0) / 1e9;
   }
 
   /** The chunk now ends at {@code end}: bytes from there on are not sent. */
@@ -224,10 +242,14 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
-      clean = !s.everStalled && s.startSeconds >= 0 && seconds >= EgressEstimator.TIMED_MIN_SECONDS
-          && egress.clean(s.startSeconds, now)
+      // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
+      clean = !s.everStalled && !s.cutAcross && s.startSeconds >= 0
+          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now)
           && !(slower && s.crowded);
       egress.carried(s.linkRate); // the link as the controller knew it went through the egress
+      if (bytes > 0 && seconds > 0) {
+        lastRate.put(channel, bytes / seconds);
+      }
       if (!s.everStalled) {
         // a worker that stopped reading takes its socket buffer in one go: its span says nothing of the wire
         egress.arrived(now - seconds, now, bytes, known, channel.id());
@@ -235,6 +257,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       if (clean && bytes > 0 && seconds > 0) {
         // the streams asked for before this measure go by it too
         measured.put(channel, bytes / seconds);
+        paces.forget(channel);
         if (!s.crowded) {
           egress.alone(bytes, seconds);
         }
@@ -247,6 +270,63 @@ public final class SendPort implements PortStream.Port, StreamBatch {
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
     return new InputArrival(clean, !s.crowded, seconds);
+  }
+
+  /**
+   * The worker on {@code channel} read {@code bytes} of the chunk's input over the last {@code
+   * seconds}, as they came ({@code InputPace}); the cut its link shows, if it does (else null). The
+   * pace measures the link when the chunk's stream was on the wire all through and never stalled,
+   * and either no other link was on the wire meanwhile or the others cannot explain it: a pace beside
+   * others may be a share of the egress, but not one below {@link #SOLO_ONLY} of what they would leave
+   * of it, all at once at their links' rates (a cut link beside thin ones coming and going, the egress
+   * half empty, is still measured). A run of such measures far below the link the port knows (else its
+   * last transfer's rate; {@link Paces#paced}) is a cut: the port's rule takes the link at its new rate from now on, as after an
+   * arrival (other links fit beside a cut one before its long transfer ends), and that transfer's
+   * arrival, which mixes the link before and after, is no measure.
+   */
+  public LinkCut paced(Channel channel, String job, long chunkId, long bytes, double seconds) {
+    LinkCut cut = null;
+    synchronized (this) {
+      PortStream s = byChunk.get(key(job, chunkId));
+      if (s == null || s.channel != channel || !onWire.contains(s) || !(bytes > 0) || !(seconds > 0)) {
+        return null;
+      }
+      double now = seconds();
+      double rate = bytes / seconds;
+      boolean measure = !s.everStalled && s.startSeconds >= 0 && s.startSeconds <= now - seconds
+          && rate < SOLO_ONLY * paces.leftBy(channel, now - seconds, egress.egress());
+      // held to the link as known, else to what its last transfer did (a share is less than the link)
+      double known = Double.isNaN(link(s)) ? lastRate.getOrDefault(channel, Double.NaN) : link(s);
+      cut = paces.paced(channel, s, rate, seconds, known, measure);
+      if (cut != null) {
+        measured.put(channel, cut.bytesPerSecond());
+        s.cutAcross = true;
+      }
+      if (log.isDebugEnabled()) {
+        log.debug(String.format(Locale.ROOT, "chunk %d of job %s at %s: %d bytes in the last %.3f s (%.4g bytes/s),"
+            + " %s%s", chunkId, job, channel.remoteAddress(), bytes, seconds, rate,
+            measure ? "its link's pace" : "not a measure of its link", cut != null ? "; its link was cut" : ""));
+      }
+    }
+    if (cut != null) {
+      startMore();
+    }
+    return cut;
+  }
+
+  /** The port's last measure of the connection's link (bytes/s), NaN if none: for tests. */
+  synchronized double measured(Channel channel) {
+    Double m = measured.get(channel);
+    return m == null ? Double.NaN : m;
+  }
+
+  /** Under the port's lock, after streams went on or off the wire: which links are on it from now on. */
+  private void wireChanged() {
+    Map<Channel, Double> links = new HashMap<>();
+    for (PortStream s : onWire) {
+      links.putIfAbsent(s.channel, link(s));
+    }
+    paces.onWire(seconds(), links);
   }
 
   /** Called by the connection when its channel becomes writable again: its stream goes on, or asks again. */
@@ -283,7 +363,9 @@ public final class SendPort implements PortStream.Port, StreamBatch {
     synchronized (this) {
       acceptedByChannel.remove(channel);
       measured.remove(channel);
+      paces.forget(channel);
       lastArrival.remove(channel);
+      lastRate.remove(channel);
       Deque<PortStream> mine = byChannel.remove(channel);
       streams = mine == null ? List.of() : new ArrayList<>(mine);
     }
@@ -360,6 +442,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         start.add(s);
       }
       waiting.addAll(notYet);
+      wireChanged();
       if (links.size() > 1) {
         for (PortStream s : onWire) {
           s.crowded = true;
@@ -466,6 +549,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         s.state = PortStream.State.STALLED;
         s.everStalled = true;
         onWire.remove(s);
+        wireChanged();
         stalled = true;
       } else {
         acceptedNow = accepted(s.channel);
@@ -494,6 +578,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   public void finished(PortStream s) {
     synchronized (this) {
       onWire.remove(s);
+      wireChanged();
       waiting.remove(s);
       byChunk.remove(key(s.job, s.chunkId), s);
       Deque<PortStream> mine = byChannel.get(s.channel);
