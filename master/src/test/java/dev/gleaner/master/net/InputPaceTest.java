@@ -56,11 +56,16 @@ class InputPaceTest {
           if (seen.isEmpty()) {
             double measured = bandwidth(m, "w");
             seen.add(measured);
-            // three paces of 1 MB/s of the first chunk, whose input has all come: they tell nothing
-            paces(w, a.getJobId(), first.get(), 1, 1_000);
-            // the link is cut: three paces of 0.8 MB/s of this one, each over the last few microseconds
-            paces(w, a.getJobId(), a.getChunkId(), 4, 5_000);
-            await().atMost(Duration.ofSeconds(30)).until(() -> bandwidth(m, "w") < measured / 2);
+            // each pace is over the last 5 ms: as a worker's would, its span has passed when it is told
+            long since = System.nanoTime();
+            await().atMost(Duration.ofSeconds(5)).until(() -> System.nanoTime() - since > 5_000_000);
+            // three paces of 1 kB/s of the first chunk, whose input has all come: they tell nothing
+            paces(w, a.getJobId(), first.get(), 5, 5_000_000);
+            // the link is cut: three paces of 800 B/s of this one (far below what the first transfer
+            // measured, however slow this machine's loopback)
+            paces(w, a.getJobId(), a.getChunkId(), 4, 5_000_000);
+            // (within the master's 10 s heartbeat timeout: this worker answers none meanwhile)
+            await().atMost(Duration.ofSeconds(8)).until(() -> bandwidth(m, "w") < measured / 2);
             seen.add(bandwidth(m, "w"));
           }
         };
@@ -69,9 +74,8 @@ class InputPaceTest {
         assertEquals("DONE", m.awaitEnd(job).getState());
         assertNull(w.failure);
         assertEquals(2, seen.size(), "the second chunk's input came: " + seen);
-        assertTrue(seen.get(0) > 2e6, "loopback, measured by the first transfer: " + seen);
-        // had the first chunk's counted, the link would stand at 1 MB/s: 0.8 is not far enough below that
-        assertEquals(0.8e6, seen.get(1), 1, "the paces' rate, before the transfer's end was told");
+        // had the first chunk's counted, the link would stand at 1 kB/s: 800 B/s is not far enough below that
+        assertEquals(800, seen.get(1), 1e-6, "the paces' rate, before the transfer's end was told: " + seen);
       }
     }
   }
