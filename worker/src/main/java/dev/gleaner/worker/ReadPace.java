@@ -39,7 +39,9 @@ final class ReadPace {
     any = true;
     lastRead = now;
     if (resumed) {
-      resumed = false;
+      // the first read that waited since reading stopped takes what waited meanwhile; a slice of the
+      // read that stopped it (a frame ending within it) comes with none
+      resumed = !waited;
       from = -1;
       return null;
     }

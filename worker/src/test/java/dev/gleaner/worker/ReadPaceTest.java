@@ -55,6 +55,22 @@ class ReadPaceTest {
   }
 
   @Test
+  void aSliceOfTheReadThatStoppedReadingIsNotItsResumption() {
+    ReadPace pace = new ReadPace();
+    reads(pace, "j", 1, 64_000, 0, 10 * MS, 10);
+    // one read at 100 ms ends chunk 1's frame: its first slice stops reading, its second (chunk 2's
+    // first bytes) comes at the same instant
+    pace.read("j", 1, 32_000, 100 * MS);
+    pace.paused();
+    assertNull(pace.read("j", 2, 32_000, 100 * MS));
+    // reading resumes at 600 ms: 2 MB waited, read in one go, then the wire's pace
+    assertTrue(reads(pace, "j", 2, 64_000, 600 * MS, 10_000, 32).isEmpty());
+    long after = 600 * MS + 32 * 10_000;
+    var spans = reads(pace, "j", 2, 64_000, after + 10 * MS, 10 * MS, 26);
+    assertArrayEquals(new long[] {25 * 64_000, 250 * MS}, spans.get(0));
+  }
+
+  @Test
   void aWaitForTheNextStreamIsNotAPace() {
     ReadPace pace = new ReadPace();
     reads(pace, "j", 1, 64_000, 0, 10 * MS, 20);

@@ -130,8 +130,8 @@ final class DecayingRate {
 
   /**
    * The rate was seen to drop to {@code rate}, over {@code overSeconds}, by measures of part of an
-   * observation still under way (a run of a transfer's paces, alone on the wire, far below the
-   * estimate): below the estimate, it replaces it as a run of observations far below would, and what
+   * observation still under way (a run of a transfer's paces far below what was known, as the
+   * master's port judges them): below the estimate, it replaces it as a run of observations far below would, and what
    * was known before stays the most a rise may come back to. Returns whether the estimate changed.
    */
   boolean cut(double rate, double overSeconds) {

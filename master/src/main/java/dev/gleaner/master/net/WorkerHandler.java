@@ -143,9 +143,10 @@ final class WorkerHandler extends ConnectionHandler {
       }
       case INPUT_PACE -> {
         InputPace p = msg.getInputPace();
-        // input its relay sent from its own copy says nothing of the worker's link from here
-        LinkCut cut = session.filledByRelay(p.getJobId(), p.getChunkId()) ? null
-            : services.sendPort().paced(ctx.channel(), p.getJobId(), p.getChunkId(), p.getBytes(), p.getNanos() / 1e9);
+        // input its relay sends from its own copy has no stream at the port: its pace is no measure here (and
+        // the word that the chunk's input arrived still finds the relay's mark, which it takes)
+        LinkCut cut = services.sendPort().paced(ctx.channel(), p.getJobId(), p.getChunkId(), p.getBytes(),
+            p.getNanos() / 1e9);
         if (cut != null) {
           services.loop().linkCut(session, cut.bytesPerSecond(), cut.seconds());
         }

@@ -88,7 +88,10 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   private final AtomicLong accepted = new AtomicLong();
   /** When each connection's last stream arrived (the worker's word), seconds of the port's clock. */
   private final Map<Channel, Double> lastArrival = new HashMap<>();
-  /** Each connection's link as the port measured it last (a transfer that had the link to itself), bytes/s. */
+  /**
+   * Each connection's link as the port measured it last (a transfer that had the link to itself, or
+   * a cut its paces showed), bytes/s.
+   */
   private final Map<Channel, Double> measured = new HashMap<>();
   /**
    * The rate of each connection's last transfer, measure or not (a share of the egress is less than
@@ -276,13 +279,13 @@ public final class SendPort implements PortStream.Port, StreamBatch {
    * The worker on {@code channel} read {@code bytes} of the chunk's input over the last {@code
    * seconds}, as they came ({@code InputPace}); the cut its link shows, if it does (else null). The
    * pace measures the link when the chunk's stream was on the wire all through and never stalled,
-   * and either no other link was on the wire meanwhile or the others cannot explain it: a pace beside
-   * others may be a share of the egress, but not one below {@link #SOLO_ONLY} of what they would leave
-   * of it, all at once at their links' rates (a cut link beside thin ones coming and going, the egress
-   * half empty, is still measured). A run of such measures far below the link the port knows (else its
-   * last transfer's rate; {@link Paces#paced}) is a cut: the port's rule takes the link at its new rate from now on, as after an
-   * arrival (other links fit beside a cut one before its long transfer ends), and that transfer's
-   * arrival, which mixes the link before and after, is no measure.
+   * and either no other link was on the wire meanwhile or the others cannot explain it: a pace beside others may be a share of the
+   * egress, but not one below {@link #SOLO_ONLY} of what they would leave of it, all at once at their
+   * links' rates (a cut link beside thin ones coming and going, the egress half empty, is still
+   * measured). A run of such measures far below the link the port knows (else its last transfer's
+   * rate; {@link Paces#paced}) is a cut: the port's rule takes the link at its new rate from now on,
+   * as after an arrival (other links fit beside a cut one before its long transfer ends), and that
+   * transfer's arrival, which mixes the link before and after, is no measure.
    */
   public LinkCut paced(Channel channel, String job, long chunkId, long bytes, double seconds) {
     LinkCut cut = null;
