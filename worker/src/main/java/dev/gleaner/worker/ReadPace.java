@@ -9,7 +9,8 @@ package dev.gleaner.worker;
  * after the one before it ({@link #WAITED_NANOS}: a backlog read in one go), nor at the first read
  * after reading {@link #paused} (what waited in the socket buffer meanwhile); and a wait longer than a
  * span between two reads (nothing was sent: the master between two streams) ends the span without a
- * word. The master weighs what is left: whether the chunk's stream had the wire to itself all through.
+ * word. The master weighs what is left: whether the chunk's stream was on the wire all through, and
+ * whether the other links on it could explain the pace.
  *
  * <p>Confined to the connection's event loop.
  */

@@ -102,10 +102,15 @@ final class DecayingRate {
       down.clear();
       return;
     }
-    if (dropped(low, rate, secondsTaken)) {
+    double shifted = down.add(low, rate, secondsTaken);
+    if (!Double.isNaN(shifted)) {
+      // a run far below: the rate dropped; the run is what is known of it
+      keepBeforeDrop(down.fromAmount, down.fromSeconds);
+      set(shifted, down.seconds);
+      up.clear();
       return;
     }
-    double shifted = up.add(high, rate, secondsTaken);
+    shifted = up.add(high, rate, secondsTaken);
     if (!Double.isNaN(shifted)) {
       // a run far above after a drop: the rate came back up; back to what it was, what was known of it
       if (shifted * RISE >= beforeDrop) {
@@ -131,40 +136,32 @@ final class DecayingRate {
   /**
    * The rate was seen to drop to {@code rate}, over {@code overSeconds}, by measures of part of an
    * observation still under way (a run of a transfer's paces far below what was known, as the
-   * master's port judges them): below the estimate, it replaces it as a run of observations far below would, and what
-   * was known before stays the most a rise may come back to. Returns whether the estimate changed.
+   * master's port judges them): below the estimate, it replaces it as a run of observations far
+   * below would, and what was known before stays the most a rise may come back to. Returns whether
+   * the estimate changed.
    */
   boolean cut(double rate, double overSeconds) {
     if (!(rate > 0) || !(overSeconds > 0) || Double.isInfinite(rate) || Double.isInfinite(overSeconds)
         || !(shift > 1 && observations > 0 && seconds > 0 && rate < amount / seconds)) {
       return false;
     }
-    double beforeDrop = beforeAmount / beforeSeconds;
-    if (Double.isNaN(beforeDrop) || amount / seconds > beforeDrop) {
-      beforeAmount = amount;
-      beforeSeconds = seconds;
-    }
+    keepBeforeDrop(amount, seconds);
     set(rate, overSeconds);
     up.clear();
     down.clear();
     return true;
   }
 
-  /** Adds an observation to the run below ({@code low}: it lies far below); whether a drop showed and is followed. */
-  private boolean dropped(boolean low, double rate, double secondsTaken) {
-    double shifted = down.add(low, rate, secondsTaken);
-    if (Double.isNaN(shifted)) {
-      return false;
-    }
-    // a run far below: the rate dropped; the run is what is known of it
+  /**
+   * A drop is followed from what was known ({@code knownAmount} over {@code knownSeconds}): the most a
+   * rise comes back to, unless more was known before an earlier drop not recovered from.
+   */
+  private void keepBeforeDrop(double knownAmount, double knownSeconds) {
     double beforeDrop = beforeAmount / beforeSeconds;
-    if (Double.isNaN(beforeDrop) || down.fromAmount / down.fromSeconds > beforeDrop) {
-      beforeAmount = down.fromAmount;
-      beforeSeconds = down.fromSeconds;
+    if (Double.isNaN(beforeDrop) || knownAmount / knownSeconds > beforeDrop) {
+      beforeAmount = knownAmount;
+      beforeSeconds = knownSeconds;
     }
-    set(shifted, down.seconds);
-    up.clear();
-    return true;
   }
 
   /** The estimate is back where it was before the drop: the drop is over. */

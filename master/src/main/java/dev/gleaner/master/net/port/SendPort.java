@@ -19,6 +19,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,7 +104,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   /** Bytes of chunk input each connection took, for the stall check. */
   private final Map<Channel, long[]> acceptedByChannel = new HashMap<>();
   /** The port's clock, nanoseconds. */
-  private final java.util.function.LongSupplier nanos;
+  private final LongSupplier nanos;
   private final long t0;
   private long seq;
   /** Batches being queued ({@link #begin}): while one is, no stream starts. */
@@ -118,7 +119,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   }
 
   /** With its clock ({@code nanos}: a {@link System#nanoTime}), for tests. */
-  SendPort(int sends, java.util.function.LongSupplier nanos) {
+  SendPort(int sends, LongSupplier nanos) {
     this.nanos = nanos;
     this.t0 = nanos.getAsLong();
     if (!Sends.valid(sends)) {
@@ -279,13 +280,13 @@ public final class SendPort implements PortStream.Port, StreamBatch {
    * The worker on {@code channel} read {@code bytes} of the chunk's input over the last {@code
    * seconds}, as they came ({@code InputPace}); the cut its link shows, if it does (else null). The
    * pace measures the link when the chunk's stream was on the wire all through and never stalled,
-   * and either no other link was on the wire meanwhile or the others cannot explain it: a pace beside others may be a share of the
-   * egress, but not one below {@link #SOLO_ONLY} of what they would leave of it, all at once at their
-   * links' rates (a cut link beside thin ones coming and going, the egress half empty, is still
-   * measured). A run of such measures far below the link the port knows (else its last transfer's
-   * rate; {@link Paces#paced}) is a cut: the port's rule takes the link at its new rate from now on,
-   * as after an arrival (other links fit beside a cut one before its long transfer ends), and that
-   * transfer's arrival, which mixes the link before and after, is no measure.
+   * and either no other link was on the wire meanwhile or the others cannot explain it: a pace beside
+   * others may be a share of the egress, but not one below {@link #SOLO_ONLY} of what they would leave
+   * of it, all at once at their links' rates (a cut link beside thin ones coming and going, the
+   * egress half empty, is still measured). A run of such measures far below the link the port knows
+   * (else its last transfer's rate; {@link Paces#paced}) is a cut: the port's rule takes the link at
+   * its new rate from now on, as after an arrival (other links fit beside a cut one before its long
+   * transfer ends), and that transfer's arrival, which mixes the link before and after, is no measure.
    */
   public LinkCut paced(Channel channel, String job, long chunkId, long bytes, double seconds) {
     LinkCut cut = null;
@@ -299,7 +300,10 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       boolean measure = !s.everStalled && s.startSeconds >= 0 && s.startSeconds <= now - seconds
           && rate < SOLO_ONLY * paces.leftBy(channel, now - seconds, egress.egress());
       // held to the link as known, else to what its last transfer did (a share is less than the link)
-      double known = Double.isNaN(link(s)) ? lastRate.getOrDefault(channel, Double.NaN) : link(s);
+      double known = link(s);
+      if (Double.isNaN(known)) {
+        known = lastRate.getOrDefault(channel, Double.NaN);
+      }
       cut = paces.paced(channel, s, rate, seconds, known, measure);
       if (cut != null) {
         measured.put(channel, cut.bytesPerSecond());
@@ -445,7 +449,9 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         start.add(s);
       }
       waiting.addAll(notYet);
-      wireChanged();
+      if (!start.isEmpty()) {
+        wireChanged();
+      }
       if (links.size() > 1) {
         for (PortStream s : onWire) {
           s.crowded = true;
