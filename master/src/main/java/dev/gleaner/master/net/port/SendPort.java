@@ -246,10 +246,13 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
+      // beside others it may be a share of the egress, unless they, at their links' rates, would have left
+      // it room for more (a link estimated above its rate that always shares the wire is corrected so)
+      boolean share = slower && s.crowded
+          && !(bytes / seconds < SOLO_ONLY * paces.leftBy(channel, s.startSeconds, egress.egress()));
       // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
       clean = !s.everStalled && !s.cutAcross && s.startSeconds >= 0
-          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now)
-          && !(slower && s.crowded);
+          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now) && !share;
       egress.carried(s.linkRate); // the link as the controller knew it went through the egress
       if (bytes > 0 && seconds > 0) {
         lastRate.put(channel, bytes / seconds);

@@ -1,0 +1,68 @@
+package dev.gleaner.master.net.port;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.gleaner.common.port.Sends;
+import dev.gleaner.master.loop.FileInputSource;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a transfer that shared the wire says of its link when it came in slower than the link was
+ * known to go: a share of the egress, if the others on the wire could have taken what it lacked; else
+ * a measure, so that a link estimated above its rate is corrected even though it never has the wire
+ * to itself.
+ */
+class SendPortArrivalTest {
+  private static final long MS = 1_000_000;
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void aSlowTransferBesideAThinLinkMeasuresItsLinkWhenTheEgressHadRoomForBoth() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[400]);
+    AtomicLong clock = new AtomicLong();
+    SendPort port = new SendPort(Sends.SHARE, clock::get);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    EmbeddedChannel c = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(b, "j", 1, input, 0, 100, 0, 8e6, quiet);
+      b.runPendingTasks();
+      clock.set(1_000 * MS);
+      port.arrived(b, "j", 1, 100, 0.01, 0);
+      b.runPendingTasks();
+      assertEquals(8e6, port.egress(), 1, "an 8 MB/s link went through: the egress is at least that");
+      // a's link believed at 8 MB/s, beside c's at 3, which leave a 5 of the egress
+      port.enqueue(a, "j", 2, input, 100, 200, 1, 8e6, quiet);
+      port.enqueue(c, "j", 3, input, 200, 300, 2, 3e6, quiet);
+      a.runPendingTasks();
+      c.runPendingTasks();
+      clock.set(2_000 * MS);
+      assertFalse(port.arrived(a, "j", 2, 4_700_000, 1.0, 0).clean(),
+          "4.7 MB/s, above 0.9 of what c leaves: maybe a share of the egress");
+      assertTrue(Double.isNaN(port.measured(a)));
+      a.runPendingTasks();
+      port.enqueue(a, "j", 4, input, 300, 400, 3, 8e6, quiet);
+      a.runPendingTasks();
+      clock.set(3_000 * MS);
+      InputArrival slow = port.arrived(a, "j", 4, 4_000_000, 1.0, 0);
+      assertTrue(slow.clean(), "4 MB/s, where the egress had room for 4.5 beside c: the link's own rate");
+      assertFalse(slow.alone(), "c was on the wire beside it");
+      assertEquals(4e6, port.measured(a), 1);
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+      c.finishAndReleaseAll();
+    }
+  }
+}
