@@ -3,6 +3,7 @@ package dev.gleaner.deploy.testbed;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -54,8 +55,19 @@ class TestbedTest {
       bed.shapeDownlink(1, Rate.parse("5mbit"));
       assertTrue(NetCommands.run("tc", "-n", bed.bridgeNamespace(), "qdisc", "show", "dev", "vw1")
           .contains("rate 5Mbit"));
+      // and back, and again: each time one qdisc at the new rate (a new one, not the old one changed)
+      bed.shapeDownlink(1, Rate.parse("40mbit"));
+      String before = NetCommands.run("tc", "-n", bed.bridgeNamespace(), "qdisc", "show", "dev", "vw1");
+      bed.shapeDownlink(1, Rate.parse("5mbit"));
+      String vw1 = NetCommands.run("tc", "-n", bed.bridgeNamespace(), "qdisc", "show", "dev", "vw1");
+      assertTrue(vw1.contains("rate 5Mbit"), vw1);
+      assertEquals(1, vw1.split("qdisc tbf", -1).length - 1, vw1);
+      assertNotEquals(before.split(" ")[2], vw1.split(" ")[2], "the handle: a new qdisc");
       bed.shapeDownlink(2, Rate.UNLIMITED);
       assertFalse(NetCommands.run("tc", "-n", bed.bridgeNamespace(), "qdisc", "show", "dev", "vw2").contains("tbf"));
+      bed.shapeDownlink(2, Rate.parse("20mbit"));
+      assertTrue(NetCommands.run("tc", "-n", bed.bridgeNamespace(), "qdisc", "show", "dev", "vw2")
+          .contains("rate 20Mbit"));
       // the hosts reach each other, and only inside the testbed
       assertTrue(NetCommands.run("ip", "-n", bed.workerNamespace(1), "route", "get", bed.masterAddress())
           .contains("dev eth0"));
