@@ -87,8 +87,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   /** Each connection's unfinished streams, in the order they were asked for. */
   private final Map<Channel, Deque<PortStream>> byChannel = new HashMap<>();
   private final AtomicLong accepted = new AtomicLong();
-  /** When each connection's last stream arrived (the worker's word), seconds of the port's clock. */
-  private final Map<Channel, Double> lastArrival = new HashMap<>();
+  /** Each connection's last stream's arrival (the worker's word). */
+  private final Map<Channel, LastArrival> lastArrival = new HashMap<>();
   /**
    * Each connection's link as the port measured it last (a transfer that had the link to itself, or
    * a cut its paces showed), bytes/s.
@@ -238,21 +238,27 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       double known = link(s);
       double now = seconds();
       // its bytes began to arrive when it started, or when the connection's stream before it had arrived
-      Double before = lastArrival.put(channel, now);
-      double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before);
+      LastArrival before = lastArrival.get(channel);
+      double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before.at());
       if (!s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
         // at the pace after its first read if the worker could tell it; else from the port's first byte sent
         // to the worker's word of its last: long by the word's way back, not a late read short
         seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
+      // queued behind one that came slower than the link (its worker reading slowly, or a share), its first
+      // bytes waited in the worker's buffer while that one was read, and its span, from the worker's first
+      // read or that one's word, leaves that wait out: a 9.56 MB/s link looked like 11.3
+      boolean behindSlow = before != null && before.at() > s.startSeconds && before.slower();
+      lastArrival.put(channel, new LastArrival(now, slower));
       // beside others it may be a share of the egress, unless they, at their links' rates, would have left
       // it room for more (a link estimated above its rate that always shares the wire is corrected so)
       boolean share = slower && s.crowded
           && !(bytes / seconds < SOLO_ONLY * paces.leftBy(channel, s.startSeconds, egress.egress()));
       // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
       clean = !s.everStalled && !s.cutAcross && s.startSeconds >= 0
-          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now) && !share;
+          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now) && !share
+          && !behindSlow;
       egress.carried(s.linkRate); // the link as the controller knew it went through the egress
       if (bytes > 0 && seconds > 0) {
         lastRate.put(channel, bytes / seconds);
@@ -600,4 +606,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
     }
     startMore();
   }
+
+  /** When a connection's stream arrived (seconds of the port's clock), and whether it came slower than its link. */
+  private record LastArrival(double at, boolean slower) { }
 }

@@ -65,4 +65,44 @@ class SendPortArrivalTest {
       c.finishAndReleaseAll();
     }
   }
+
+  /**
+   * A worker's streams follow each other on its connection. One queued behind a stream that came
+   * slower than the link (the worker read slowly) found its first bytes waiting in the worker's buffer:
+   * timed from the one before's word it looks faster than the link, and is no measure. The one after
+   * it, behind a stream that was not slow, is.
+   */
+  @Test
+  void aTransferQueuedBehindASlowOneIsNoMeasureTheNextIs() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[400]);
+    AtomicLong clock = new AtomicLong();
+    SendPort port = new SendPort(Sends.SHARE, clock::get);
+    EmbeddedChannel a = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      for (int chunk = 1; chunk <= 4; chunk++) {
+        port.enqueue(a, "j", chunk, input, 100L * (chunk - 1), 100L * chunk, 0, 8e6, quiet);
+      }
+      for (int i = 0; i < 3; i++) {
+        a.runPendingTasks();
+      }
+      clock.set(1_000 * MS);
+      assertTrue(port.arrived(a, "j", 1, 8_000_000, 1.0, 0).clean(), "8 MB/s alone: the link");
+      a.runPendingTasks();
+      clock.set(2_000 * MS);
+      // half the link: the worker read slowly (alone on the wire, a measure of what its link does now)
+      port.arrived(a, "j", 2, 4_000_000, 1.0, 0);
+      a.runPendingTasks();
+      clock.set(2_200 * MS);
+      assertFalse(port.arrived(a, "j", 3, 2_000_000, 0.2, 0).clean(),
+          "10 MB/s behind the slow one: its first bytes waited in the worker's buffer");
+      a.runPendingTasks();
+      clock.set(3_200 * MS);
+      assertTrue(port.arrived(a, "j", 4, 7_900_000, 1.0, 0).clean(), "behind one that was not slow: a measure");
+      assertEquals(7.9e6, port.measured(a), 1);
+    } finally {
+      a.finishAndReleaseAll();
+    }
+  }
 }
