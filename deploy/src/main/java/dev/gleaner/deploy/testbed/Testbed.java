@@ -218,7 +218,8 @@ public final class Testbed implements AutoCloseable {
    * step, not the old one changed in place. Changed in place, a link changed back and forth (80
    * mbit, 70 during each run of the links bench, 80 again at its end) left its worker's connection
    * dead both ways for 10-15 s (no heartbeat either way, a new connection's SYN unanswered for 5 s)
-   * in 6 of 24 runs after the first; with a new qdisc each time, in none of 18.
+   * in 6 of 24 runs after the first; with a new qdisc each time, in none of 18. What waited in the old
+   * one's queue (up to its limit) is dropped with it, once per change: TCP sends it again.
    */
   private void shape(String namespace, String device, Rate was, Rate rate) {
     String key = namespace + " " + device;
@@ -231,10 +232,11 @@ public final class Testbed implements AutoCloseable {
     }
     long burst = Math.max(16_000, (long) (rate.bytesPerSecond() / 500));
     long limit = Math.max(200_000, 4 * burst);
-    // 1: or 2:, whichever the device's qdisc is not
-    int handle = handles.merge(key, 1, (old, one) -> 3 - old);
+    // 1: or 2:, whichever the device's qdisc is not (noted once it is there)
+    int handle = 3 - handles.getOrDefault(key, 2);
     NetCommands.run("tc", "-n", namespace, "qdisc", "replace", "dev", device, "root", "handle", handle + ":", "tbf",
         "rate", rate.bitsPerSecond() + "bit", "burst", Long.toString(burst), "limit", Long.toString(limit));
+    handles.put(key, handle);
   }
 
   /** The command that runs {@code command} inside {@code namespace}. */

@@ -16,7 +16,10 @@ import java.util.Map;
 final class Paces {
   /** Paces in a row far below a link that show it was cut (the estimator's run for a drop). */
   static final int SLOW_RUN = 3;
-  /** How far back the links on the wire are kept: longer than any pace's span. */
+  /**
+   * How far back the links on the wire are kept: longer than any pace's span. A crowded transfer that
+   * began before that is taken for a share ({@link #leftBy} is NaN), never for a measure of its link.
+   */
   static final double LOG_SECONDS = 10;
 
   /** The links on the wire from {@code since} (seconds of the port's clock) on, at their rates then. */

@@ -65,7 +65,10 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   static final long STALL_MILLIS = 1_000;
   /** How long after its last byte was queued a stream stays on the wire without its worker's word. */
   static final long PATIENCE_MILLIS = 30_000;
-  /** A transfer below this share of its link's known rate measures the link only if it was alone on the wire. */
+  /**
+   * A transfer below this share of its link's known rate measures the link only if it was alone on the
+   * wire, or the links beside it would have left the egress room for more: else it may be a share.
+   */
   static final double SOLO_ONLY = 0.9;
   /** The egress estimator's windows. */
   static final long WINDOW_MILLIS = Math.round(EgressEstimator.WINDOW_SECONDS * 1000);
@@ -87,8 +90,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   /** Each connection's unfinished streams, in the order they were asked for. */
   private final Map<Channel, Deque<PortStream>> byChannel = new HashMap<>();
   private final AtomicLong accepted = new AtomicLong();
-  /** Each connection's last stream's arrival (the worker's word). */
-  private final Map<Channel, LastArrival> lastArrival = new HashMap<>();
+  /** Each connection's last arrival (the worker's word), and its last that came slow. */
+  private final Map<Channel, Arrivals> arrivals = new HashMap<>();
   /**
    * Each connection's link as the port measured it last (a transfer that had the link to itself, or
    * a cut its paces showed), bytes/s.
@@ -233,26 +236,26 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       if (s == null || s.channel != channel) {
         return InputArrival.unknown(seconds);
       }
-      // a rate below what the link is known to do says the link got slower only when the stream had the
-      // wire to itself; beside others it may say as well that they shared the egress
       double known = link(s);
       double now = seconds();
       // its bytes began to arrive when it started, or when the connection's stream before it had arrived
-      LastArrival before = lastArrival.get(channel);
-      double from = Math.max(s.startSeconds, before == null ? s.startSeconds : before.at());
+      Arrivals before = arrivals.getOrDefault(channel, Arrivals.NONE);
+      double from = Math.max(s.startSeconds, before.lastAt());
       if (!s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
         // at the pace after its first read if the worker could tell it; else from the port's first byte sent
         // to the worker's word of its last: long by the word's way back, not a late read short
         seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
       boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
-      // queued behind one that came slower than the link (its worker reading slowly, or a share), its first
-      // bytes waited in the worker's buffer while that one was read, and its span, from the worker's first
-      // read or that one's word, leaves that wait out: a 9.56 MB/s link looked like 11.3
-      boolean behindSlow = before != null && before.at() > s.startSeconds && before.slower();
-      lastArrival.put(channel, new LastArrival(now, slower));
-      // beside others it may be a share of the egress, unless they, at their links' rates, would have left
-      // it room for more (a link estimated above its rate that always shares the wire is corrected so)
+      // queued behind one of the connection's that came slow (its worker reading slowly or not at all, or a
+      // share), its first bytes waited in the worker's buffer while that one was read, and its span leaves
+      // the wait out (a 9.56 MB/s link looked like 11.3): no measure, unless it still came slower than the
+      // link is known to do, which the wait cannot have caused
+      boolean behindSlow = before.slowAt() > s.startSeconds && !slower;
+      arrivals.put(channel, before.next(now, slower || s.everStalled));
+      // a rate below what the link is known to do says the link got slower when the stream had the wire to
+      // itself, or when the links beside it, at their rates, would have left the egress room for more;
+      // else it may be a share of the egress
       boolean share = slower && s.crowded
           && !(bytes / seconds < SOLO_ONLY * paces.leftBy(channel, s.startSeconds, egress.egress()));
       // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
@@ -380,7 +383,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       acceptedByChannel.remove(channel);
       measured.remove(channel);
       paces.forget(channel);
-      lastArrival.remove(channel);
+      arrivals.remove(channel);
       lastRate.remove(channel);
       Deque<PortStream> mine = byChannel.remove(channel);
       streams = mine == null ? List.of() : new ArrayList<>(mine);
@@ -607,6 +610,12 @@ public final class SendPort implements PortStream.Port, StreamBatch {
     startMore();
   }
 
-  /** When a connection's stream arrived (seconds of the port's clock), and whether it came slower than its link. */
-  private record LastArrival(double at, boolean slower) { }
+  /** When a connection's last stream arrived, and its last that came slow (seconds of the port's clock). */
+  private record Arrivals(double lastAt, double slowAt) {
+    static final Arrivals NONE = new Arrivals(Double.NEGATIVE_INFINITY, Double.NEGATIVE_INFINITY);
+
+    Arrivals next(double at, boolean slow) {
+      return new Arrivals(at, slow ? at : slowAt);
+    }
+  }
 }
