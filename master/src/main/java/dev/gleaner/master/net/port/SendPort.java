@@ -256,8 +256,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       // a rate below what the link is known to do says the link got slower when the stream had the wire to
       // itself, or when the links beside it, at their rates, would have left the egress room for more;
       // else it may be a share of the egress
-      boolean share = slower && s.crowded
-          && !(bytes / seconds < SOLO_ONLY * paces.leftBy(channel, s.startSeconds, egress.egress()));
+      boolean share = slower && s.crowded && !othersLeftRoom(channel, bytes / seconds, s.startSeconds);
       // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
       clean = !s.everStalled && !s.cutAcross && s.startSeconds >= 0
           && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now) && !share
@@ -310,7 +309,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       double now = seconds();
       double rate = bytes / seconds;
       boolean measure = !s.everStalled && s.startSeconds >= 0 && s.startSeconds <= now - seconds
-          && rate < SOLO_ONLY * paces.leftBy(channel, now - seconds, egress.egress());
+          && othersLeftRoom(channel, rate, now - seconds);
       // held to the link as known, else to what its last transfer did (a share is less than the link)
       double known = link(s);
       if (Double.isNaN(known)) {
@@ -331,6 +330,15 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       startMore();
     }
     return cut;
+  }
+
+  /**
+   * Under the port's lock: whether {@code rate} is below {@link #SOLO_ONLY} of what the other links on
+   * the wire since {@code from}, all at once at their rates, would have left of the egress, so that it
+   * is the link's own and not a share (false when that is not known).
+   */
+  private boolean othersLeftRoom(Channel channel, double rate, double from) {
+    return rate < SOLO_ONLY * paces.leftBy(channel, from, egress.egress());
   }
 
   /** The port's last measure of the connection's link (bytes/s), NaN if none: for tests. */
