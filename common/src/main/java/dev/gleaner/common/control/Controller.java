@@ -316,13 +316,14 @@ public final class Controller {
   }
 
   /**
-   * {@code bytes} of a chunk's input arrived at its worker in {@code seconds}; {@code alone}: no other
-   * worker's stream shared the wire with it (its rate is then the link's, and a drop of it shows).
+   * {@code bytes} of a chunk's input arrived at its worker in {@code seconds}; {@code own}: its rate is
+   * the link's own, not a share of the master's egress (no other worker's stream shared the wire with
+   * it, or it came well below its fair share of the egress beside them), so that a drop of it shows.
    */
-  public void streamed(String worker, String job, long chunkId, long bytes, double seconds, boolean alone,
+  public void streamed(String worker, String job, long chunkId, long bytes, double seconds, boolean own,
       double now) {
     if (bytes > 0 && seconds > 0) {
-      state.estimator.transferred(worker, bytes, seconds, alone);
+      state.estimator.transferred(worker, bytes, seconds, own);
     }
   }
 

@@ -10,9 +10,11 @@ package dev.gleaner.common.estimate;
  * one, and a piece of 0 seconds (timer resolution) cannot produce an infinite rate.
  *
  * <p>With a {@code shift} factor, a rate that dropped is followed at once: {@link #RUN} observations
- * in a row that may show it (a transfer alone on the wire, not one that shared the master's egress)
- * more than {@code shift} times below the estimate replace what came before them, at their median
- * rate (a link whose rate was cut mid-job would otherwise take a half-life of transfers to show it).
+ * in a row that may show it (a transfer at its link's own rate, not a share of the master's egress)
+ * more than {@code shift} times below the estimate as it stood before them replace what came before
+ * them, at their median rate (a link whose rate was cut mid-job would otherwise take a half-life of
+ * transfers to show it; and the first of them, decayed in, moves the estimate toward them, by much
+ * when little was known: held to the moved estimate, the next would no longer lie far below).
  * A rise is followed at the decaying pace only, since a fast-looking transfer may be an artifact (a
  * worker that read late takes its socket buffer in one go), a slow one is not; with one exception:
  * after a drop, {@link #RUN} observations in a row (alone on the wire or not: beside others a
@@ -89,7 +91,9 @@ final class DecayingRate {
     // calibration on a sample (which can be off by several times: another range, a cold JIT)
     boolean known = mayShift && shift > 1 && observations > 0 && seconds > 0;
     double rate = amountDone / secondsTaken;
-    double estimate = known ? amount / seconds : Double.NaN;
+    // a run under way is held to the estimate it started from: its first observations, decayed in,
+    // moved the estimate toward them (by much, when little was known before), and would end it
+    double estimate = known ? down.startedFrom(amount / seconds) : Double.NaN;
     boolean low = known && rate * shift < estimate;
     double beforeDrop = beforeAmount / beforeSeconds;
     // beside others a transfer can only look slower than its link: a rise needs no wire to itself
@@ -215,6 +219,11 @@ final class DecayingRate {
       java.util.Arrays.sort(sorted);
       count = 0;
       return sorted[RUN / 2];
+    }
+
+    /** The rate the run started from, {@code otherwise} when no run is under way. */
+    double startedFrom(double otherwise) {
+      return count > 0 && fromSeconds > 0 ? fromAmount / fromSeconds : otherwise;
     }
 
     void clear() {

@@ -165,13 +165,14 @@ public final class Estimator implements Estimates {
   }
 
   /**
-   * {@code bytes} crossed the worker's link in {@code seconds}; {@code alone}: no other worker's
-   * stream was on the wire beside it, so that its rate is the link's, and three such in a row far below
-   * the estimate show the link's rate dropped ({@link #BANDWIDTH_SHIFT}). Beside others a slow
-   * transfer may be a share of the master's egress.
+   * {@code bytes} crossed the worker's link in {@code seconds}; {@code own}: its rate is the link's (no
+   * other worker's stream was on the wire beside it, or it came well below its fair share of the
+   * master's egress beside them), and three such in a row far below the estimate show the link's rate
+   * dropped ({@link #BANDWIDTH_SHIFT}). Beside others a slow transfer may otherwise be a share of the
+   * egress.
    */
-  public void transferred(String worker, long bytes, double seconds, boolean alone) {
-    figures(worker).bandwidth.observe(bytes, seconds, alone);
+  public void transferred(String worker, long bytes, double seconds, boolean own) {
+    figures(worker).bandwidth.observe(bytes, seconds, own);
     medianBandwidth = Double.NaN;
     changed(worker);
   }

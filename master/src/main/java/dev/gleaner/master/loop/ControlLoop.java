@@ -279,12 +279,12 @@ public final class ControlLoop implements AutoCloseable {
    * A chunk's input has all arrived at its worker, {@code bytes} of it in {@code seconds} from the first
    * byte to the last; {@code clean}: over a link the stream did not share a bound egress on, so that
    * its rate measures the link (otherwise it measures a share, and counts only for a link not measured);
-   * {@code alone}: no other worker's stream shared the wire with it; {@code port}: the port's rule as it
-   * stands after this transfer (its egress in bytes/s), for the plans.
+   * {@code own}: its rate is the link's own, not a share (see {@code InputArrival}); {@code port}: the
+   * port's rule as it stands after this transfer (its egress in bytes/s), for the plans.
    */
   public void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean,
-      boolean alone, PortRule port) {
-    thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds, clean, alone, port));
+      boolean own, PortRule port) {
+    thread.post(() -> intake.inputArrived(link, jobId, chunkId, bytes, seconds, clean, own, port));
   }
 
   /**

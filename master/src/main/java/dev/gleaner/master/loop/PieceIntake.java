@@ -104,12 +104,12 @@ final class PieceIntake {
    * bound egress ({@code clean}); a share of the egress is a measure only while nothing better is known.
    */
   void inputArrived(WorkerLink link, String jobId, long chunkId, long bytes, double seconds, boolean clean,
-      boolean alone, PortRule port) {
+      boolean own, PortRule port) {
     b.controller.port(port);
     String id = link.workerId();
     if (b.links.get(id) == link && bytes > 0 && seconds > 0
         && (clean || !b.controller.estimates().bandwidth(id).known())) {
-      b.controller.streamed(id, jobId, chunkId, bytes, seconds, clean && alone, b.clock.now());
+      b.controller.streamed(id, jobId, chunkId, bytes, seconds, clean && own, b.clock.now());
     }
   }
 

@@ -138,7 +138,7 @@ final class WorkerHandler extends ConnectionHandler {
           InputArrival arrival = services.sendPort().arrived(ctx.channel(), a.getJobId(), a.getChunkId(),
               a.getBytes(), a.getNanos() / 1e9, a.getPacedNanos() / 1e9);
           services.loop().inputArrived(session, a.getJobId(), a.getChunkId(), a.getBytes(), arrival.seconds(),
-              arrival.clean(), arrival.alone(), services.sendPort().planRule());
+              arrival.clean(), arrival.own(), services.sendPort().planRule());
         }
       }
       case INPUT_PACE -> {

@@ -3,10 +3,11 @@ package dev.gleaner.master.net.port;
 /**
  * What a chunk's input transfer measured, as the port judges it when the worker says it all arrived:
  * {@code clean}, its link (it did not share a bound egress, nor wait on a worker that did not read);
- * {@code alone}, no other worker's stream was on the wire beside it; {@code seconds}, how long its
- * bytes took.
+ * {@code own}, its rate is its link's own (no other worker's stream was on the wire beside it, or it
+ * came well below its fair share of the egress beside them: its link held it), so that a rate far
+ * below what the link did shows it dropped; {@code seconds}, how long its bytes took.
  */
-public record InputArrival(boolean clean, boolean alone, double seconds) {
+public record InputArrival(boolean clean, boolean own, double seconds) {
   /**
    * A worker's span this much shorter than the port's says the worker read the first bytes late: they
    * waited in its socket buffer, and the span leaves out the time they took to get there.

@@ -18,7 +18,7 @@ final class Paces {
   static final int SLOW_RUN = 3;
   /**
    * How far back the links on the wire are kept: longer than any pace's span. A crowded transfer that
-   * began before that is taken for a share ({@link #leftBy} is NaN), never for a measure of its link.
+   * began before that is taken for a share ({@link #fairShare} is NaN), never for a measure of its link.
    */
   static final double LOG_SECONDS = 10;
 
@@ -47,11 +47,16 @@ final class Paces {
   }
 
   /**
-   * What the links on the wire beside {@code link} at any time since {@code from} would leave of
-   * {@code egress}, all at once at their rates, bytes/s: infinite when there were none; NaN when the
-   * egress or one of their rates is not known, or the log does not reach back to {@code from}.
+   * The least share of {@code egress} that {@code link} would have had beside the links on the wire at
+   * any time since {@code from}, all at once, each taking at most its rate, bytes/s: the level that
+   * fills the egress, where streams that share it settle (TCP's fair share of the master's queue; a
+   * link below the level takes its rate, the others the level). A stream that came well below it was
+   * held by its own link, not by the egress. At least what the others' rates leave of the egress (more
+   * when one of them is above the level: it takes no more than the rest). Infinite when there were
+   * none; NaN when the egress or one of their rates is not known, or the log does not reach back to
+   * {@code from}.
    */
-  double leftBy(Object link, double from, double egress) {
+  double fairShare(Object link, double from, double egress) {
     Map<Object, Double> others = new HashMap<>();
     boolean reached = false;
     for (Iterator<OnWire> it = log.descendingIterator(); it.hasNext() && !reached; ) {
@@ -66,11 +71,24 @@ final class Paces {
     if (!reached) {
       return Double.NaN;
     }
-    double left = others.isEmpty() ? Double.POSITIVE_INFINITY : egress;
-    for (double rate : others.values()) {
-      left -= rate;
+    if (others.isEmpty()) {
+      return Double.POSITIVE_INFINITY;
     }
-    return left;
+    double[] rates = others.values().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    if (!(egress > 0) || Double.isNaN(rates[rates.length - 1])) {
+      return Double.NaN;
+    }
+    // the thinnest links take their rates while they are below an even share of what is left
+    double left = egress;
+    int sharing = rates.length + 1;
+    for (double rate : rates) {
+      if (rate >= left / sharing) {
+        break;
+      }
+      left -= rate;
+      sharing--;
+    }
+    return left / sharing;
   }
 
   /**

@@ -67,7 +67,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   static final long PATIENCE_MILLIS = 30_000;
   /**
    * A transfer below this share of its link's known rate measures the link only if it was alone on the
-   * wire, or the links beside it would have left the egress room for more: else it may be a share.
+   * wire, or came below this share of what the egress would have given it beside the links on the wire
+   * with it ({@link Paces#fairShare}): else it may be a share.
    */
   static final double SOLO_ONLY = 0.9;
   /** The egress estimator's windows. */
@@ -231,6 +232,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       double pacedSeconds) {
     PortStream s;
     boolean clean;
+    boolean held;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
       if (s == null || s.channel != channel) {
@@ -254,9 +256,10 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       boolean behindSlow = before.slowAt() > s.startSeconds && !slower;
       arrivals.put(channel, before.next(now, slower || s.everStalled));
       // a rate below what the link is known to do says the link got slower when the stream had the wire to
-      // itself, or when the links beside it, at their rates, would have left the egress room for more;
+      // itself, or when it came below its fair share of the egress beside the links on the wire with it;
       // else it may be a share of the egress
-      boolean share = slower && s.crowded && !othersLeftRoom(channel, bytes / seconds, s.startSeconds);
+      held = s.crowded && belowFairShare(channel, bytes / seconds, s.startSeconds);
+      boolean share = slower && s.crowded && !held;
       // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
       clean = !s.everStalled && !s.cutAcross && s.startSeconds >= 0
           && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now) && !share
@@ -284,7 +287,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       }
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
-    return new InputArrival(clean, !s.crowded, seconds);
+    return new InputArrival(clean, !s.crowded || held, seconds);
   }
 
   /**
@@ -292,12 +295,13 @@ public final class SendPort implements PortStream.Port, StreamBatch {
    * seconds}, as they came ({@code InputPace}); the cut its link shows, if it does (else null). The
    * pace measures the link when the chunk's stream was on the wire all through and never stalled,
    * and either no other link was on the wire meanwhile or the others cannot explain it: a pace beside
-   * others may be a share of the egress, but not one below {@link #SOLO_ONLY} of what they would leave
-   * of it, all at once at their links' rates (a cut link beside thin ones coming and going, the
-   * egress half empty, is still measured). A run of such measures far below the link the port knows
-   * (else its last transfer's rate; {@link Paces#paced}) is a cut: the port's rule takes the link at
-   * its new rate from now on, as after an arrival (other links fit beside a cut one before its long
-   * transfer ends), and that transfer's arrival, which mixes the link before and after, is no measure.
+   * others may be a share of the egress, but not one below {@link #SOLO_ONLY} of its fair share beside
+   * them, all at once at their links' rates (a cut link beside thin ones coming and going, the egress
+   * half empty, is still measured; so is one that gets less than a fatter link beside it). A run of
+   * such measures far below the link the port knows (else its last transfer's rate; {@link
+   * Paces#paced}) is a cut: the port's rule takes the link at its new rate from now on, as after an
+   * arrival (other links fit beside a cut one before its long transfer ends), and that transfer's
+   * arrival, which mixes the link before and after, is no measure.
    */
   public LinkCut paced(Channel channel, String job, long chunkId, long bytes, double seconds) {
     LinkCut cut = null;
@@ -309,7 +313,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       double now = seconds();
       double rate = bytes / seconds;
       boolean measure = !s.everStalled && s.startSeconds >= 0 && s.startSeconds <= now - seconds
-          && othersLeftRoom(channel, rate, now - seconds);
+          && belowFairShare(channel, rate, now - seconds);
       // held to the link as known, else to what its last transfer did (a share is less than the link)
       double known = link(s);
       if (Double.isNaN(known)) {
@@ -333,12 +337,13 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   }
 
   /**
-   * Under the port's lock: whether {@code rate} is below {@link #SOLO_ONLY} of what the other links on
-   * the wire since {@code from}, all at once at their rates, would have left of the egress, so that it
-   * is the link's own and not a share (false when that is not known).
+   * Under the port's lock: whether {@code rate} is below {@link #SOLO_ONLY} of the link's fair share of
+   * the egress beside the other links on the wire since {@code from}, all at once at their rates
+   * ({@link Paces#fairShare}), so that it is the link's own and not a share (false when that is not
+   * known).
    */
-  private boolean othersLeftRoom(Channel channel, double rate, double from) {
-    return rate < SOLO_ONLY * paces.leftBy(channel, from, egress.egress());
+  private boolean belowFairShare(Channel channel, double rate, double from) {
+    return rate < SOLO_ONLY * paces.fairShare(channel, from, egress.egress());
   }
 
   /** The port's last measure of the connection's link (bytes/s), NaN if none: for tests. */

@@ -48,8 +48,9 @@ class SendPortArrivalTest {
       a.runPendingTasks();
       c.runPendingTasks();
       clock.set(2_000 * MS);
-      assertFalse(port.arrived(a, "j", 2, 4_700_000, 1.0, 0).clean(),
-          "4.7 MB/s, above 0.9 of what c leaves: maybe a share of the egress");
+      InputArrival share = port.arrived(a, "j", 2, 4_700_000, 1.0, 0);
+      assertFalse(share.clean(), "4.7 MB/s, above 0.9 of what c leaves: maybe a share of the egress");
+      assertFalse(share.own(), "a share shows no drop of the link");
       assertTrue(Double.isNaN(port.measured(a)));
       a.runPendingTasks();
       port.enqueue(a, "j", 4, input, 300, 400, 3, 8e6, quiet);
@@ -57,12 +58,60 @@ class SendPortArrivalTest {
       clock.set(3_000 * MS);
       InputArrival slow = port.arrived(a, "j", 4, 4_000_000, 1.0, 0);
       assertTrue(slow.clean(), "4 MB/s, where the egress had room for 4.5 beside c: the link's own rate");
-      assertFalse(slow.alone(), "c was on the wire beside it");
+      assertTrue(slow.own(), "c was on the wire beside it, and left room for more: a drop of it shows");
       assertEquals(4e6, port.measured(a), 1);
     } finally {
       a.finishAndReleaseAll();
       b.finishAndReleaseAll();
       c.finishAndReleaseAll();
+    }
+  }
+
+  /**
+   * Streams that share the egress settle on an even share of it, a thin link taking no more than its
+   * rate. A transfer well below what that left it was held by its own link, even where the others'
+   * rates, all taken at once, leave the egress no room: beside links of 5 and 1 MB/s on an 8 MB/s
+   * egress a link would get 3.5; at 2.5 MB/s it got less than the fatter link beside it, a measure and
+   * a drop of its own; at 3.3 it may be a share.
+   */
+  @Test
+  void aTransferBelowItsFairShareOfTheEgressIsItsLinksOwnRate() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[500]);
+    AtomicLong clock = new AtomicLong();
+    SendPort port = new SendPort(Sends.SHARE, clock::get);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    EmbeddedChannel c = new EmbeddedChannel();
+    EmbeddedChannel d = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(b, "j", 1, input, 0, 100, 0, 8e6, quiet);
+      b.runPendingTasks();
+      clock.set(1_000 * MS);
+      port.arrived(b, "j", 1, 8_000_000, 1.0, 0);
+      b.runPendingTasks();
+      assertEquals(8e6, port.egress(), 1);
+      port.enqueue(a, "j", 2, input, 100, 200, 1, 8e6, quiet);
+      port.enqueue(c, "j", 3, input, 200, 300, 2, 5e6, quiet);
+      port.enqueue(d, "j", 4, input, 300, 400, 3, 1e6, quiet);
+      for (EmbeddedChannel ch : new EmbeddedChannel[] {a, c, d}) {
+        ch.runPendingTasks();
+      }
+      clock.set(2_000 * MS);
+      InputArrival maybeShare = port.arrived(a, "j", 2, 3_300_000, 1.0, 0);
+      assertFalse(maybeShare.clean() || maybeShare.own(), "3.3 MB/s, near its share of 3.5: maybe a share");
+      a.runPendingTasks();
+      port.enqueue(a, "j", 5, input, 400, 500, 4, 8e6, quiet);
+      a.runPendingTasks();
+      clock.set(3_000 * MS);
+      InputArrival held = port.arrived(a, "j", 5, 2_500_000, 1.0, 0);
+      assertTrue(held.clean() && held.own(), "2.5 MB/s, below 0.9 of its share of 3.5: its link's own rate");
+      assertEquals(2.5e6, port.measured(a), 1);
+    } finally {
+      for (EmbeddedChannel ch : new EmbeddedChannel[] {a, b, c, d}) {
+        ch.finishAndReleaseAll();
+      }
     }
   }
 
