@@ -37,10 +37,16 @@ public final class EgressEstimator {
    */
   static final double FITTED_SLACK = 0.05;
   /**
-   * Transfers together at least this share of their links' sum went at their links' rates: the links
-   * fit together (between it and {@link #SLOWER}, they may have shared a little: neither is said).
+   * Transfers together, each at least at this share of its link's rate, went at their links' rates:
+   * the links fit together (between it and {@link #SLOWER}, they may have shared a little: neither is
+   * said).
    */
   static final double FIT_PACE = 0.95;
+  /**
+   * Transfers whose spans overlap by at least this share of the shorter went together: links that
+   * only brushed (one ending as the other began) say nothing of whether they fit together.
+   */
+  static final double TOGETHER = 0.5;
   /** Weight kept by the measure of the egress at each new one (a decaying mean). */
   static final double KEEP = 0.75;
   /** Windows where the egress bound, remembered to judge the transfers that crossed them. */
@@ -110,9 +116,9 @@ public final class EgressEstimator {
 
   /**
    * As {@link #arrived(double, double, double)}, the transfer's link ({@code who}'s) known to go at
-   * {@code link} bytes/s (NaN: not known): when every transfer in that time had a known link, and
-   * together they went as fast as their links (at least {@link #FIT_PACE} of their sum, over the
-   * time), the links they went over fit together.
+   * {@code link} bytes/s (NaN: not known): when it and the transfers that went with it (overlapping
+   * it by {@link #TOGETHER} of the shorter span) each had a known link and went as fast as it (at
+   * least {@link #FIT_PACE} of its rate, over its span), the links they went over fit together.
    */
   public void arrived(double start, double end, double bytes, double link, Object who) {
     if (!(end > start) || !(bytes > 0)) {
@@ -121,25 +127,27 @@ public final class EgressEstimator {
     if (end - start >= ARRIVALS_MIN_SECONDS) {
       double seconds = end - start;
       double sum = bytes;
-      double linkSeconds = link * seconds;
       Map<Object, Double> links = new HashMap<>();
       links.put(who, link);
+      boolean atTheirRates = new Arrival(start, end, bytes, link, who).atItsLinksRate();
       for (Arrival a : arrivals) {
         double overlap = Math.min(end, a.end) - Math.max(start, a.start);
         if (overlap > 0) {
           sum += a.bytes * overlap / (a.end - a.start);
-          linkSeconds += a.link * overlap;
-          links.putIfAbsent(a.who, a.link);
+          if (overlap >= TOGETHER * Math.min(seconds, a.end - a.start)) {
+            links.putIfAbsent(a.who, a.link);
+            atTheirRates &= a.atItsLinksRate();
+          }
         }
       }
       floor = Math.max(floor, sum / seconds);
-      double together = links.values().stream().mapToDouble(Double::doubleValue).sum();
-      if (links.size() >= 2 && Double.isFinite(linkSeconds) && linkSeconds > 0) {
-        // slower than their links is not taken for the egress binding: a worker's late reads and the
-        // port's own timing of a transfer make arrivals look slow, and a false measure keeps links apart
-        if (sum / linkSeconds >= FIT_PACE && Double.isNaN(measured)) {
-          fitted = Math.max(fitted, together);
-        }
+      // every one at its own link's rate, not their sum at the rate of the sum: one stream slowed (a
+      // link just cut, still believed at its old rate) beside others that look fast (read late) took
+      // four links for fitting together at 14.3 MB/s behind a 9.56 MB/s uplink. Slower than their
+      // links is not taken for the egress binding either: a worker's late reads and the port's own
+      // timing of a transfer make arrivals look slow, and a false measure keeps links apart
+      if (links.size() >= 2 && atTheirRates && Double.isNaN(measured)) {
+        fitted = Math.max(fitted, links.values().stream().mapToDouble(Double::doubleValue).sum());
       }
     }
     arrivals.addLast(new Arrival(start, end, bytes, link, who));
@@ -174,7 +182,12 @@ public final class EgressEstimator {
   }
 
   /** A transfer remembered: its span at its worker, its bytes, its link's rate and whose link it is. */
-  private record Arrival(double start, double end, double bytes, double link, Object who) {}
+  private record Arrival(double start, double end, double bytes, double link, Object who) {
+    /** Whether it went at {@link #FIT_PACE} of its link's known rate at least (false if not known). */
+    boolean atItsLinksRate() {
+      return bytes / (end - start) >= FIT_PACE * link;
+    }
+  }
 
   /**
    * Adds the window {@code [start, end)} of the master's clock (seconds) in which it sent {@code bytes},

@@ -278,6 +278,33 @@ class EgressEstimatorTest {
   }
 
   /**
+   * Links fit together only when each went at its own rate beside the others, for most of its span:
+   * a link cut and still believed at its old rate, beside others read late (they look faster than
+   * their links), went at the rate of their sum together (on the testbed that took four links for
+   * fitting together at 14.3 MB/s behind a 9.56 MB/s uplink, and the plan put all four on the wire);
+   * nor do two links that only brushed (one ending as the other began) fit together by it.
+   */
+  @Test
+  void linksFitTogetherOnlyWhenEachWentAtItsRateBesideTheOthers() {
+    EgressEstimator cut = EgressEstimator.fromArrivals();
+    cut.arrived(0, 1.0, 1.0 * 1.3 * 4.75e6, 4.75e6, "w2");
+    cut.arrived(0, 1.0, 1.0 * 1.3 * 2.4e6, 2.4e6, "w3");
+    cut.arrived(0, 1.0, 1.0 * 1.3 * 1.2e6, 1.2e6, "w4");
+    cut.arrived(0, 1.25, 1.25 * 4.26e6, 5.88e6, "w1");
+    // w1 at 0.72 of what it was believed to do: what arrived floors the egress, no more
+    assertEquals(cut.egress(), cut.rule(8).budget(), 1, "not links that fit together, at 14.2 MB/s");
+
+    EgressEstimator brushed = EgressEstimator.fromArrivals();
+    brushed.arrived(0, 2, 2 * 9.6e6, 9.6e6, "w1");
+    brushed.arrived(1.9, 3.9, 2 * 4.8e6, 4.8e6, "w2");
+    assertEquals(9.6e6, brushed.rule(8).budget(), 0.1e6, "a tenth of a second together: the floor only");
+    EgressEstimator together = EgressEstimator.fromArrivals();
+    together.arrived(0, 2, 2 * 9.6e6, 9.6e6, "w1");
+    together.arrived(0.5, 2.5, 2 * 4.8e6, 4.8e6, "w2");
+    assertEquals(14.4e6 * (1 + EgressEstimator.FITTED_SLACK), together.rule(8).budget(), 1, "1.5 s together");
+  }
+
+  /**
    * Just after a link was cut its estimate still says the old rate: beside a stream at its own link's
    * rate, the cut one makes the two look held back. One stream below its link is that link, not the
    * egress: no measure is taken, nor do the two links count as fitting together. Two streams below
