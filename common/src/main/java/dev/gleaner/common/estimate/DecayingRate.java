@@ -17,7 +17,7 @@ package dev.gleaner.common.estimate;
  * when little was known: held to the moved estimate, the next would no longer lie far below).
  * A rise is followed at the decaying pace only, since a fast-looking transfer may be an artifact (a
  * worker that read late takes its socket buffer in one go), a slow one is not; with one exception:
- * after a drop, {@link #RUN} observations in a row (alone on the wire or not: beside others a
+ * after a drop, {@link #RUN} observations in a row (the link's own rate or not: beside others a
  * transfer can only look slower) each more than {@link #RISE} times above the estimate replace it
  * too, at their median rate; a run that comes back to within {@link #RISE} of the rate before the
  * drop restores what was known before it, and no run goes past it. The first transfers after a cut
@@ -106,6 +106,9 @@ final class DecayingRate {
       down.clear();
       return;
     }
+    // held to where a drop's run started, one far below it may still lie above the moved estimate: it
+    // counts for the drop, not for a rise
+    high &= !low;
     double shifted = down.add(low, rate, secondsTaken);
     if (!Double.isNaN(shifted)) {
       // a run far below: the rate dropped; the run is what is known of it

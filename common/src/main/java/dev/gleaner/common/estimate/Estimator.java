@@ -48,18 +48,19 @@ public final class Estimator implements Estimates {
   /** Seconds on the wire after which an observation of bandwidth weighs half. */
   public static final double BANDWIDTH_HALF_LIFE = 30;
   /**
-   * Three transfers in a row, each alone on the wire, this many times below a link's estimate show
-   * its rate dropped (tc on a testbed, a VPN, a congested uplink): the estimate restarts from them.
+   * Three transfers in a row, each at its link's own rate (alone on the wire, or below its fair share
+   * of the master's egress beside others), this many times below a link's estimate show its rate
+   * dropped (tc on a testbed, a VPN, a congested uplink): the estimate restarts from them.
    */
   public static final double BANDWIDTH_SHIFT = 2;
   /**
    * Three paces of a transfer in a row, each this many times below what its link was known to do,
    * show the link was cut ({@link #linkCut}; the master's port counts them). Closer than {@link
    * #BANDWIDTH_SHIFT}: a pace is the worker's reading of its link over a quarter of a second and
-   * more (alone on the wire, or beside links too thin to explain it), within 2% of a shaped rate on
-   * the testbed, where a transfer's time holds the socket buffers' and the word's way back; and a link
-   * estimated at half its rate (its first transfers beside others) and then cut 4x is only 2x below
-   * its estimate (the testbed's w1 at 5.26 MB/s, cut to 2.39: 2.2x).
+   * more (alone on the wire, or below its fair share of the egress beside others), within 2% of a
+   * shaped rate on the testbed, where a transfer's time holds the socket buffers' and the word's way
+   * back; and a link estimated at half its rate (its first transfers beside others) and then cut 4x
+   * is only 2x below its estimate (the testbed's w1 at 5.26 MB/s, cut to 2.39: 2.2x).
    */
   public static final double PACE_SHIFT = 1.5;
   /** What a calibration weighs, in seconds of observed computing. */

@@ -246,7 +246,8 @@ final class SimFluidPort implements SimPorts.Port {
     double now = clock.now();
     f.chunk.arrivedTo(Long.MAX_VALUE);
     long bytes = (long) Math.ceil((f.to - f.from) * job.bytesPerUnit());
-    // as the runtime's port judges it: a rate below the link's known one, beside other links, may be a share
+    // as the runtime's port judges it, without its fair-share test: a rate below the link's known one, beside
+    // other links, may be a share, and a transfer beside others is never taken for its link's own rate
     double known = link(f);
     boolean slower = !Double.isNaN(known) && now > f.startedAt && bytes / (now - f.startedAt) < 0.9 * known;
     // as the runtime's port, a transfer too short to be timed well does not measure its link
@@ -266,7 +267,8 @@ final class SimFluidPort implements SimPorts.Port {
       }
     }
     if (clean || Double.isNaN(known)) {
-      controller.streamed(f.host.host.id(), job.id(), f.chunk.id, bytes, now - f.startedAt, !f.crowded, now);
+      controller.streamed(f.host.host.id(), job.id(), f.chunk.id, bytes, now - f.startedAt, clean && !f.crowded,
+          now);
     }
     f.arrived.run();
   }
