@@ -30,18 +30,12 @@ class SendPortArrivalTest {
     Path file = dir.resolve("input");
     Files.write(file, new byte[400]);
     AtomicLong clock = new AtomicLong();
-    SendPort port = new SendPort(Sends.SHARE, clock::get);
     EmbeddedChannel a = new EmbeddedChannel();
     EmbeddedChannel b = new EmbeddedChannel();
     EmbeddedChannel c = new EmbeddedChannel();
     try (FileInputSource input = new FileInputSource(file)) {
       SendPort.Listener quiet = (bytes, seconds) -> { };
-      port.enqueue(b, "j", 1, input, 0, 100, 0, 8e6, quiet);
-      b.runPendingTasks();
-      clock.set(1_000 * MS);
-      port.arrived(b, "j", 1, 100, 0.01, 0);
-      b.runPendingTasks();
-      assertEquals(8e6, port.egress(), 1, "an 8 MB/s link went through: the egress is at least that");
+      SendPort port = egressOf8(clock, b, input);
       // a's link believed at 8 MB/s, beside c's at 3, which leave a 5 of the egress
       port.enqueue(a, "j", 2, input, 100, 200, 1, 8e6, quiet);
       port.enqueue(c, "j", 3, input, 200, 300, 2, 3e6, quiet);
@@ -79,19 +73,13 @@ class SendPortArrivalTest {
     Path file = dir.resolve("input");
     Files.write(file, new byte[500]);
     AtomicLong clock = new AtomicLong();
-    SendPort port = new SendPort(Sends.SHARE, clock::get);
     EmbeddedChannel a = new EmbeddedChannel();
     EmbeddedChannel b = new EmbeddedChannel();
     EmbeddedChannel c = new EmbeddedChannel();
     EmbeddedChannel d = new EmbeddedChannel();
     try (FileInputSource input = new FileInputSource(file)) {
       SendPort.Listener quiet = (bytes, seconds) -> { };
-      port.enqueue(b, "j", 1, input, 0, 100, 0, 8e6, quiet);
-      b.runPendingTasks();
-      clock.set(1_000 * MS);
-      port.arrived(b, "j", 1, 8_000_000, 1.0, 0);
-      b.runPendingTasks();
-      assertEquals(8e6, port.egress(), 1);
+      SendPort port = egressOf8(clock, b, input);
       port.enqueue(a, "j", 2, input, 100, 200, 1, 8e6, quiet);
       port.enqueue(c, "j", 3, input, 200, 300, 2, 5e6, quiet);
       port.enqueue(d, "j", 4, input, 300, 400, 3, 1e6, quiet);
@@ -160,6 +148,21 @@ class SendPortArrivalTest {
     } finally {
       a.finishAndReleaseAll();
     }
+  }
+
+  /**
+   * A port whose egress is known to be at least 8 MB/s, at 1 s of {@code clock}: b's chunk 1 went
+   * through it alone, over a link known at 8 MB/s.
+   */
+  private static SendPort egressOf8(AtomicLong clock, EmbeddedChannel b, FileInputSource input) {
+    SendPort port = new SendPort(Sends.SHARE, clock::get);
+    port.enqueue(b, "j", 1, input, 0, 100, 0, 8e6, (bytes, seconds) -> { });
+    b.runPendingTasks();
+    clock.set(1_000 * MS);
+    port.arrived(b, "j", 1, 100, 0.01, 0);
+    b.runPendingTasks();
+    assertEquals(8e6, port.egress(), 1, "an 8 MB/s link went through: the egress is at least that");
+    return port;
   }
 
   private static void settle(EmbeddedChannel channel) {
