@@ -124,12 +124,13 @@ public final class EgressEstimator {
     if (!(end > start) || !(bytes > 0)) {
       return;
     }
+    Arrival arrival = new Arrival(start, end, bytes, link, who);
     if (end - start >= ARRIVALS_MIN_SECONDS) {
       double seconds = end - start;
       double sum = bytes;
       Map<Object, Double> links = new HashMap<>();
       links.put(who, link);
-      boolean atTheirRates = new Arrival(start, end, bytes, link, who).atItsLinksRate();
+      boolean atTheirRates = arrival.atItsLinksRate();
       for (Arrival a : arrivals) {
         double overlap = Math.min(end, a.end) - Math.max(start, a.start);
         if (overlap > 0) {
@@ -150,7 +151,7 @@ public final class EgressEstimator {
         fitted = Math.max(fitted, links.values().stream().mapToDouble(Double::doubleValue).sum());
       }
     }
-    arrivals.addLast(new Arrival(start, end, bytes, link, who));
+    arrivals.addLast(arrival);
     if (arrivals.size() > ARRIVALS_KEPT) {
       arrivals.removeFirst();
     }

@@ -66,11 +66,16 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   /** How long after its last byte was queued a stream stays on the wire without its worker's word. */
   static final long PATIENCE_MILLIS = 30_000;
   /**
-   * A transfer below this share of its link's known rate measures the link only if it was alone on the
-   * wire, or came below this share of what the egress would have given it beside the links on the wire
-   * with it ({@link Paces#fairShare}): else it may be a share.
+   * A transfer below this share of its link's known rate came slower than its link: it measures the link
+   * only if it was alone on the wire or came well below its fair share of the egress ({@link
+   * #BELOW_FAIR_SHARE}); else it may be a share.
    */
-  static final double SOLO_ONLY = 0.9;
+  static final double SLOWER_THAN_LINK = 0.9;
+  /**
+   * A transfer or a pace below this share of what the egress would have given it beside the links on the
+   * wire with it ({@link Paces#fairShare}) was held by its own link, not by the egress.
+   */
+  static final double BELOW_FAIR_SHARE = 0.9;
   /** The egress estimator's windows. */
   static final long WINDOW_MILLIS = Math.round(EgressEstimator.WINDOW_SECONDS * 1000);
 
@@ -248,7 +253,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         // to the worker's word of its last: long by the word's way back, not a late read short
         seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
-      boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SOLO_ONLY * known;
+      boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SLOWER_THAN_LINK * known;
       // queued behind one of the connection's that came slow (its worker reading slowly or not at all, or a
       // share), its first bytes waited in the worker's buffer while that one was read, and its span leaves
       // the wait out (a 9.56 MB/s link looked like 11.3): no measure, unless it still came slower than the
@@ -295,7 +300,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
    * seconds}, as they came ({@code InputPace}); the cut its link shows, if it does (else null). The
    * pace measures the link when the chunk's stream was on the wire all through and never stalled,
    * and either no other link was on the wire meanwhile or the others cannot explain it: a pace beside
-   * others may be a share of the egress, but not one below {@link #SOLO_ONLY} of its fair share beside
+   * others may be a share of the egress, but not one below {@link #BELOW_FAIR_SHARE} of its fair share beside
    * them, all at once at their links' rates (a cut link beside thin ones coming and going, the egress
    * half empty, is still measured; so is one that gets less than a fatter link beside it). A run of
    * such measures far below the link the port knows (else its last transfer's rate; {@link
@@ -337,13 +342,13 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   }
 
   /**
-   * Under the port's lock: whether {@code rate} is below {@link #SOLO_ONLY} of the link's fair share of
+   * Under the port's lock: whether {@code rate} is below {@link #BELOW_FAIR_SHARE} of the link's fair share of
    * the egress beside the other links on the wire since {@code from}, all at once at their rates
    * ({@link Paces#fairShare}), so that it is the link's own and not a share (false when that is not
    * known).
    */
   private boolean belowFairShare(Channel channel, double rate, double from) {
-    return rate < SOLO_ONLY * paces.fairShare(channel, from, egress.egress());
+    return rate < BELOW_FAIR_SHARE * paces.fairShare(channel, from, egress.egress());
   }
 
   /** The port's last measure of the connection's link (bytes/s), NaN if none: for tests. */
