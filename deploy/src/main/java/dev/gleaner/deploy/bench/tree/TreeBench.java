@@ -38,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 public final class TreeBench {
   private static final Duration RUN_LIMIT = Duration.ofMinutes(20);
   private static final int RELAY_PORT = 7071;
+  private static final Duration LOGIN_LIMIT = Duration.ofSeconds(60);
 
   /**
    * What to build and run.
@@ -130,6 +131,11 @@ public final class TreeBench {
               dir.resolve("r" + r + ".log")));
           pids.add(relayProcesses.get(r - 1).pid());
         }
+        // a worker that dials a relay not yet logged in upward is turned away to the master: the tree
+        // would be a star
+        for (int r = 1; r <= relays; r++) {
+          awaitLogin(relayProcesses.get(r - 1), dir.resolve("r" + r + ".log"), "r" + r);
+        }
         for (int k = 1; k <= settings.repeat(); k++) {
           for (String shape : List.of("tree", "star")) {
             note("run %d of %d: %s ...", k, settings.repeat(), shape);
@@ -167,6 +173,30 @@ public final class TreeBench {
     }
     doc.put("runs", runs);
     return doc;
+  }
+
+  /** Waits, at most {@link #LOGIN_LIMIT}, for relay {@code id}'s log to say it logged in at its upstream. */
+  private static void awaitLogin(Process relay, Path log, String id) throws IOException, InterruptedException {
+    String line = "relay " + id + " logged in at ";
+    long until = System.nanoTime() + LOGIN_LIMIT.toNanos();
+    while (true) {
+      if (Files.exists(log)) {
+        try (var lines = Files.lines(log)) {
+          if (lines.anyMatch(l -> l.contains(line))) {
+            return;
+          }
+        }
+      }
+      if (!relay.isAlive()) {
+        throw new IllegalStateException("relay " + id + " ended (exit " + relay.exitValue() + ") before it logged in: "
+            + WorkerProcesses.tail(log, 20));
+      }
+      if (System.nanoTime() > until) {
+        throw new IllegalStateException("relay " + id + " did not log in at the master within "
+            + LOGIN_LIMIT.toSeconds() + " s: " + WorkerProcesses.tail(log, 20));
+      }
+      Thread.sleep(50);
+    }
   }
 
   /** The relays' log lines so far that hold {@code what}: connections passed up, workers sent input. */
