@@ -108,7 +108,8 @@ public final class EgressEstimator {
    * A transfer's {@code bytes} arrived at its worker over {@code [start, end]} of the master's clock
    * (first byte to last): if that took at least {@link #ARRIVALS_MIN_SECONDS}, what arrived in that
    * time floors the egress: its bytes and, of each transfer remembered that overlaps it, the part
-   * that arrived in that time (each taken as arriving evenly over its own span).
+   * that arrived in that time (each taken as arriving evenly over its own span); and so do the parts
+   * of those that arrive later, as they arrive.
    */
   public void arrived(double start, double end, double bytes) {
     arrived(start, end, bytes, Double.NaN, new Object());
@@ -125,23 +126,36 @@ public final class EgressEstimator {
       return;
     }
     Arrival arrival = new Arrival(start, end, bytes, link, who);
-    if (end - start >= ARRIVALS_MIN_SECONDS) {
+    // what it brings to the long ones before it that it overlaps: they ended while it still arrived, and
+    // counted only what had arrived by then (behind a full 9.56 MB/s uplink, transfers of a third of a
+    // second beside a long one of 0.63 s, the floor stayed at 8.34). Its part in their span is taken as
+    // no more than what its link cannot have carried after: it may have gone faster once they were
+    // off the wire (taken as even, a floor found 13.6 MB/s behind a 10 MB/s egress)
+    for (Arrival a : arrivals) {
+      if (a.floors()) {
+        double overlap = Math.min(end, a.end) - Math.max(start, a.start);
+        if (overlap > 0) {
+          a.sum += arrival.partIn(a.start, a.end);
+          floor = Math.max(floor, a.sum / (a.end - a.start));
+        }
+      }
+    }
+    if (arrival.floors()) {
       double seconds = end - start;
-      double sum = bytes;
       Map<Object, Double> links = new HashMap<>();
       links.put(who, link);
       boolean atTheirRates = arrival.atItsLinksRate();
       for (Arrival a : arrivals) {
         double overlap = Math.min(end, a.end) - Math.max(start, a.start);
         if (overlap > 0) {
-          sum += a.bytes * overlap / (a.end - a.start);
+          arrival.sum += a.partIn(start, end);
           if (overlap >= TOGETHER * Math.min(seconds, a.end - a.start)) {
             links.putIfAbsent(a.who, a.link);
             atTheirRates &= a.atItsLinksRate();
           }
         }
       }
-      floor = Math.max(floor, sum / seconds);
+      floor = Math.max(floor, arrival.sum / seconds);
       // every one at its own link's rate, not their sum at the rate of the sum: one stream slowed (a
       // link just cut, still believed at its old rate) beside others that look fast (read late) took
       // four links for fitting together at 14.3 MB/s behind a 9.56 MB/s uplink. Slower than their
@@ -182,8 +196,49 @@ public final class EgressEstimator {
     }
   }
 
-  /** A transfer remembered: its span at its worker, its bytes, its link's rate and whose link it is. */
-  private record Arrival(double start, double end, double bytes, double link, Object who) {
+  /**
+   * A transfer remembered: its span at its worker, its bytes, its link's rate and whose link it is;
+   * if it {@link #floors}, the bytes known so far to have arrived in its span, its own and the
+   * others' (each taken as arriving evenly over its own span).
+   */
+  private static final class Arrival {
+    final double start;
+    final double end;
+    final double bytes;
+    final double link;
+    final Object who;
+    double sum;
+
+    Arrival(double start, double end, double bytes, double link, Object who) {
+      this.start = start;
+      this.end = end;
+      this.bytes = bytes;
+      this.link = link;
+      this.who = who;
+      this.sum = bytes;
+    }
+
+    /** Whether it took long enough, first byte to last, to floor the egress ({@link #ARRIVALS_MIN_SECONDS}). */
+    boolean floors() {
+      return end - start >= ARRIVALS_MIN_SECONDS;
+    }
+
+    /**
+     * Its bytes that arrived in {@code [from, to]}, taken as arriving evenly over its span, but no more
+     * than its link cannot have carried outside it (it may have gone faster while the transfers of that
+     * span were off the wire: taken as even, a floor found 13.6 MB/s behind a 10 MB/s egress); none of
+     * them if part of its span is outside and its link is not known.
+     */
+    double partIn(double from, double to) {
+      double overlap = Math.max(0, Math.min(to, end) - Math.max(from, start));
+      double outside = end - start - overlap;
+      double even = bytes * overlap / (end - start);
+      if (!(outside > 0)) {
+        return even;
+      }
+      return Double.isNaN(link) ? 0 : Math.max(0, Math.min(even, bytes - link * outside));
+    }
+
     /** Whether it went at {@link #FIT_PACE} of its link's known rate at least (false if not known). */
     boolean atItsLinksRate() {
       return bytes / (end - start) >= FIT_PACE * link;

@@ -199,14 +199,48 @@ class EgressEstimatorTest {
     e.arrived(0, 1, 5e6);
     assertEquals(5e6, e.egress(), 1e-6);
     // two more that overlap: 10 MB over [1, 3] beside 10 MB over [2, 4]: 20 MB in 3 s
-    e.arrived(1, 3, 12e6);
+    e.arrived(1, 3, 12e6, 6e6, "w1");
     assertEquals(6e6, e.egress(), 1e-6, "12 MB over [1, 3], after the first (they touch: not 17 MB over [0, 3])");
-    e.arrived(2, 4, 10e6);
-    assertEquals(8e6, e.egress(), 1e-6, "over [2, 4]: its 10 MB and the 6 MB of the other that came in [2, 3]");
+    e.arrived(2, 4, 10e6, 5e6, "w2");
+    // over [2, 4]: its 10 MB and the 6 MB of the other that came in [2, 3], 8 MB/s; over [1, 3], the
+    // other's 12 MB and the 5 MB of this one that came in [2, 3], known now it has all arrived (each at
+    // its link's rate: no faster outside the other's span)
+    assertEquals(8.5e6, e.egress(), 1e-6, "what arrived while the earlier one arrived, this one's part too");
     // one alone later, slower: the floor stays
     e.arrived(10, 12, 2e6);
-    assertEquals(8e6, e.egress(), 1e-6);
+    assertEquals(8.5e6, e.egress(), 1e-6);
     assertFalse(e.bound());
+  }
+
+  /**
+   * Behind a full egress, a long transfer's floor counts the short ones beside it that were still
+   * arriving when it ended, once they have: without them it stayed a tenth and more below the egress,
+   * and a link held below its fair share by its own rate looked held by the egress.
+   */
+  @Test
+  void aLongTransfersFloorCountsTheOnesStillArrivingWhenItEnded() {
+    EgressEstimator e = EgressEstimator.fromArrivals();
+    // a 10 MB/s egress: a thin link at 1.2 MB/s over [0, 0.6], then back-to-back transfers of a quarter
+    // of a second over a link of 8.8 MB/s, the last of them ending at 0.75
+    e.arrived(0, 0.6, 0.72e6, 1.2e6, "thin");
+    assertEquals(1.2e6, e.egress(), 1e-3, "nothing beside it has arrived yet");
+    for (double t = -0.25; t < 0.75 - 1e-9; t += 0.25) {
+      e.arrived(t, t + 0.25, 0.25 * 8.8e6, 8.8e6, "fat");
+    }
+    assertEquals(10e6, e.egress(), 1e-3, "all that arrived in [0, 0.6], the last transfer's part too");
+    EgressEstimator faster = EgressEstimator.fromArrivals();
+    faster.arrived(0, 0.6, 0.72e6, 1.2e6, "thin");
+    for (double t = -0.25; t < 0.75 - 1e-9; t += 0.25) {
+      faster.arrived(t, t + 0.25, 0.25 * 8.8e6, 9.6e6, "fat");
+    }
+    // its link may have carried 9.6 MB/s once the thin one was off the wire: 1.44 MB after 0.6, 0.76 before
+    assertEquals((0.72e6 + 4.4e6 + 0.76e6) / 0.6, faster.egress(), 1e-3, "no more than its link leaves");
+    EgressEstimator before = EgressEstimator.fromArrivals();
+    for (double t = -0.25; t < 0.5 - 1e-9; t += 0.25) {
+      before.arrived(t, t + 0.25, 0.25 * 8.8e6, 8.8e6, "fat");
+    }
+    before.arrived(0, 0.6, 0.72e6, 1.2e6, "thin");
+    assertEquals((0.72e6 + 0.5 * 8.8e6) / 0.6, before.egress(), 1e-3, "the one still arriving is not counted yet");
   }
 
   /**
@@ -225,11 +259,12 @@ class EgressEstimatorTest {
     e.arrived(0, 4, 4e6);
     assertEquals(11e6, e.egress(), 1e-3);
     // then a middle link at 2.5 MB/s over [3.5, 4.5]: 2.5 MB, with 5 MB of the fast link's and 0.5 MB
-    // of the thin one's in that second (over [0, 4.5], 11.5 MB: 2.6 MB/s); the floor stays
-    e.arrived(3.5, 4.5, 2.5e6);
-    assertEquals(11e6, e.egress(), 1e-3);
+    // of the thin one's in that second (over [0, 4.5], 11.5 MB: 2.6 MB/s); over [0, 4], the thin one's,
+    // its first half counts now: 45.25 MB
+    e.arrived(3.5, 4.5, 2.5e6, 2.5e6, "middle");
+    assertEquals(45.25e6 / 4, e.egress(), 1e-3);
     EgressEstimator alone = EgressEstimator.fromArrivals();
-    alone.arrived(0, 4, 4e6);
+    alone.arrived(0, 4, 4e6, 1e6, "thin");
     for (int i = 70; i < 80; i++) {
       alone.arrived(0.05 * i, 0.05 * (i + 1), 0.5e6);
     }
@@ -297,7 +332,8 @@ class EgressEstimatorTest {
     EgressEstimator brushed = EgressEstimator.fromArrivals();
     brushed.arrived(0, 2, 2 * 9.6e6, 9.6e6, "w1");
     brushed.arrived(1.9, 3.9, 2 * 4.8e6, 4.8e6, "w2");
-    assertEquals(9.6e6, brushed.rule(8).budget(), 0.1e6, "a tenth of a second together: the floor only");
+    // the floor: over [0, 2], w1's 19.2 MB and w2's 0.48 MB of [1.9, 2]
+    assertEquals(9.84e6, brushed.rule(8).budget(), 1, "a tenth of a second together: the floor only");
     EgressEstimator together = EgressEstimator.fromArrivals();
     together.arrived(0, 2, 2 * 9.6e6, 9.6e6, "w1");
     together.arrived(0.5, 2.5, 2 * 4.8e6, 4.8e6, "w2");
