@@ -10,9 +10,9 @@ package dev.gleaner.common.estimate;
  * one, and a piece of 0 seconds (timer resolution) cannot produce an infinite rate.
  *
  * <p>With a {@code shift} factor, a rate that dropped is followed at once: {@link #RUN} observations
- * in a row that may show it (a transfer at its link's own rate, not a share of the master's egress)
- * more than {@code shift} times below the estimate as it stood before them replace what came before
- * them, at their median rate (a link whose rate was cut mid-job would otherwise take a half-life of
+ * in a row that may show it (a transfer at its link's own rate, not a share of the master's egress;
+ * one as far below that may be a share neither counts nor ends the run) more than {@code shift} times
+ * below the estimate as it stood before them replace what came before them, at their median rate (a link whose rate was cut mid-job would otherwise take a half-life of
  * transfers to show it; and the first of them, decayed in, moves the estimate toward them, by much
  * when little was known: held to the moved estimate, the next would no longer lie far below).
  * A rise is followed at the decaying pace only, since a fast-looking transfer may be an artifact (a
@@ -89,12 +89,13 @@ final class DecayingRate {
     }
     // the first real observation replaces the prior: a piece measured on the job itself beats a
     // calibration on a sample (which can be off by several times: another range, a cold JIT)
-    boolean known = mayShift && shift > 1 && observations > 0 && seconds > 0;
+    boolean known = shift > 1 && observations > 0 && seconds > 0;
     double rate = amountDone / secondsTaken;
     // a run under way is held to the estimate it started from: its first observations, decayed in,
     // moved the estimate toward them (by much, when little was known before), and would end it
     double estimate = known ? down.startedFrom(amount / seconds) : Double.NaN;
-    boolean low = known && rate * shift < estimate;
+    boolean below = known && rate * shift < estimate;
+    boolean low = below && mayShift;
     double beforeDrop = beforeAmount / beforeSeconds;
     // beside others a transfer can only look slower than its link: a rise needs no wire to itself
     boolean high = shift > 1 && observations > 0 && seconds > 0 && rate > RISE * (amount / seconds)
@@ -109,7 +110,9 @@ final class DecayingRate {
     // held to where a drop's run started, one far below it may still lie above the moved estimate: it
     // counts for the drop, not for a rise
     high &= !low;
-    double shifted = down.add(low, rate, secondsTaken);
+    // far below but maybe a share (of the master's egress): it neither counts for a drop nor ends one (a
+    // share between a cut link's own transfers held its estimate 19% above the new rate five transfers on)
+    double shifted = below && !mayShift ? Double.NaN : down.add(low, rate, secondsTaken);
     if (!Double.isNaN(shifted)) {
       // a run far below: the rate dropped; the run is what is known of it
       keepBeforeDrop(down.fromAmount, down.fromSeconds);

@@ -125,6 +125,30 @@ class EstimatorTest {
   }
 
   /**
+   * Between a cut link's own transfers, one that may be a share of the master's egress (it went beside
+   * others, not below its fair share), as far below: it says nothing of the link, and the run of own
+   * ones still shows the drop at its third (on the testbed such a share ended the run, and the estimate
+   * stood 19% above the new rate five transfers on). One not far below ends the run: the link did that.
+   */
+  @Test
+  void aShareBetweenACutLinksOwnTransfersNeitherCountsForTheDropNorEndsIt() {
+    e.transferred("w", 1 << 20, (1 << 20) / 9.75e6, true);
+    e.transferred("w", 1 << 20, (1 << 20) / 2.08e6, true);
+    e.transferred("w", 1 << 20, (1 << 20) / 3.13e6, false);
+    e.transferred("w", 1 << 20, (1 << 20) / 2.39e6, true);
+    assertTrue(e.bandwidth("w").value() > 2.75e6, "two own ones are no drop yet: " + e.bandwidth("w").value());
+    e.transferred("w", 1 << 20, (1 << 20) / 2.36e6, true);
+    assertEquals(2.36e6, e.bandwidth("w").value(), 1, "the median of the three own ones");
+
+    e.transferred("v", 1 << 20, (1 << 20) / 9.75e6, true);
+    e.transferred("v", 1 << 20, (1 << 20) / 2.08e6, true);
+    e.transferred("v", 1 << 20, (1 << 20) / 8e6, false);
+    e.transferred("v", 1 << 20, (1 << 20) / 2.39e6, true);
+    e.transferred("v", 1 << 20, (1 << 20) / 2.36e6, true);
+    assertTrue(e.bandwidth("v").value() > 2.75e6, "8 MB/s between them ended the run: " + e.bandwidth("v").value());
+  }
+
+  /**
    * A link seen cut while a long transfer crosses it (a run of its worker's paces far below it, as the
    * master's port counts them): the estimate restarts from the new rate before the transfer ends,
    * and a link restored comes back to what it did before the cut, as after a drop that transfers
