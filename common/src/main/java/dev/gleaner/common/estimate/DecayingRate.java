@@ -12,9 +12,10 @@ package dev.gleaner.common.estimate;
  * <p>With a {@code shift} factor, a rate that dropped is followed at once: {@link #RUN} observations
  * in a row that may show it (a transfer at its link's own rate, not a share of the master's egress;
  * one as far below that may be a share neither counts nor ends the run) more than {@code shift} times
- * below the estimate as it stood before them replace what came before them, at their median rate (a link whose rate was cut mid-job would otherwise take a half-life of
- * transfers to show it; and the first of them, decayed in, moves the estimate toward them, by much
- * when little was known: held to the moved estimate, the next would no longer lie far below).
+ * below the estimate as it stood before them replace what came before them, at their median rate
+ * (a link whose rate was cut mid-job would otherwise take a half-life of transfers to show it; and
+ * the first of them, decayed in, moves the estimate toward them, by much when little was known: held
+ * to the moved estimate, the next would no longer lie far below).
  * A rise is followed at the decaying pace only, since a fast-looking transfer may be an artifact (a
  * worker that read late takes its socket buffer in one go), a slow one is not; with one exception:
  * after a drop, {@link #RUN} observations in a row (the link's own rate or not: beside others a

@@ -170,7 +170,7 @@ public final class Estimator implements Estimates {
    * other worker's stream was on the wire beside it, or it came well below its fair share of the
    * master's egress beside them), and three such in a row far below the estimate show the link's rate
    * dropped ({@link #BANDWIDTH_SHIFT}). Beside others a slow transfer may otherwise be a share of the
-   * egress.
+   * egress: one far below between them neither counts nor ends the row.
    */
   public void transferred(String worker, long bytes, double seconds, boolean own) {
     figures(worker).bandwidth.observe(bytes, seconds, own);

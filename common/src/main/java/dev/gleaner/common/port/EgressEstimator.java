@@ -224,10 +224,11 @@ public final class EgressEstimator {
     }
 
     /**
-     * Its bytes that arrived in {@code [from, to]}, taken as arriving evenly over its span, but no more
-     * than its link cannot have carried outside it (it may have gone faster while the transfers of that
-     * span were off the wire: taken as even, a floor found 13.6 MB/s behind a 10 MB/s egress); none of
-     * them if part of its span is outside and its link is not known.
+     * Its bytes that arrived in {@code [from, to]}, taken as arriving evenly over its span, but at most
+     * its bytes less what its link could have carried outside it (it may have gone faster while the
+     * transfers of that span were off the wire: taken as even, a floor found 13.6 MB/s behind a 10 MB/s
+     * egress). None of them if part of its span is outside and its link is not known, or is known
+     * below what it did ({@link #FITTED_SLACK} and more: the estimate bounds nothing then).
      */
     double partIn(double from, double to) {
       double overlap = Math.max(0, Math.min(to, end) - Math.max(from, start));
@@ -236,7 +237,10 @@ public final class EgressEstimator {
       if (!(outside > 0)) {
         return even;
       }
-      return Double.isNaN(link) ? 0 : Math.max(0, Math.min(even, bytes - link * outside));
+      if (Double.isNaN(link) || bytes / (end - start) > (1 + FITTED_SLACK) * link) {
+        return 0;
+      }
+      return Math.max(0, Math.min(even, bytes - link * outside));
     }
 
     /** Whether it went at {@link #FIT_PACE} of its link's known rate at least (false if not known). */

@@ -241,6 +241,12 @@ class EgressEstimatorTest {
     }
     before.arrived(0, 0.6, 0.72e6, 1.2e6, "thin");
     assertEquals((0.72e6 + 0.5 * 8.8e6) / 0.6, before.egress(), 1e-3, "the one still arriving is not counted yet");
+    // a link known at 5 MB/s whose transfer went 5.5 over [0.3, 1.3]: the estimate bounds nothing (the
+    // link may do 9.6, and 0.6 MB of the 5.5 have come in [0.3, 0.6]), its part is not counted
+    EgressEstimator low = EgressEstimator.fromArrivals();
+    low.arrived(0, 0.6, 0.72e6, 1.2e6, "thin");
+    low.arrived(0.3, 1.3, 5.5e6, 5e6, "fat");
+    assertEquals(5.5e6 + 0.36e6, low.egress(), 1e-3, "over the fat one's span, its 5.5 MB and the thin one's 0.36");
   }
 
   /**
@@ -258,9 +264,10 @@ class EgressEstimatorTest {
     assertTrue(Double.isNaN(e.egress()), "no transfer took half a second yet");
     e.arrived(0, 4, 4e6);
     assertEquals(11e6, e.egress(), 1e-3);
-    // then a middle link at 2.5 MB/s over [3.5, 4.5]: 2.5 MB, with 5 MB of the fast link's and 0.5 MB
-    // of the thin one's in that second (over [0, 4.5], 11.5 MB: 2.6 MB/s); over [0, 4], the thin one's,
-    // its first half counts now: 45.25 MB
+    // then a middle link at 2.5 MB/s over [3.5, 4.5], its first half in the thin one's span: 45.25 MB
+    // over [0, 4] (over [0, 4.5], 11.5 MB: 2.6 MB/s, the floor stays); over its own second, its 2.5 MB
+    // and the fast link's 5 MB (the thin one's span reaches outside it, its link not known: its part
+    // is not counted)
     e.arrived(3.5, 4.5, 2.5e6, 2.5e6, "middle");
     assertEquals(45.25e6 / 4, e.egress(), 1e-3);
     EgressEstimator alone = EgressEstimator.fromArrivals();
@@ -270,6 +277,13 @@ class EgressEstimatorTest {
     }
     alone.arrived(3.5, 4.5, 2.5e6);
     assertEquals(8e6, alone.egress(), 1e-3, "the second the middle link's transfer took");
+    EgressEstimator unknown = EgressEstimator.fromArrivals();
+    unknown.arrived(0, 4, 4e6);
+    for (int i = 70; i < 80; i++) {
+      unknown.arrived(0.05 * i, 0.05 * (i + 1), 0.5e6);
+    }
+    unknown.arrived(3.5, 4.5, 2.5e6);
+    assertEquals(7.5e6, unknown.egress(), 1e-3, "the thin one's link not known: none of its 0.5 MB");
   }
 
   /**
