@@ -126,35 +126,31 @@ public final class EgressEstimator {
       return;
     }
     Arrival arrival = new Arrival(start, end, bytes, link, who);
-    // what it brings to the long ones before it that it overlaps: they ended while it still arrived, and
-    // counted only what had arrived by then (behind a full 9.56 MB/s uplink, transfers of a third of a
-    // second beside a long one of 0.63 s, the floor stayed at 8.34). Its part in their span is taken as
-    // no more than what its link cannot have carried after: it may have gone faster once they were
-    // off the wire (taken as even, a floor found 13.6 MB/s behind a 10 MB/s egress)
+    double seconds = end - start;
+    Map<Object, Double> links = new HashMap<>();
+    links.put(who, link);
+    boolean atTheirRates = arrival.atItsLinksRate();
     for (Arrival a : arrivals) {
+      double overlap = Math.min(end, a.end) - Math.max(start, a.start);
+      if (!(overlap > 0)) {
+        continue;
+      }
       if (a.floors()) {
-        double overlap = Math.min(end, a.end) - Math.max(start, a.start);
-        if (overlap > 0) {
-          a.sum += arrival.partIn(a.start, a.end);
-          floor = Math.max(floor, a.sum / (a.end - a.start));
+        // a long one before it ended while it still arrived, and counted only what had arrived by then
+        // (behind a full 9.56 MB/s uplink, transfers of a third of a second beside a long one of 0.63 s
+        // left the floor at 8.34): its part there counts now
+        a.sum += arrival.partIn(a.start, a.end);
+        floor = Math.max(floor, a.sum / (a.end - a.start));
+      }
+      if (arrival.floors()) {
+        arrival.sum += a.partIn(start, end);
+        if (overlap >= TOGETHER * Math.min(seconds, a.end - a.start)) {
+          links.putIfAbsent(a.who, a.link);
+          atTheirRates &= a.atItsLinksRate();
         }
       }
     }
     if (arrival.floors()) {
-      double seconds = end - start;
-      Map<Object, Double> links = new HashMap<>();
-      links.put(who, link);
-      boolean atTheirRates = arrival.atItsLinksRate();
-      for (Arrival a : arrivals) {
-        double overlap = Math.min(end, a.end) - Math.max(start, a.start);
-        if (overlap > 0) {
-          arrival.sum += a.partIn(start, end);
-          if (overlap >= TOGETHER * Math.min(seconds, a.end - a.start)) {
-            links.putIfAbsent(a.who, a.link);
-            atTheirRates &= a.atItsLinksRate();
-          }
-        }
-      }
       floor = Math.max(floor, arrival.sum / seconds);
       // every one at its own link's rate, not their sum at the rate of the sum: one stream slowed (a
       // link just cut, still believed at its old rate) beside others that look fast (read late) took
