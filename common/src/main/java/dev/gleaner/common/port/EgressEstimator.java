@@ -68,6 +68,12 @@ public final class EgressEstimator {
    */
   public static final double TIMED_MIN_SECONDS = 0.05;
   /**
+   * A transfer below this share of its link's known rate came slower than its link: beside other links
+   * it may be a share of the egress, and measures the link only when the port can tell it is not (the
+   * runtime's port by its fair share; the simulator's never).
+   */
+  public static final double SLOWER_THAN_LINK = 0.9;
+  /**
    * The shortest transfer alone on the wire that floors the egress by its rate ({@link #alone}),
    * seconds: a floor is the most seen to go through, so it takes transfers long enough that the bytes
    * of a worker's first read, and a link's burst after a pause, do not read it high (from 50 ms on, the

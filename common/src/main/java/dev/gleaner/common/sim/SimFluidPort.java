@@ -249,7 +249,8 @@ final class SimFluidPort implements SimPorts.Port {
     // as the runtime's port judges it, without its fair-share test: a rate below the link's known one, beside
     // other links, may be a share, and a transfer beside others is never taken for its link's own rate
     double known = link(f);
-    boolean slower = !Double.isNaN(known) && now > f.startedAt && bytes / (now - f.startedAt) < 0.9 * known;
+    boolean slower = !Double.isNaN(known) && now > f.startedAt && bytes / (now - f.startedAt)
+        < EgressEstimator.SLOWER_THAN_LINK * known;
     // as the runtime's port, a transfer too short to be timed well does not measure its link
     boolean clean = !(slower && f.crowded) && now - f.startedAt >= EgressEstimator.TIMED_MIN_SECONDS
         && (egress == null ? !f.shared : egress.clean(f.startedAt, now));

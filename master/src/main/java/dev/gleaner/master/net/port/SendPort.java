@@ -66,14 +66,9 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   /** How long after its last byte was queued a stream stays on the wire without its worker's word. */
   static final long PATIENCE_MILLIS = 30_000;
   /**
-   * A transfer below this share of its link's known rate came slower than its link: it measures the link
-   * only if it was alone on the wire or came well below its fair share of the egress ({@link
-   * #BELOW_FAIR_SHARE}); else it may be a share.
-   */
-  static final double SLOWER_THAN_LINK = 0.9;
-  /**
    * A transfer or a pace below this share of what the egress would have given it beside the links on the
-   * wire with it ({@link Paces#fairShare}) was held by its own link, not by the egress.
+   * wire with it ({@link Paces#fairShare}) was held by its own link, not by the egress: one slower than
+   * its link ({@link EgressEstimator#SLOWER_THAN_LINK}) measures the link only so, or alone on the wire.
    */
   static final double BELOW_FAIR_SHARE = 0.9;
   /** The egress estimator's windows. */
@@ -253,7 +248,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         // to the worker's word of its last: long by the word's way back, not a late read short
         seconds = pacedSeconds > seconds ? Math.min(pacedSeconds, now - from) : now - from;
       }
-      boolean slower = !Double.isNaN(known) && seconds > 0 && bytes / seconds < SLOWER_THAN_LINK * known;
+      boolean slower = !Double.isNaN(known) && seconds > 0
+          && bytes / seconds < EgressEstimator.SLOWER_THAN_LINK * known;
       // queued behind one of the connection's that came slow (its worker reading slowly or not at all, or a
       // share), its first bytes waited in the worker's buffer while that one was read, and its span leaves
       // the wait out (a 9.56 MB/s link looked like 11.3): no measure, unless it still came slower than the
