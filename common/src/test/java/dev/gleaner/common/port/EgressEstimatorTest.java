@@ -198,7 +198,7 @@ class EgressEstimatorTest {
     assertTrue(Double.isNaN(e.egress()), "nor does a buffer read in one go by a worker that read late");
     e.arrived(0, 1, 5e6);
     assertEquals(5e6, e.egress(), 1e-6);
-    // two more that overlap: 10 MB over [1, 3] beside 10 MB over [2, 4]: 20 MB in 3 s
+    // two more that overlap: 12 MB over [1, 3] beside 10 MB over [2, 4]
     e.arrived(1, 3, 12e6, 6e6, "w1");
     assertEquals(6e6, e.egress(), 1e-6, "12 MB over [1, 3], after the first (they touch: not 17 MB over [0, 3])");
     e.arrived(2, 4, 10e6, 5e6, "w2");
