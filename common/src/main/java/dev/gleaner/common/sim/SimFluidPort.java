@@ -26,6 +26,11 @@ import java.util.Set;
  * the other. Each piece boundary a stream's bytes reach lets its worker start that piece. When a stream
  * ends, the worker is told, and the controller hears how long the bytes took, unless the stream went
  * slower than its link (it shared the egress) and the link has a measure already, as the runtime does.
+ * A stream let on the wire carries nothing for the network's {@link SimNetwork#handover}: its place is
+ * taken (in one-port, the wire idles), its bytes' time begins after it, as the worker's span does;
+ * but where the port does not keep the plan's order (share, or fit with chunks to whoever is free), a
+ * worker's stream that follows its stream before on the connection flows at once, as the runtime's
+ * port sends it once that one is all written.
  *
  * <p>A master that learns its egress ({@link SimNetwork#egressLearned}) learns it as the runtime's port
  * does, with the same {@link EgressEstimator} fed the same way: a window every {@link
@@ -82,6 +87,8 @@ final class SimFluidPort implements SimPorts.Port {
   private final SimNetwork network;
   private final PriorityQueue<Flow> waiting = new PriorityQueue<>(SimPorts::serviceOrder);
   private final List<Flow> active = new ArrayList<>();
+  /** When each worker's last stream ended. */
+  private final Map<SimHost, Double> endedAt = new HashMap<>();
   /** Each worker's link as the port measured it last, bytes/s. */
   private final Map<SimHost, Double> measured = new HashMap<>();
   /** The egress as the master learns it; null when it knows it. */
@@ -179,7 +186,10 @@ final class SimFluidPort implements SimPorts.Port {
   private void endWindow(double end) {
     Map<Flow, Double> sent = new HashMap<>();
     for (Flow f : active) {
-      sent.put(f, f.sent * job.bytesPerUnit());
+      // one in its handover sends nothing yet, as the runtime's stream waiting for its worker's word
+      if (f.startedAt <= end) {
+        sent.put(f, f.sent * job.bytesPerUnit());
+      }
     }
     window.end(end, sentTotal * job.bytesPerUnit(), sent, this::link, egress);
     if (active.isEmpty() && waiting.isEmpty()) {
@@ -215,11 +225,15 @@ final class SimFluidPort implements SimPorts.Port {
         advance();
         List<Flow> done = new ArrayList<>();
         for (Flow f : active) {
-          if (f.left() <= 1e-9 * Math.max(1, f.to - f.from)) {
+          // one cut to nothing in its handover ends when its bytes would have begun
+          if (f.startedAt <= clock.now() && f.left() <= 1e-9 * Math.max(1, f.to - f.from)) {
             done.add(f);
           }
         }
         active.removeAll(done);
+        for (Flow f : done) {
+          endedAt.put(f.host, clock.now());
+        }
         List<Flow> progressed = new ArrayList<>();
         for (Flow f : active) {
           if (f.reach()) {
@@ -314,7 +328,12 @@ final class SimFluidPort implements SimPorts.Port {
         break;
       }
       waiting.poll();
-      f.startedAt = clock.now();
+      // its bytes flow once the handover is over; it holds its place on the wire meanwhile, unless its bytes
+      // follow its worker's stream before it on the connection, as the runtime's port lets them where the
+      // order does not matter (that one all written, not yet arrived)
+      boolean unordered = network.sends() == Sends.SHARE || network.sends() == Sends.FIT && f.rank == Integer.MAX_VALUE;
+      boolean follows = unordered && endedAt.getOrDefault(f.host, Double.NaN) == clock.now();
+      f.startedAt = clock.now() + (follows ? 0 : network.handover());
       active.add(f);
       onWire.add(f.host);
       links.put(f.host, link(f));
@@ -351,6 +370,10 @@ final class SimFluidPort implements SimPorts.Port {
     Map<String, Double> size = new HashMap<>(room);
     List<Flow> open = new ArrayList<>();
     for (Flow f : active) {
+      if (f.startedAt > clock.now()) {
+        // in its handover: on the wire, carrying nothing yet
+        continue;
+      }
       if (Double.isInfinite(f.cap()) && crosses.get(f).isEmpty()) {
         // nothing holds it (no egress, no link): it takes it all at once
         f.rate = Double.POSITIVE_INFINITY;
@@ -395,7 +418,7 @@ final class SimFluidPort implements SimPorts.Port {
     // measures it end to end
     boolean egressFull = room.containsKey(EGRESS) && room.get(EGRESS) <= 1e-9 * size.get(EGRESS);
     for (Flow f : active) {
-      if (egressFull && f.rate < f.cap() * (1 - 1e-9)) {
+      if (egressFull && f.startedAt <= clock.now() && f.rate < f.cap() * (1 - 1e-9)) {
         f.shared = true;
       }
     }
@@ -405,6 +428,10 @@ final class SimFluidPort implements SimPorts.Port {
   private void schedule() {
     double next = Double.POSITIVE_INFINITY;
     for (Flow f : active) {
+      if (f.startedAt > clock.now()) {
+        // its bytes begin to flow
+        next = Math.min(next, f.startedAt - clock.now());
+      }
       if (f.rate > 0) {
         // its end, or the next piece boundary its bytes reach (the worker may start that piece)
         next = Math.min(next, (f.nextBoundary() - f.from - f.sent) / f.rate);

@@ -25,9 +25,15 @@ import java.util.Map;
  * @param egressLearned whether the master learns its egress as it sends, as a fresh master does (the
  *     runtime's {@link dev.gleaner.common.port.EgressEstimator}, fed as the runtime's port feeds it);
  *     else it knows it from the start, and plans with it
+ * @param handover seconds a stream holds its place at the port before its bytes flow: the runtime's port
+ *     keeps a stream on the wire until its worker's word that the last byte arrived has come back, and
+ *     starts the next one then, so the wire idles for the word's way back, the master's turn to the next
+ *     stream and that stream's first bytes' way there (a few milliseconds on the testbed: the master's
+ *     {@code gleaner.port.handover}); 0, the papers' model, a stream starting the instant the one before
+ *     ended
  */
 public record SimNetwork(double egress, int sends, boolean linksKnown, Map<String, List<Hop>> paths,
-    boolean egressLearned) {
+    boolean egressLearned, double handover) {
   /** One stream at a time at its link's rate: the papers' model, the simulator's until there was a choice. */
   public static final SimNetwork ONE_PORT = new SimNetwork(Double.POSITIVE_INFINITY, 1);
 
@@ -51,9 +57,20 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     this(egress, sends, false, Map.of(), false);
   }
 
+  /** With no handover between streams (the papers' model). */
+  public SimNetwork(double egress, int sends, boolean linksKnown, Map<String, List<Hop>> paths,
+      boolean egressLearned) {
+    this(egress, sends, linksKnown, paths, egressLearned, 0);
+  }
+
   /** The same network, its links measured before the job. */
   public SimNetwork withLinksKnown() {
-    return new SimNetwork(egress, sends, true, paths, egressLearned);
+    return new SimNetwork(egress, sends, true, paths, egressLearned, handover);
+  }
+
+  /** The same network, each stream holding its place {@code seconds} at the port before its bytes flow. */
+  public SimNetwork withHandover(double seconds) {
+    return new SimNetwork(egress, sends, linksKnown, paths, egressLearned, seconds);
   }
 
   /**
@@ -61,7 +78,7 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
    * job (it plans with what it learned so far).
    */
   public SimNetwork withEgressLearned() {
-    return new SimNetwork(egress, sends, linksKnown, paths, true);
+    return new SimNetwork(egress, sends, linksKnown, paths, true, handover);
   }
 
   /**
@@ -92,7 +109,7 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
         p.put(w.id(), up);
       }
     }
-    return new SimNetwork(egress, sends, linksKnown, p, egressLearned);
+    return new SimNetwork(egress, sends, linksKnown, p, egressLearned, handover);
   }
 
   /**
@@ -112,6 +129,9 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     }
     if (!Sends.valid(sends)) {
       throw new IllegalArgumentException("sends must be share (0), fit (-1) or at least 1, got " + sends);
+    }
+    if (!(handover >= 0) || Double.isInfinite(handover)) {
+      throw new IllegalArgumentException("the handover must be a finite number of seconds, 0 or more, got " + handover);
     }
   }
 

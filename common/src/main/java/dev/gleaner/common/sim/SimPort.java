@@ -15,7 +15,7 @@ import java.util.PriorityQueue;
  * cut to its new end, the one under way no sooner than what the master has written ahead of the wire
  * ({@link PortRule#WRITTEN_AHEAD_BYTES}). Each piece boundary a stream's bytes
  * reach lets its worker start that piece; when a stream ends, the controller hears how long the bytes
- * took.
+ * took. Between two streams the port idles for the network's {@link SimNetwork#handover}.
  */
 final class SimPort implements SimPorts.Port {
   private static final class SimStream extends SimPorts.Transfer {
@@ -33,13 +33,20 @@ final class SimPort implements SimPorts.Port {
   /** In the plan's order; between equal ranks the faster link first (an unknown one first of all), as the master's port. */
   private final PriorityQueue<SimStream> waiting = new PriorityQueue<>(SimPorts::serviceOrder);
   private SimStream sending;
+  /** Seconds a stream holds the port before its bytes flow ({@link SimNetwork#handover}). */
+  private final double handover;
   /** Batches being carried out ({@link #begin}): while one is, no stream starts. */
   private int batches;
 
   SimPort(SimClock clock, Controller controller, JobDef job) {
+    this(clock, controller, job, 0);
+  }
+
+  SimPort(SimClock clock, Controller controller, JobDef job, double handover) {
     this.clock = clock;
     this.controller = controller;
     this.job = job;
+    this.handover = handover;
   }
 
   /**
@@ -65,7 +72,9 @@ final class SimPort implements SimPorts.Port {
   @Override
   public void truncate(SimChunk c, long end) {
     if (sending != null && sending.chunk == c && sending.to > end) {
-      double sentUnits = (clock.now() - sending.startedAt) * sending.host.host.bandwidth() / job.bytesPerUnit();
+      // none yet while it holds the port before its bytes flow
+      double sentUnits = Math.max(0, clock.now() - sending.startedAt) * sending.host.host.bandwidth()
+          / job.bytesPerUnit();
       sending.to = SimPorts.truncatedUnderWay(sending.from, sentUnits, sending.to, end, job.bytesPerUnit());
       scheduleEnd(sending, Math.min(sending.to, (long) Math.floor(sending.from + sentUnits)));
     }
@@ -112,7 +121,8 @@ final class SimPort implements SimPorts.Port {
         continue;
       }
       sending = s;
-      s.startedAt = clock.now();
+      // its bytes flow once the handover is over; the port is its meanwhile (the wire idles)
+      s.startedAt = clock.now() + handover;
       scheduleEnd(s, s.from);
     }
     waiting.addAll(notYet);

@@ -106,6 +106,7 @@ final class SimPorts {
   }
 
   static Port of(SimClock clock, Controller controller, JobDef job, SimNetwork network) {
-    return network.onePort() ? new SimPort(clock, controller, job) : new SimFluidPort(clock, controller, job, network);
+    return network.onePort() ? new SimPort(clock, controller, job, network.handover())
+        : new SimFluidPort(clock, controller, job, network);
   }
 }

@@ -66,6 +66,59 @@ class SimFluidPortTest {
     }
   }
 
+  /**
+   * Two workers behind links of 1 MB/s that bind (2e6 units/s), ten pieces of 1e6 units each, their
+   * links known: when the job ends.
+   */
+  private static double twoWorkersTenPiecesEach(SimNetwork network) {
+    JobDef job = JobDef.of("j", "wc", 0, 20_000_000, "equal").withMinWorkers(2).withChunking(10_000_000, 9)
+        .withInput(1, x -> x);
+    List<ClosedLoop.Host> two = new ArrayList<>();
+    for (String id : List.of("w1", "w2")) {
+      two.add(new ClosedLoop.Host(id, 2e6, 1e6, 2e6, 0, List.of(), Double.POSITIVE_INFINITY));
+    }
+    ClosedLoop.Result r = ClosedLoop.run(job, two, ClosedLoop.Setup.defaults(3600).with(network.withLinksKnown()));
+    assertEquals(JobPhase.DONE, r.phase());
+    assertEquals(20_000_000, r.committed());
+    return r.end();
+  }
+
+  @Test
+  void underOnePortEachStreamWaitsItsHandover() {
+    for (SimNetwork network : List.of(SimNetwork.ONE_PORT, new SimNetwork(1e15, 1))) {
+      // the link binds: its ten streams, each 10 ms on the wire before its bytes flow, end 0.1 s later
+      double without = tenPieces(1e6, 2e6, network);
+      assertEquals(without + 10 * 0.01, tenPieces(1e6, 2e6, network.withHandover(0.01)), 1e-9, network.toString());
+    }
+  }
+
+  @Test
+  void whereTheOrderDoesNotMatterAWorkersNextStreamFollowsItsStreamBeforeAtOnce() {
+    for (SimNetwork network : List.of(new SimNetwork(1e15, Sends.FIT), new SimNetwork(1e15, Sends.SHARE))) {
+      // chunks to whoever is free: each next piece's bytes follow the one before on the connection, as the
+      // runtime's port sends them once that one is all written; only the first stream waits
+      double without = tenPieces(1e6, 2e6, network);
+      assertEquals(without + 0.01, tenPieces(1e6, 2e6, network.withHandover(0.01)), 1e-9, network.toString());
+    }
+  }
+
+  @Test
+  void aHandoverIsAFiniteNumberOfSecondsZeroOrMore() {
+    for (double bad : new double[] {-0.001, Double.NaN, Double.POSITIVE_INFINITY}) {
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> SimNetwork.ONE_PORT.withHandover(bad));
+      assertTrue(e.getMessage().contains("handover"), e.getMessage());
+    }
+  }
+
+  @Test
+  void linksSideBySideTakeTheirHandoversSideBySide() {
+    SimNetwork fit = new SimNetwork(1e15, Sends.FIT);
+    double without = twoWorkersTenPiecesEach(fit);
+    // each link idles before each of its own ten streams, while the other one's bytes flow: 10, not 20
+    assertEquals(without + 10 * 0.01, twoWorkersTenPiecesEach(fit.withHandover(0.01)), 1e-9);
+  }
+
   @Test
   void oneLinkAtATimeIsTheOnePortPortWhateverTheImplementation() {
     for (String strategy : List.of("self", "equal", "distrib")) {

@@ -33,6 +33,8 @@ public final class MasterMetrics {
   public final Timer pieceCommit;
   /** One pass of the control loop's writes: its transaction and its fsync. */
   public final Timer storeCommit;
+  /** How long each stream held the port beyond its bytes' own time ({@code SendPort#onHandover}). */
+  public final Timer portHandover;
   /** A status request, from its arrival to its reply being ready to send (those waiting for a job's end left out). */
   public final Timer statusReply;
 
@@ -85,6 +87,9 @@ public final class MasterMetrics {
     pieceCommit = Timer.builder("gleaner.piece.commit").description("time from receiving a piece to its durable commit").register(registry);
     statusReply = Timer.builder("gleaner.status.reply").description("time from a status request's arrival to its"
         + " reply being ready to send (requests that wait for a job's end are not counted)").register(registry);
+    portHandover = Timer.builder("gleaner.port.handover").description("how long each input stream held the master's"
+        + " port beyond its bytes' own time: the port's turn to it, its first bytes' way there and its worker's word's"
+        + " way back (in one-port, the wire idles meanwhile)").register(registry);
     storeCommit = Timer.builder("gleaner.store.commit").description("time to write and commit one pass of the control loop's writes (one fsync)").register(registry);
     workerUnits = MultiGauge.builder("gleaner.worker.units.committed")
         .description("units of the worker's pieces committed since the master started").register(registry);

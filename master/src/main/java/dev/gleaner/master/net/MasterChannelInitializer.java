@@ -33,6 +33,8 @@ public final class MasterChannelInitializer extends ChannelInitializer<SocketCha
     metrics.resultsWaiting(budget::waiting);
     SendPort port = new SendPort(config.concurrentSends());
     metrics.egress(port::egress, port::egressBound);
+    port.onHandover(seconds -> metrics.portHandover.record((long) (seconds * 1e9),
+        java.util.concurrent.TimeUnit.NANOSECONDS));
     loop.streamsThrough(port);
     this.services = new Services(config, config.ticker(), new PeerAuthenticator(config.auth(), revocations), loop, jobs,
         status, port, new HeartbeatMonitor(loop, config.ticker(), config.heartbeatTimeout()),

@@ -55,7 +55,8 @@ public final class LinksDriver {
       JobWaits waits = new JobWaits(link);
       // every worker READY (workers started again for the run join now), then what the master knew before
       WorkersJoined.awaitWorkers(link::everything, workers, Duration.ofSeconds(120), WorkersJoined.Launched.IN_PROCESS);
-      Map<String, WorkerStatus> before = byId(link.everything());
+      StatusReply first = link.everything();
+      Map<String, WorkerStatus> before = byId(first);
       long t0 = System.nanoTime();
       String id = link.submit(spec.build());
       // the bench times a link change from here (DriverLog)
@@ -122,6 +123,14 @@ public final class LinksDriver {
         out.put("estimates", estimates);
       }
       out.put("metrics", after.getMetricsMap());
+      // the streams' handovers in this run: the master's timer since it started, less what it held before
+      String h = "gleaner.port.handover";
+      double n0 = first.getMetricsOrDefault(h + ".count", 0);
+      double n1 = after.getMetricsOrDefault(h + ".count", 0);
+      double ms = n1 > n0 ? (n1 * after.getMetricsOrDefault(h + ".mean_ms", 0)
+          - n0 * first.getMetricsOrDefault(h + ".mean_ms", 0)) / (n1 - n0) : Double.NaN;
+      out.put("handovers", n1 - n0);
+      out.put("handoverSeconds", ms / 1000);
       // the checkpoint round trip as the master measured it: its pieces' sizes rest on it under risk
       out.put("eps", after.hasEps() && after.getEps().getObservations() > 0 ? after.getEps().getValue() : Double.NaN);
       return out;

@@ -335,7 +335,8 @@ public final class LinksBench {
       List<LinksPrediction.Risk> risks) {
     try {
       return LinksPrediction.of(settings, strategy, settings.fileBytes(), speeds(settings, run), linksKnown, risks,
-          run.get("eps") instanceof Number e ? e.doubleValue() : Double.NaN);
+          run.get("eps") instanceof Number e ? e.doubleValue() : Double.NaN,
+          run.get("handoverSeconds") instanceof Number h ? h.doubleValue() : Double.NaN);
     } catch (IllegalArgumentException e) {
       note("  no prediction for this run: %s", e.getMessage());
       return null;
@@ -447,18 +448,22 @@ public final class LinksBench {
   @SuppressWarnings("unchecked")
   public static void print(java.io.PrintWriter out, Map<String, Object> doc) {
     out.printf(Locale.ROOT, "master uplink: %s, --concurrent-sends %s%n%n", doc.get("uplink"), doc.get("concurrentSends"));
-    out.printf(Locale.ROOT, "%-16s %-11s %-8s %8s %8s %10s %10s %8s %13s  %s%n", "strategy", "repetition", "links",
-        "seconds", "MB/s", "simulated", "sim/real", "plan", "interruptions", "theory: order (expected work)");
+    out.printf(Locale.ROOT, "%-16s %-11s %-8s %8s %8s %10s %10s %11s %8s %13s  %s%n", "strategy", "repetition",
+        "links", "seconds", "MB/s", "simulated", "sim/real", "handover ms", "plan", "interruptions",
+        "theory: order (expected work)");
     for (Map<String, Object> r : (List<Map<String, Object>>) doc.get("runs")) {
       double seconds = ((Number) r.get("seconds")).doubleValue();
       Map<String, Object> p = (Map<String, Object>) r.get("predicted");
       double simulated = p == null ? Double.NaN : ((Number) p.get("simulated")).doubleValue();
       String order = p == null ? "-" : String.format(Locale.ROOT, "%s (%.1f%%)", p.get("planOrder"),
           100 * ((Number) p.get("planExpectedWork")).doubleValue() / ((Number) r.get("bytes")).doubleValue());
-      out.printf(Locale.ROOT, "%-16s %-11s %-8s %8.2f %8.2f %10.2f %10.3f %8.2f %13s  %s%n", r.get("asked"),
+      // the streams' mean handover the master measured, which the simulated port holds each stream for
+      double handover = r.get("handoverSeconds") instanceof Number h ? h.doubleValue() : Double.NaN;
+      out.printf(Locale.ROOT, "%-16s %-11s %-8s %8.2f %8.2f %10.2f %10.3f %11.2f %8.2f %13s  %s%n", r.get("asked"),
           r.get("repetition"), p == null ? "-" : Boolean.TRUE.equals(p.get("linksKnown")) ? "known" : "learned",
           seconds, ((Number) r.get("bytes")).doubleValue() / 1e6 / seconds, simulated, simulated / seconds,
-          p == null ? Double.NaN : ((Number) p.get("plan")).doubleValue(), r.getOrDefault("interruptions", 0), order);
+          1000 * handover, p == null ? Double.NaN : ((Number) p.get("plan")).doubleValue(),
+          r.getOrDefault("interruptions", 0), order);
     }
     out.println();
     out.printf(Locale.ROOT, "%-6s %-10s %14s %14s %8s%n", "link", "rate", "shaped MB/s", "measured MB/s", "ratio");

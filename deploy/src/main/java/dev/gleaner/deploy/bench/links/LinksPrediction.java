@@ -57,9 +57,11 @@ final class LinksPrediction {
    * @param risks each worker's interruptions in the run; null: none
    * @param eps the checkpoint round trip the master measured, seconds (NaN: none): what each
    *     simulated piece costs its worker, and what pieces are sized from under risk
+   * @param handover the streams' mean handover the master's port measured in the run, seconds (NaN:
+   *     none): how long each simulated stream holds the port before its bytes flow
    */
   static Map<String, Object> of(LinksBench.Settings settings, String strategy, long bytes, double[] speeds,
-      boolean linksKnown, List<Risk> risks, double eps) {
+      boolean linksKnown, List<Risk> risks, double eps, double handover) {
     int n = settings.downlinks().size();
     List<Worker> platform = new ArrayList<>();
     List<ClosedLoop.Host> hosts = new ArrayList<>();
@@ -78,7 +80,8 @@ final class LinksPrediction {
     }
     double egress = settings.uplink().bytesPerSecond() * PAYLOAD;
     int sends = Sends.parse("--link-concurrent-sends", settings.concurrentSends());
-    SimNetwork network = new SimNetwork(egress, sends);
+    double h = Double.isFinite(handover) && handover > 0 ? handover : 0;
+    SimNetwork network = new SimNetwork(egress, sends).withHandover(h);
     Map<String, Object> out = new LinkedHashMap<>();
     PlanRequest request = new PlanRequest(0, bytes, new Platform(platform), settings.chunkUnits(), 0, x -> x, 0,
         RiskModel.LINEAR, Double.NaN, false, network.planRule());
@@ -99,6 +102,7 @@ final class LinksPrediction {
         .with(linksKnown ? network.withLinksKnown() : network.withEgressLearned());
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, setup);
     out.put("simulated", r.end());
+    out.put("handover", h);
     int met = 0;
     for (Risk risk : risks == null ? List.<Risk>of() : risks) {
       met += (int) risk.seen().outages().stream().filter(o -> o[0] < r.end()).count();

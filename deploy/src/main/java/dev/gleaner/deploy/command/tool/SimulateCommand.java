@@ -84,6 +84,12 @@ public final class SimulateCommand implements Callable<Integer> {
       + " knows its --egress; without it the master learns both as it sends, as a fresh master does.")
   boolean linksKnown;
 
+  @Option(names = "--handover", paramLabel = "SECONDS", defaultValue = "0",
+      description = "Closed loop: each stream holds the master's port this long before its bytes flow (its worker's"
+          + " word that the one before arrived, on its way back, and its own first bytes on their way there); a"
+          + " master measures it as gleaner.port.handover (default: ${DEFAULT-VALUE}, the papers' model).")
+  double handover;
+
   @Option(names = "--json", description = "Print one JSON document on stdout.")
   boolean json;
 
@@ -112,6 +118,9 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (trace != null && spec.commandLine().getParseResult().hasMatchedOption("--handover")) {
+      throw new IllegalArgumentException("--handover goes with the closed loop of a platform, not with --trace");
+    }
     if (trace != null) {
       return new TraceRun(spec.commandLine().getOut(), options, trace, history, meanUpHours, meanDownHours, json,
           ClosedLoop.Interruptions.parse(interruptions)).call();
@@ -204,9 +213,12 @@ public final class SimulateCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The simulated master's network from --egress, --concurrent-sends and --links-known. */
+  /** The simulated master's network from --egress, --concurrent-sends, --links-known and --handover. */
   private SimNetwork network() {
-    return port.network(linksKnown);
+    if (!(handover >= 0) || Double.isInfinite(handover)) {
+      throw new IllegalArgumentException("--handover must be a finite number of seconds, 0 or more, got " + handover);
+    }
+    return port.network(linksKnown).withHandover(handover);
   }
 
   /**

@@ -136,6 +136,28 @@ class PlanCommandTest {
     return out;
   }
 
+  /**
+   * With --handover each stream holds the one port that long before its bytes flow: two workers behind
+   * links of 100 units/s, 40 chunks of 500 units (5 s each on the wire), computing next to free: the
+   * wire's 200 s, and a second before each of the 40 streams.
+   */
+  @Test
+  void simulateHoldsEachStreamItsHandoverAtThePort() throws Exception {
+    Path flat = dir.resolve("flat.json");
+    Files.writeString(flat, """
+        {"workers": [{"id": "a", "speed": 1000000, "bandwidth": 100}, {"id": "b", "speed": 1000000, "bandwidth": 100}]}
+        """);
+    double[] time = new double[2];
+    for (int i = 0; i < 2; i++) {
+      CommandLineTest.Run r = gleaner("simulate", "--platform", flat.toString(), "--work", "20000", "--strategy", "self",
+          "--chunk", "500", "--trials", "2", "--runs", "1", "--links-known", "--handover", i == 0 ? "0" : "1", "--json");
+      assertEquals(0, r.code(), r.err());
+      time[i] = new ObjectMapper().readTree(r.out()).path("closedLoop").path("meanTime").asDouble();
+    }
+    assertEquals(200, time[0], 2, "the wire's time");
+    assertEquals(time[0] + 40, time[1], 2, "a second before each of 40 streams");
+  }
+
   @Test
   void workTakesTheFormsJobFilesTake() throws Exception {
     CommandLineTest.Run sci = gleaner("plan", "--platform", LAB, "--work", "2e6", "--strategy", "distrib", "--json");
@@ -173,10 +195,12 @@ class PlanCommandTest {
         {"plan", "--platform", LAB, "--work", "0"},
         {"plan", "--platform", LAB, "--work", "10", "--deadline", "-5"},
         {"simulate", "--platform", LAB, "--work", "10", "--trials", "1"},
+        {"simulate", "--platform", LAB, "--work", "10", "--handover", "-0.5"},
     };
     String[] says = {"not valid JSON", "needs a numeric \"speed\"", "duplicate worker id", "speed must be a positive",
         "unknown key \"bandwith\"", "unknown key \"worker\"",
-        "does not exist", "unknown strategy", "--work must be at least 1", "deadline must be a positive", "--trials"};
+        "does not exist", "unknown strategy", "--work must be at least 1", "deadline must be a positive", "--trials",
+        "--handover must be"};
     for (int i = 0; i < cases.length; i++) {
       CommandLineTest.Run r = gleaner(cases[i]);
       assertEquals(1, r.code(), String.join(" ", cases[i]));

@@ -77,6 +77,12 @@ final class PortStream {
   /** Its worker's paces showed its link cut while it crossed it ({@link SendPort#paced}). */
   boolean cutAcross;
   double startSeconds = -1;
+  /**
+   * Guarded by the port: when its worker's word that it all arrived came (NaN before); and how long after
+   * the stream before it left the wire it started, when that is what let it on (else 0).
+   */
+  double arrivedSeconds = Double.NaN;
+  double startDelay;
   volatile boolean done;
 
   PortStream(Port port, Channel channel, String job, long chunkId, FileInputSource input, long from, long to,

@@ -15,10 +15,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.DoubleConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -116,6 +118,10 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   /** The windows' timer, while there are streams; what the last window saw. */
   private ScheduledFuture<?> windows;
   private final EgressWindow egressWindow = new EgressWindow();
+  /** The word of a stream that ended while a batch was being queued, for the batch's end to start from; else NaN. */
+  private double freedPending = Double.NaN;
+  /** Told each stream's handover, seconds ({@link #onHandover}). */
+  private volatile DoubleConsumer handovers = seconds -> { };
 
   /** @param sends a code of {@link Sends} */
   public SendPort(int sends) {
@@ -132,6 +138,19 @@ public final class SendPort implements PortStream.Port, StreamBatch {
     this.sends = sends;
     this.fit = sends == Sends.FIT;
     this.fixed = sends == Sends.SHARE ? Integer.MAX_VALUE : Math.max(sends, 0);
+  }
+
+  /**
+   * Tells {@code to} each stream's handover, seconds: how long it held the port beyond its bytes' own
+   * time, the wire idle around it. The port's span, first byte sent to the worker's word, less the
+   * worker's, first byte read to last (the first bytes' way there and the word's way back), and the
+   * time from the word of the stream before it to its start when that word let it on (the port's turn).
+   * A lower bound: a stream whose port span passes its worker's by more than a tenth tells nothing (a
+   * late read, whose bytes waited in the worker's buffer, looks the same), nor does one whose worker
+   * stopped reading, or one that followed its connection's stream before it on the wire.
+   */
+  public void onHandover(DoubleConsumer to) {
+    handovers = Objects.requireNonNull(to);
   }
 
   /** The egress as measured (or floored, see {@link #egressBound}), bytes/s; NaN before anything was sent. */
@@ -233,6 +252,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
     PortStream s;
     boolean clean;
     boolean held;
+    double handover = Double.NaN;
     synchronized (this) {
       s = byChunk.get(key(job, chunkId));
       if (s == null || s.channel != channel) {
@@ -243,6 +263,11 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       // its bytes began to arrive when it started, or when the connection's stream before it had arrived
       Arrivals before = arrivals.getOrDefault(channel, Arrivals.NONE);
       double from = Math.max(s.startSeconds, before.lastAt());
+      s.arrivedSeconds = now;
+      // not one that followed the connection's stream before it on the wire: its bytes flowed behind that one's
+      if (!s.everStalled && s.startSeconds >= before.lastAt() && !InputArrival.readLate(seconds, now - from)) {
+        handover = s.startDelay + Math.max(0, now - from - seconds);
+      }
       if (!s.everStalled && s.startSeconds >= 0 && InputArrival.readLate(seconds, now - from)) {
         // at the pace after its first read if the worker could tell it; else from the port's first byte sent
         // to the worker's word of its last: long by the word's way back, not a late read short
@@ -288,6 +313,9 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       }
     }
     s.channel.eventLoop().execute(() -> s.finish(null));
+    if (!Double.isNaN(handover)) {
+      handovers.accept(handover);
+    }
     return new InputArrival(clean, !s.crowded || held, seconds);
   }
 
@@ -438,12 +466,25 @@ public final class SendPort implements PortStream.Port, StreamBatch {
    */
   @Override
   public void startMore() {
+    startMore(Double.NaN);
+  }
+
+  /** Lets streams on; {@code freedAt}: when the word came of the stream whose end calls it, else NaN. */
+  private void startMore(double freedAt) {
     List<PortStream> start = new ArrayList<>();
     synchronized (this) {
       if (batches > 0) {
-        // the batch's end starts them, all of its streams weighed together
+        // the batch's end starts them, all of its streams weighed together: what this end would have let on
+        // waited since its word
+        if (!Double.isNaN(freedAt)) {
+          freedPending = freedAt;
+        }
         return;
       }
+      if (Double.isNaN(freedAt)) {
+        freedAt = freedPending;
+      }
+      freedPending = Double.NaN;
       PortRule rule = rule();
       // one rate per link on the wire: a worker's next stream queues behind its earlier ones on the same link
       Map<Channel, Double> links = new HashMap<>();
@@ -469,6 +510,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         s.state = PortStream.State.SENDING;
         if (s.startSeconds < 0) {
           s.startSeconds = seconds();
+          // let on by the end of the one before it: the port's turn from that one's word to this start
+          s.startDelay = Double.isNaN(freedAt) ? 0 : Math.max(0, s.startSeconds - freedAt);
         }
         onWire.add(s);
         links.put(s.channel, rateForRule(s));
@@ -611,7 +654,9 @@ public final class SendPort implements PortStream.Port, StreamBatch {
 
   @Override
   public void finished(PortStream s) {
+    double freedAt;
     synchronized (this) {
+      freedAt = s.arrivedSeconds;
       onWire.remove(s);
       wireChanged();
       waiting.remove(s);
@@ -621,7 +666,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
         mine.remove(s);
       }
     }
-    startMore();
+    startMore(freedAt);
   }
 
   /** When a connection's last stream arrived, and its last that came slow (seconds of the port's clock). */

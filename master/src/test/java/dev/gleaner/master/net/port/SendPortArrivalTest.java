@@ -151,6 +151,51 @@ class SendPortArrivalTest {
   }
 
   /**
+   * One port, two workers: the second stream waits for the first one's word. Each stream's handover
+   * is what it held the port beyond its bytes' own time: its span at the port less its worker's (the
+   * first bytes' way and the word's way back), and for the second, the port's turn from the first one's
+   * word to its start. A worker that read late says nothing of it.
+   */
+  @Test
+  void eachStreamTellsHowLongItHeldThePortBeyondItsBytes() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[300]);
+    AtomicLong clock = new AtomicLong();
+    SendPort port = new SendPort(1, clock::get);
+    java.util.List<Double> told = new java.util.ArrayList<>();
+    port.onHandover(told::add);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      port.enqueue(a, "j", 1, input, 0, 100, 0, 8e6, quiet);
+      port.enqueue(b, "j", 2, input, 100, 200, 1, 8e6, quiet);
+      settle(a);
+      settle(b);
+      clock.set(1_000 * MS);
+      port.arrived(a, "j", 1, 7_920_000, 0.990, 0);
+      assertEquals(1, told.size());
+      assertEquals(0.010, told.get(0), 1e-9, "started on a free port: the word's way back and the first bytes'");
+      clock.set(1_003 * MS);
+      settle(a);
+      settle(b);
+      clock.set(2_000 * MS);
+      port.arrived(b, "j", 2, 7_920_000, 0.990, 0);
+      assertEquals(2, told.size());
+      assertEquals(0.003 + 0.007, told.get(1), 1e-9, "3 ms from a's word to its start, then 7 ms beyond its bytes");
+      settle(b);
+      port.enqueue(a, "j", 3, input, 200, 300, 2, 8e6, quiet);
+      settle(a);
+      clock.set(3_000 * MS);
+      port.arrived(a, "j", 3, 4_000_000, 0.5, 0);
+      assertEquals(2, told.size(), "a worker that read the first bytes late: its span is no round trip's measure");
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+    }
+  }
+
+  /**
    * A port whose egress is known to be at least 8 MB/s, at 1 s of {@code clock}: b's chunk 1 went
    * through it alone, over a link known at 8 MB/s.
    */
