@@ -215,14 +215,8 @@ public final class MasterCommand implements Callable<Integer> {
     }
     MasterServer server = new MasterServer(config).start();
     FaultFile faults = clock == null ? null : FaultFile.watch(faultFile, server, clock);
-    if (portFile != null) {
-      writePortFile(server, faults);
-    }
-    System.err.println("gleaner master listening on port " + server.port() + " (workloads: "
-        + String.join(", ", workloads.names()) + "; " + (serverTls == null ? "clear text" : "TLS")
-        + (auth.clusterKey() != null ? ", tokens" : "") + (auth.sharedSecret() != null ? ", shared secret" : "") + ")");
     CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    Thread hook = new Thread(() -> {
       org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(MasterCommand.class);
       log.info("stopping (SIGTERM or Ctrl-C): what is saved stays in the store; running jobs resume at the next start"
           + " (those being cancelled end there)");
@@ -234,20 +228,45 @@ public final class MasterCommand implements Callable<Integer> {
       log.info("stopped");
       watchdog.interrupt();
       stop.countDown();
-    }, "gleaner-master-shutdown"));
+    }, "gleaner-master-shutdown");
+    // before the port file and the line that say the master is up: a SIGTERM from then on stops it as any
+    // other (one right after the line found the hook not yet there, and the master said only "Shutdown in
+    // progress")
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // SIGTERM or Ctrl-C while it started: it stops now, the same way
+      hook.run();
+      return 0;
+    }
+    if (portFile != null) {
+      writePortFile(server, faults, hook);
+    }
+    System.err.println("gleaner master listening on port " + server.port() + " (workloads: "
+        + String.join(", ", workloads.names()) + "; " + (serverTls == null ? "clear text" : "TLS")
+        + (auth.clusterKey() != null ? ", tokens" : "") + (auth.sharedSecret() != null ? ", shared secret" : "") + ")");
     stop.await();
     return 0;
   }
 
   /** Writes the port file; a master that cannot stops, and says why in one line. */
-  private void writePortFile(MasterServer server, FaultFile faults) {
+  private void writePortFile(MasterServer server, FaultFile faults, Thread hook) {
     try {
       PortFile.write(portFile, server.port());
     } catch (IOException e) {
-      if (faults != null) {
-        faults.close();
+      boolean stopHere;
+      try {
+        stopHere = Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // a SIGTERM came meanwhile: the hook is stopping the master
+        stopHere = false;
       }
-      server.close();
+      if (stopHere) {
+        if (faults != null) {
+          faults.close();
+        }
+        server.close();
+      }
       throw new IllegalArgumentException("--port-file " + portFile + ": cannot write the port there ("
           + PortFile.reason(e) + "); the master stopped", e);
     }
