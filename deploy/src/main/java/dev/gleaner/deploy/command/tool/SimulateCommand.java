@@ -170,6 +170,9 @@ public final class SimulateCommand implements Callable<Integer> {
     if (runs < 0 || runs > 1_000_000) {
       throw new IllegalArgumentException("--runs must be between 0 and 1000000, got " + runs);
     }
+    if (runs == 0 && spec.commandLine().getParseResult().hasMatchedOption("--handover")) {
+      throw new IllegalArgumentException("--handover goes with the closed loop, and --runs 0 runs none");
+    }
     if (runs > 0) {
       doc.put("closedLoop", closedLoop(platform, request));
     }

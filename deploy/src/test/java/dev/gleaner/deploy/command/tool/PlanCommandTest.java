@@ -196,11 +196,12 @@ class PlanCommandTest {
         {"plan", "--platform", LAB, "--work", "10", "--deadline", "-5"},
         {"simulate", "--platform", LAB, "--work", "10", "--trials", "1"},
         {"simulate", "--platform", LAB, "--work", "10", "--handover", "-0.5"},
+        {"simulate", "--platform", LAB, "--work", "10", "--handover", "0.01", "--runs", "0"},
     };
     String[] says = {"not valid JSON", "needs a numeric \"speed\"", "duplicate worker id", "speed must be a positive",
         "unknown key \"bandwith\"", "unknown key \"worker\"",
         "does not exist", "unknown strategy", "--work must be at least 1", "deadline must be a positive", "--trials",
-        "--handover must be"};
+        "--handover must be", "--runs 0 runs none"};
     for (int i = 0; i < cases.length; i++) {
       CommandLineTest.Run r = gleaner(cases[i]);
       assertEquals(1, r.code(), String.join(" ", cases[i]));
