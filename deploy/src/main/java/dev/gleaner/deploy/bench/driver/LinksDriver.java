@@ -1,5 +1,6 @@
 package dev.gleaner.deploy.bench.driver;
 
+import dev.gleaner.deploy.bench.MasterTimers;
 import dev.gleaner.deploy.launch.WorkersJoined;
 import dev.gleaner.protocol.Estimate;
 import dev.gleaner.protocol.JobSpec;
@@ -124,13 +125,8 @@ public final class LinksDriver {
       }
       out.put("metrics", after.getMetricsMap());
       // the streams' handovers in this run: the master's timer since it started, less what it held before
-      String h = "gleaner.port.handover";
-      double n0 = first.getMetricsOrDefault(h + ".count", 0);
-      double n1 = after.getMetricsOrDefault(h + ".count", 0);
-      double ms = n1 > n0 ? (n1 * after.getMetricsOrDefault(h + ".mean_ms", 0)
-          - n0 * first.getMetricsOrDefault(h + ".mean_ms", 0)) / (n1 - n0) : Double.NaN;
-      out.put("handovers", n1 - n0);
-      out.put("handoverSeconds", ms / 1000);
+      out.put("handovers", MasterTimers.count(first, after, "gleaner.port.handover"));
+      out.put("handoverSeconds", MasterTimers.meanMs(first, after, "gleaner.port.handover") / 1000);
       // the checkpoint round trip as the master measured it: its pieces' sizes rest on it under risk
       out.put("eps", after.hasEps() && after.getEps().getObservations() > 0 ? after.getEps().getValue() : Double.NaN);
       return out;

@@ -1,6 +1,7 @@
 package dev.gleaner.deploy.bench.swarm;
 
 import dev.gleaner.common.workload.PrimeSieve;
+import dev.gleaner.deploy.bench.MasterTimers;
 import dev.gleaner.deploy.launch.LocalRuns;
 import dev.gleaner.protocol.JobSpec;
 import dev.gleaner.protocol.JobStatus;
@@ -226,10 +227,8 @@ public final class SwarmBench {
     // apart from this process's threads, which share the cores with the simulated workers
     if (lastReply != null) {
       String t = "gleaner.status.reply";
-      double n0 = beforeJob.getMetricsOrDefault(t + ".count", 0);
-      double n1 = lastReply.getMetricsOrDefault(t + ".count", 0);
-      double sum = n1 * lastReply.getMetricsOrDefault(t + ".mean_ms", 0) - n0 * beforeJob.getMetricsOrDefault(t + ".mean_ms", 0);
-      r.put("statusAtMasterMeanMs", n1 > n0 ? round(sum / (n1 - n0)) : Double.NaN);
+      double atMaster = MasterTimers.meanMs(beforeJob, lastReply, t);
+      r.put("statusAtMasterMeanMs", Double.isNaN(atMaster) ? Double.NaN : round(atMaster));
       r.put("statusAtMasterMaxMs", round(lastReply.getMetricsOrDefault(t + ".max_ms", Double.NaN)));
     }
     double[] rss = master.rssMib();
