@@ -32,6 +32,16 @@ public final class Sends {
     return sends == 1 ? PortRule.ONE_PORT : new PortRule(sends, egress.budget(), false);
   }
 
+  /**
+   * Whether the port keeps a worker's streams in the plan's order, each waiting for its worker's word
+   * that the one before arrived: with a count, and in {@code fit} for a plan's chunks ({@code ranked});
+   * else ({@code share}, and {@code fit} for chunks to whoever is free) a worker's next stream follows
+   * the one before once that one is all written.
+   */
+  public static boolean keepsOrder(int sends, boolean ranked) {
+    return sends == FIT ? ranked : sends != SHARE;
+  }
+
   /** The code {@code text} names; anything else is refused in one line naming {@code option}. */
   public static int parse(String option, String text) {
     String t = text.trim().toLowerCase(Locale.ROOT);

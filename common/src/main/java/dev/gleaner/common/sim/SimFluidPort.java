@@ -331,8 +331,8 @@ final class SimFluidPort implements SimPorts.Port {
       // its bytes flow once the handover is over; it holds its place on the wire meanwhile, unless its bytes
       // follow its worker's stream before it on the connection, as the runtime's port lets them where the
       // order does not matter (that one all written, not yet arrived)
-      boolean unordered = network.sends() == Sends.SHARE || network.sends() == Sends.FIT && f.rank == Integer.MAX_VALUE;
-      boolean follows = unordered && endedAt.getOrDefault(f.host, Double.NaN) == clock.now();
+      boolean follows = !Sends.keepsOrder(network.sends(), f.rank != Integer.MAX_VALUE)
+          && endedAt.getOrDefault(f.host, Double.NaN) == clock.now();
       f.startedAt = clock.now() + (follows ? 0 : network.handover());
       active.add(f);
       onWire.add(f.host);

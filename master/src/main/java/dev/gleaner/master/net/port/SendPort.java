@@ -554,7 +554,7 @@ public final class SendPort implements PortStream.Port, StreamBatch {
     if (mine == null) {
       return false;
     }
-    boolean inOrder = fit ? !unordered(s) : fixed != Integer.MAX_VALUE;
+    boolean inOrder = Sends.keepsOrder(sends, s.rank != Integer.MAX_VALUE);
     for (PortStream before : mine) {
       if (before == s) {
         return true;
