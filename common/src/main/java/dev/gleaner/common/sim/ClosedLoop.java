@@ -199,8 +199,9 @@ public final class ClosedLoop {
     if (setup.network().linksKnown()) {
       for (Host h : hosts) {
         if (Double.isFinite(h.bandwidth())) {
-          // one second's worth over each link, as a job across them before would have measured
-          controller.streamed(h.id(), "measured before", 0, Math.max(1, Math.round(h.bandwidth())), 1, 0);
+          // one second's worth over each link, as a job across them before would have measured it
+          double known = setup.network().knownLink(h.id(), h.bandwidth());
+          controller.streamed(h.id(), "measured before", 0, Math.max(1, Math.round(known)), 1, 0);
         }
       }
     }

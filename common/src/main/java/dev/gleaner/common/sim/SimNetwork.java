@@ -31,9 +31,14 @@ import java.util.Map;
  *     stream and that stream's first bytes' way there (a few milliseconds on the testbed: the master's
  *     {@code gleaner.port.handover}); 0, the papers' model, a stream starting the instant the one before
  *     ended
+ * @param linkEstimates with its links known, what the master's estimator holds of a worker's link when
+ *     the job starts, bytes/s, where that is not the link's rate: a real master plans with what it measured
+ *     (a link measured 3% low under a job's crowded start gets 3% too little of a plan), and so does the
+ *     simulated one, while its link carries bytes at its own rate; a worker not named is known at its
+ *     link's rate
  */
 public record SimNetwork(double egress, int sends, boolean linksKnown, Map<String, List<Hop>> paths,
-    boolean egressLearned, double handover) {
+    boolean egressLearned, double handover, Map<String, Double> linkEstimates) {
   /** One stream at a time at its link's rate: the papers' model, the simulator's until there was a choice. */
   public static final SimNetwork ONE_PORT = new SimNetwork(Double.POSITIVE_INFINITY, 1);
 
@@ -63,14 +68,33 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     this(egress, sends, linksKnown, paths, egressLearned, 0);
   }
 
-  /** The same network, its links measured before the job. */
+  /** Each link, if known, known at its rate. */
+  public SimNetwork(double egress, int sends, boolean linksKnown, Map<String, List<Hop>> paths,
+      boolean egressLearned, double handover) {
+    this(egress, sends, linksKnown, paths, egressLearned, handover, Map.of());
+  }
+
+  /** The same network, its links measured before the job, each at its rate. */
   public SimNetwork withLinksKnown() {
-    return new SimNetwork(egress, sends, true, paths, egressLearned, handover);
+    return withLinksKnown(Map.of());
+  }
+
+  /**
+   * The same network, its links measured before the job: those named as the master's estimator holds
+   * them (bytes/s), the others at their rates.
+   */
+  public SimNetwork withLinksKnown(Map<String, Double> estimates) {
+    return new SimNetwork(egress, sends, true, paths, egressLearned, handover, estimates);
   }
 
   /** The same network, each stream holding its place {@code seconds} at the port before its bytes flow. */
   public SimNetwork withHandover(double seconds) {
-    return new SimNetwork(egress, sends, linksKnown, paths, egressLearned, seconds);
+    return new SimNetwork(egress, sends, linksKnown, paths, egressLearned, seconds, linkEstimates);
+  }
+
+  /** What the master knows of the worker's link when the job starts, bytes/s, given its rate. */
+  double knownLink(String workerId, double rate) {
+    return linkEstimates.getOrDefault(workerId, rate);
   }
 
   /**
@@ -78,7 +102,7 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
    * job (it plans with what it learned so far).
    */
   public SimNetwork withEgressLearned() {
-    return new SimNetwork(egress, sends, linksKnown, paths, true, handover);
+    return new SimNetwork(egress, sends, linksKnown, paths, true, handover, linkEstimates);
   }
 
   /**
@@ -109,7 +133,7 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
         p.put(w.id(), up);
       }
     }
-    return new SimNetwork(egress, sends, linksKnown, p, egressLearned, handover);
+    return new SimNetwork(egress, sends, linksKnown, p, egressLearned, handover, linkEstimates);
   }
 
   /**
@@ -124,6 +148,7 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     Map<String, List<Hop>> copy = new HashMap<>();
     paths.forEach((w, up) -> copy.put(w, List.copyOf(up)));
     paths = Map.copyOf(copy);
+    linkEstimates = Map.copyOf(linkEstimates);
     if (!(egress > 0)) {
       throw new IllegalArgumentException("the master's egress must be positive, got " + egress);
     }
@@ -133,6 +158,16 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     if (!(handover >= 0) || Double.isInfinite(handover)) {
       throw new IllegalArgumentException("the handover must be a finite number of seconds, 0 or more, got " + handover);
     }
+    if (!linkEstimates.isEmpty() && !linksKnown) {
+      throw new IllegalArgumentException("estimates of the links are what a master knows of them: links not known, "
+          + "none can be given, got " + linkEstimates);
+    }
+    linkEstimates.forEach((w, b) -> {
+      if (!(b > 0) || Double.isInfinite(b)) {
+        throw new IllegalArgumentException("worker " + w + "'s link estimate must be a positive number of bytes/s, got "
+            + b);
+      }
+    });
   }
 
   /**

@@ -188,6 +188,56 @@ class SimFluidPortTest {
   }
 
   /**
+   * Two workers behind links of 1 MB/s that bind, DISTRIB with every link at once: the master plans
+   * with what it knows of the links when the job starts, here w1's as {@code w1Known}.
+   */
+  private static java.util.Map<String, Long> firstPlanOfTwoLinksKnownAs(double w1Known) {
+    JobDef job = JobDef.of("j", "wc", 0, 10_000_000, "distrib").withMinWorkers(2).withChunking(1_000_000, 1)
+        .withInput(1, x -> x);
+    List<ClosedLoop.Host> two = new ArrayList<>();
+    for (String id : List.of("w1", "w2")) {
+      two.add(new ClosedLoop.Host(id, 1e12, 1e6, 1e12, 0, List.of(), Double.POSITIVE_INFINITY));
+    }
+    java.util.Map<String, Long> planned = new java.util.TreeMap<>();
+    ClosedLoop.Result r = ClosedLoop.run(job, two, ClosedLoop.Setup.defaults(3600)
+        .with(new SimNetwork(1e15, Sends.FIT).withLinksKnown(java.util.Map.of("w1", w1Known))), (c, now) -> {
+          if (planned.isEmpty()) {
+            c.views().plannedTimeline("j").timeline().lanes().forEach(l -> planned.put(l.worker(), l.units()));
+          }
+        });
+    assertEquals(JobPhase.DONE, r.phase());
+    assertEquals(10_000_000, r.committed());
+    return planned;
+  }
+
+  /**
+   * The simulated master plans with what the real one measured, while each link carries bytes at its
+   * own rate: a link it knows at half its rate gets a third of the job in its first plan (sizes that end
+   * together on the links it believes in), one it knows at its rate a half.
+   */
+  @Test
+  void aMasterPlansWithWhatItKnowsOfTheLinksNotWithTheirRates() {
+    java.util.Map<String, Long> exact = firstPlanOfTwoLinksKnownAs(1e6);
+    assertEquals(5_000_000, exact.get("w1"), 1, exact.toString());
+    assertEquals(5_000_000, exact.get("w2"), 1, exact.toString());
+    java.util.Map<String, Long> low = firstPlanOfTwoLinksKnownAs(0.5e6);
+    assertEquals(10_000_000 / 3.0, low.get("w1"), 1, low.toString());
+    assertEquals(20_000_000 / 3.0, low.get("w2"), 1, low.toString());
+  }
+
+  @Test
+  void aLinkEstimateIsAPositiveRateOfALinkTheMasterKnows() {
+    for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> SimNetwork.ONE_PORT.withLinksKnown(java.util.Map.of("w1", bad)));
+      assertTrue(e.getMessage().contains("w1's link estimate"), e.getMessage());
+    }
+    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new SimNetwork(1e6, 1, false, java.util.Map.of(), false, 0, java.util.Map.of("w1", 1e6)));
+    assertTrue(e.getMessage().contains("links not known"), e.getMessage());
+  }
+
+  /**
    * A fresh master learns its egress as the runtime's does (the same estimator, fed the same way) and
    * plans with what it learned: behind an egress as fast as the fastest link it finds the egress binding
    * and measures it; behind one faster than every link together it floors it by what went through, the

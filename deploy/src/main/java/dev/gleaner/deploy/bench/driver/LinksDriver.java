@@ -108,6 +108,9 @@ public final class LinksDriver {
         Estimate bw = w.getBandwidth();
         m.put("bandwidthBytesPerSecond", bw.getValue());
         m.put("bandwidthObservations", bw.getObservations());
+        // what the master knew of its link when the job was submitted: its plan rests on it
+        Estimate bwBefore = was.getBandwidth();
+        m.put("bandwidthBefore", bwBefore.getObservations() > 0 ? bwBefore.getValue() : Double.NaN);
         Estimate speed = w.getSpeedsMap().get("wc");
         m.put("speed", speed == null ? Double.NaN : speed.getValue());
         // what the master knew of its interruptions when the job was submitted, and how many it met

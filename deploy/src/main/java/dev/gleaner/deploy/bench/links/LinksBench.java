@@ -334,13 +334,26 @@ public final class LinksBench {
   private Map<String, Object> predict(String strategy, Map<String, Object> run, boolean linksKnown,
       List<LinksPrediction.Risk> risks) {
     try {
-      return LinksPrediction.of(settings, strategy, settings.fileBytes(), speeds(settings, run), linksKnown, risks,
+      return LinksPrediction.of(settings, strategy, settings.fileBytes(), speeds(settings, run),
+          linksKnown ? linksBefore(run) : null, risks,
           run.get("eps") instanceof Number e ? e.doubleValue() : Double.NaN,
           run.get("handoverSeconds") instanceof Number h ? h.doubleValue() : Double.NaN);
     } catch (IllegalArgumentException e) {
       note("  no prediction for this run: %s", e.getMessage());
       return null;
     }
+  }
+
+  /** What the master knew of each worker's link when the run's job was submitted, bytes/s (those it had measured). */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Double> linksBefore(Map<String, Object> run) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Map<String, Object> w : (List<Map<String, Object>>) run.get("workers")) {
+      if (w.get("bandwidthBefore") instanceof Number b && b.doubleValue() > 0 && Double.isFinite(b.doubleValue())) {
+        out.put((String) w.get("id"), b.doubleValue());
+      }
+    }
+    return out;
   }
 
   /** Each worker's speed for the prediction: as set, or as the master measured it in the run. */

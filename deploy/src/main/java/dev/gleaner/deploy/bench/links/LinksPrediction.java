@@ -53,7 +53,10 @@ final class LinksPrediction {
    * The prediction of one run.
    *
    * @param speeds each worker's speed, bytes/s (the set one, or the measured one)
-   * @param linksKnown whether the master had measured the links before this run (a run before it)
+   * @param linksBefore what the master knew of the links when the run's job was submitted, bytes/s by
+   *     worker, when it had measured them (a run before it): the simulated master plans with that, while
+   *     each simulated link carries bytes at its shaped rate's payload (a worker not named is known at
+   *     that rate); null: a master that learns the links as the job streams
    * @param risks each worker's interruptions in the run; null: none
    * @param eps the checkpoint round trip the master measured, seconds (NaN: none): what each
    *     simulated piece costs its worker, and what pieces are sized from under risk
@@ -61,7 +64,8 @@ final class LinksPrediction {
    *     none): how long each simulated stream holds the port before its bytes flow
    */
   static Map<String, Object> of(LinksBench.Settings settings, String strategy, long bytes, double[] speeds,
-      boolean linksKnown, List<Risk> risks, double eps, double handover) {
+      Map<String, Double> linksBefore, List<Risk> risks, double eps, double handover) {
+    boolean linksKnown = linksBefore != null;
     int n = settings.downlinks().size();
     List<Worker> platform = new ArrayList<>();
     List<ClosedLoop.Host> hosts = new ArrayList<>();
@@ -99,7 +103,7 @@ final class LinksPrediction {
     double horizon = 1000 * (bytes / Math.min(total, egress) + 1);
     ClosedLoop.Setup setup = new ClosedLoop.Setup(ControlConfig.defaults(), 0.5,
         Double.isFinite(eps) && eps > 0 ? eps : 0, horizon)
-        .with(linksKnown ? network.withLinksKnown() : network.withEgressLearned());
+        .with(linksKnown ? network.withLinksKnown(linksBefore) : network.withEgressLearned());
     ClosedLoop.Result r = ClosedLoop.run(job, hosts, setup);
     out.put("simulated", r.end());
     out.put("handover", h);
