@@ -288,8 +288,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       boolean share = slower && s.crowded && !held;
       // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
       clean = !s.everStalled && !s.cutAcross && s.startSeconds >= 0
-          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && egress.clean(s.startSeconds, now) && !share
-          && !behindSlow;
+          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && !EgressEstimator.tooSmallToMeasure(bytes, known)
+          && egress.clean(s.startSeconds, now) && !share && !behindSlow;
       egress.carried(s.linkRate); // the link as the controller knew it went through the egress
       if (bytes > 0 && seconds > 0) {
         lastRate.put(channel, bytes / seconds);

@@ -104,6 +104,48 @@ class SendPortArrivalTest {
   }
 
   /**
+   * A transfer its link, at the rate known, would carry in less than the shortest time that measures
+   * it is no measure however long it took: what waited in front of it (the uplink's queue behind a fat
+   * link's stream, the worker's word on its way back) made most of its time. A link not known yet is
+   * measured by whatever comes first.
+   */
+  @Test
+  void aTransferTooSmallForItsLinkIsNoMeasure() throws Exception {
+    Path file = dir.resolve("input");
+    Files.write(file, new byte[400]);
+    AtomicLong clock = new AtomicLong();
+    SendPort port = new SendPort(1, clock::get);
+    EmbeddedChannel a = new EmbeddedChannel();
+    EmbeddedChannel b = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      SendPort.Listener quiet = (bytes, seconds) -> { };
+      // a's link known at 4.78 MB/s: 127 kB would take it 27 ms; it took 70
+      port.enqueue(a, "j", 1, input, 0, 100, 0, 4.78e6, quiet);
+      settle(a);
+      clock.set(70 * MS);
+      InputArrival small = port.arrived(a, "j", 1, 127_000, 0.07, 0);
+      assertFalse(small.clean(), "127 kB in 70 ms: the queue in front of it, not the link");
+      assertTrue(Double.isNaN(port.measured(a)));
+      settle(a);
+      port.enqueue(a, "j", 2, input, 100, 200, 0, 4.78e6, quiet);
+      settle(a);
+      clock.set(300 * MS);
+      InputArrival big = port.arrived(a, "j", 2, 1_000_000, 0.22, 0);
+      assertTrue(big.clean(), "1 MB in 0.22 s: the link");
+      assertEquals(1e6 / 0.22, port.measured(a), 1);
+      // b's link not known yet: its first transfer measures it, small or not
+      settle(a);
+      port.enqueue(b, "j", 3, input, 200, 300, 0, Double.NaN, quiet);
+      settle(b);
+      clock.set(400 * MS);
+      assertTrue(port.arrived(b, "j", 3, 127_000, 0.07, 0).clean(), "nothing known to weigh it against");
+    } finally {
+      a.finishAndReleaseAll();
+      b.finishAndReleaseAll();
+    }
+  }
+
+  /**
    * A worker's streams follow each other on its connection. One that was on its way when another of
    * the connection's came slower than the link (the worker read slowly) found its first bytes waiting
    * in the worker's buffer: timed from its first byte read it looks faster than the link, and is no
