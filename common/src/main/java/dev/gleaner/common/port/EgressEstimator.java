@@ -69,19 +69,6 @@ public final class EgressEstimator {
   public static final double TIMED_MIN_SECONDS = 0.05;
 
   /**
-   * Whether a transfer of {@code bytes} is too small to measure a link known at {@code known} bytes/s
-   * (NaN: not known yet, and any transfer may): the link would carry it in less than {@link
-   * #TIMED_MIN_SECONDS}, so its time says more of what waited in front of it than of the link (the
-   * master's uplink queue full of a fatter link's stream, the worker busy, its word on its way back),
-   * however long it took. On the testbed, with an 80 mbit link's stream filling the master's 80 mbit
-   * uplink, transfers of 80-127 kB to a 4.78 MB/s link read 1.1-2.5 MB/s and one of 672 bytes 9.6 kB/s;
-   * taken as measures they brought its estimate to a fifth of its rate and less, and the plan gave it
-   * pieces of a few hundred bytes.
-   */
-  public static boolean tooSmallToMeasure(double bytes, double known) {
-    return known > 0 && Double.isFinite(known) && bytes < known * TIMED_MIN_SECONDS;
-  }
-  /**
    * A transfer below this share of its link's known rate came slower than its link: beside other links
    * it may be a share of the egress, and measures the link only when the port can tell it is not (the
    * runtime's port by its fair share; the simulator's never).
@@ -109,6 +96,21 @@ public final class EgressEstimator {
   private boolean lookedTaken;
   /** The largest sum of links seen on the wire together, each going at its own rate (the egress did not bind). */
   private double fitted;
+
+  /**
+   * Whether a transfer of {@code bytes} beside other links is too small to measure a link known at
+   * {@code known} bytes/s (NaN: not known yet, and any transfer may): the link would carry it in less
+   * than {@link #TIMED_MIN_SECONDS}, so its time says more of what waited in front of it than of the
+   * link (the master's uplink queue full of a fatter link's stream), however long it took. On the
+   * testbed, with an 80 mbit link's stream filling the master's 80 mbit uplink, transfers of 80-127 kB
+   * to a 4.78 MB/s link read 1.1-2.5 MB/s and one of 672 bytes 9.6 kB/s; taken as measures they
+   * brought its estimate to a fifth of its rate and less, and the plan gave it pieces of a few hundred
+   * bytes. Alone on the wire a small transfer that came slow still measures its link: nothing queued in
+   * front of it, and a link known too high must be able to come down by transfers sized for it.
+   */
+  public static boolean tooSmallToMeasure(double bytes, double known) {
+    return known > 0 && Double.isFinite(known) && bytes < known * TIMED_MIN_SECONDS;
+  }
 
   /** An estimator whose windows floor the egress: what they count went out on the wire (the simulator's). */
   public EgressEstimator() {

@@ -265,8 +265,10 @@ final class SimFluidPort implements SimPorts.Port {
     double known = link(f);
     boolean slower = !Double.isNaN(known) && now > f.startedAt && bytes / (now - f.startedAt)
         < EgressEstimator.SLOWER_THAN_LINK * known;
-    // as the runtime's port, a transfer too short to be timed well does not measure its link
+    // as the runtime's port, a transfer too short to be timed well does not measure its link, nor, beside
+    // others, one too small for it
     boolean clean = !(slower && f.crowded) && now - f.startedAt >= EgressEstimator.TIMED_MIN_SECONDS
+        && !(f.crowded && EgressEstimator.tooSmallToMeasure(bytes, known))
         && (egress == null ? !f.shared : egress.clean(f.startedAt, now));
     if (egress != null) {
       // as the runtime's port: the link as the controller knew it, and the arrival, go through the estimator

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The simulated master's network: its egress and how its port sends, as {@code gleaner master
@@ -148,7 +149,7 @@ public record SimNetwork(double egress, int sends, boolean linksKnown, Map<Strin
     Map<String, List<Hop>> copy = new HashMap<>();
     paths.forEach((w, up) -> copy.put(w, List.copyOf(up)));
     paths = Map.copyOf(copy);
-    linkEstimates = Map.copyOf(linkEstimates);
+    linkEstimates = Map.copyOf(Objects.requireNonNull(linkEstimates, "linkEstimates (none: an empty map)"));
     if (!(egress > 0)) {
       throw new IllegalArgumentException("the master's egress must be positive, got " + egress);
     }

@@ -1,6 +1,7 @@
 package dev.gleaner.common.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.gleaner.common.control.JobDef;
@@ -9,6 +10,8 @@ import dev.gleaner.common.control.WorkerView;
 import dev.gleaner.common.port.Sends;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,7 +108,7 @@ class SimFluidPortTest {
   @Test
   void aHandoverIsAFiniteNumberOfSecondsZeroOrMore() {
     for (double bad : new double[] {-0.001, Double.NaN, Double.POSITIVE_INFINITY}) {
-      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
           () -> SimNetwork.ONE_PORT.withHandover(bad));
       assertTrue(e.getMessage().contains("handover"), e.getMessage());
     }
@@ -191,49 +194,54 @@ class SimFluidPortTest {
    * Two workers behind links of 1 MB/s that bind, DISTRIB with every link at once: the master plans
    * with what it knows of the links when the job starts, here w1's as {@code w1Known}.
    */
-  private static java.util.Map<String, Long> firstPlanOfTwoLinksKnownAs(double w1Known) {
+  /** The first plan's units by worker, and w1's link as the master knew it at the end. */
+  private record Known(Map<String, Long> planned, double w1AtTheEnd) {}
+
+  private static Known twoLinksKnownAs(double w1Known) {
     JobDef job = JobDef.of("j", "wc", 0, 10_000_000, "distrib").withMinWorkers(2).withChunking(1_000_000, 1)
         .withInput(1, x -> x);
     List<ClosedLoop.Host> two = new ArrayList<>();
     for (String id : List.of("w1", "w2")) {
       two.add(new ClosedLoop.Host(id, 1e12, 1e6, 1e12, 0, List.of(), Double.POSITIVE_INFINITY));
     }
-    java.util.Map<String, Long> planned = new java.util.TreeMap<>();
+    Map<String, Long> planned = new TreeMap<>();
     ClosedLoop.Result r = ClosedLoop.run(job, two, ClosedLoop.Setup.defaults(3600)
-        .with(new SimNetwork(1e15, Sends.FIT).withLinksKnown(java.util.Map.of("w1", w1Known))), (c, now) -> {
+        .with(new SimNetwork(1e15, Sends.FIT).withLinksKnown(Map.of("w1", w1Known))), (c, now) -> {
           if (planned.isEmpty()) {
             c.views().plannedTimeline("j").timeline().lanes().forEach(l -> planned.put(l.worker(), l.units()));
           }
         });
     assertEquals(JobPhase.DONE, r.phase());
     assertEquals(10_000_000, r.committed());
-    return planned;
+    return new Known(planned, r.controller().views().worker("w1", r.end()).bandwidth().value());
   }
 
   /**
    * The simulated master plans with what the real one measured, while each link carries bytes at its
    * own rate: a link it knows at half its rate gets a third of the job in its first plan (sizes that end
-   * together on the links it believes in), one it knows at its rate a half.
+   * together on the links it believes in), one it knows at its rate a half; the link carries the bytes
+   * at its rate all the same, and the master learns it from them.
    */
   @Test
   void aMasterPlansWithWhatItKnowsOfTheLinksNotWithTheirRates() {
-    java.util.Map<String, Long> exact = firstPlanOfTwoLinksKnownAs(1e6);
-    assertEquals(5_000_000, exact.get("w1"), 1, exact.toString());
-    assertEquals(5_000_000, exact.get("w2"), 1, exact.toString());
-    java.util.Map<String, Long> low = firstPlanOfTwoLinksKnownAs(0.5e6);
-    assertEquals(10_000_000 / 3.0, low.get("w1"), 1, low.toString());
-    assertEquals(20_000_000 / 3.0, low.get("w2"), 1, low.toString());
+    Known exact = twoLinksKnownAs(1e6);
+    assertEquals(5_000_000, exact.planned().get("w1"), 1, exact.toString());
+    assertEquals(5_000_000, exact.planned().get("w2"), 1, exact.toString());
+    Known low = twoLinksKnownAs(0.5e6);
+    assertEquals(10_000_000 / 3.0, low.planned().get("w1"), 1, low.toString());
+    assertEquals(20_000_000 / 3.0, low.planned().get("w2"), 1, low.toString());
+    assertTrue(low.w1AtTheEnd() > 0.9e6, "w1's transfers went at its 1 MB/s: " + low);
   }
 
   @Test
   void aLinkEstimateIsAPositiveRateOfALinkTheMasterKnows() {
     for (double bad : new double[] {0, -1, Double.NaN, Double.POSITIVE_INFINITY}) {
-      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-          () -> SimNetwork.ONE_PORT.withLinksKnown(java.util.Map.of("w1", bad)));
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> SimNetwork.ONE_PORT.withLinksKnown(Map.of("w1", bad)));
       assertTrue(e.getMessage().contains("w1's link estimate"), e.getMessage());
     }
-    IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-        () -> new SimNetwork(1e6, 1, false, java.util.Map.of(), false, 0, java.util.Map.of("w1", 1e6)));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new SimNetwork(1e6, 1, false, Map.of(), false, 0, Map.of("w1", 1e6)));
     assertTrue(e.getMessage().contains("links not known"), e.getMessage());
   }
 

@@ -70,7 +70,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
   /**
    * A transfer or a pace below this share of what the egress would have given it beside the links on the
    * wire with it ({@link Paces#fairShare}) was held by its own link, not by the egress: one slower than
-   * its link ({@link EgressEstimator#SLOWER_THAN_LINK}) measures the link only so, or alone on the wire.
+   * its link ({@link EgressEstimator#SLOWER_THAN_LINK}) measures the link only so, or alone on the wire;
+   * beside others, never one too small for its link ({@link EgressEstimator#tooSmallToMeasure}).
    */
   static final double BELOW_FAIR_SHARE = 0.9;
   /** The egress estimator's windows. */
@@ -288,7 +289,8 @@ public final class SendPort implements PortStream.Port, StreamBatch {
       boolean share = slower && s.crowded && !held;
       // one that crossed a cut its paces showed mixes the rate before it, the cut and TCP's recovery from it
       clean = !s.everStalled && !s.cutAcross && s.startSeconds >= 0
-          && seconds >= EgressEstimator.TIMED_MIN_SECONDS && !EgressEstimator.tooSmallToMeasure(bytes, known)
+          && seconds >= EgressEstimator.TIMED_MIN_SECONDS
+          && !(s.crowded && EgressEstimator.tooSmallToMeasure(bytes, known))
           && egress.clean(s.startSeconds, now) && !share && !behindSlow;
       egress.carried(s.linkRate); // the link as the controller knew it went through the egress
       if (bytes > 0 && seconds > 0) {

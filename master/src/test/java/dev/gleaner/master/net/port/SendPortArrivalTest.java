@@ -104,44 +104,48 @@ class SendPortArrivalTest {
   }
 
   /**
-   * A transfer its link, at the rate known, would carry in less than the shortest time that measures
-   * it is no measure however long it took: what waited in front of it (the uplink's queue behind a fat
-   * link's stream, the worker's word on its way back) made most of its time. A link not known yet is
-   * measured by whatever comes first.
+   * Beside other links, a transfer its link, at the rate known, would carry in less than the shortest
+   * time that measures it is no measure however long it took: what waited in front of it (the uplink's
+   * queue behind a fatter link's stream) made most of its time. Alone on the wire it is one: nothing
+   * queued in front of it, and a link known too high comes down by the transfers sized for it.
    */
   @Test
-  void aTransferTooSmallForItsLinkIsNoMeasure() throws Exception {
+  void besideOthersATransferTooSmallForItsLinkIsNoMeasure() throws Exception {
     Path file = dir.resolve("input");
     Files.write(file, new byte[400]);
     AtomicLong clock = new AtomicLong();
-    SendPort port = new SendPort(1, clock::get);
     EmbeddedChannel a = new EmbeddedChannel();
     EmbeddedChannel b = new EmbeddedChannel();
+    EmbeddedChannel c = new EmbeddedChannel();
     try (FileInputSource input = new FileInputSource(file)) {
       SendPort.Listener quiet = (bytes, seconds) -> { };
-      // a's link known at 4.78 MB/s: 127 kB would take it 27 ms; it took 70
-      port.enqueue(a, "j", 1, input, 0, 100, 0, 4.78e6, quiet);
-      settle(a);
-      clock.set(70 * MS);
-      InputArrival small = port.arrived(a, "j", 1, 127_000, 0.07, 0);
-      assertFalse(small.clean(), "127 kB in 70 ms: the queue in front of it, not the link");
+      SendPort port = egressOf8(clock, b, input);
+      // a's link known at 8 MB/s beside c's at 3: 200 kB would take it 25 ms; it took 70, below what c left
+      port.enqueue(a, "j", 2, input, 100, 200, 1, 8e6, quiet);
+      port.enqueue(c, "j", 3, input, 200, 300, 2, 3e6, quiet);
+      a.runPendingTasks();
+      c.runPendingTasks();
+      clock.set(1_070 * MS);
+      InputArrival small = port.arrived(a, "j", 2, 200_000, 0.07, 0);
+      assertFalse(small.clean(), "200 kB in 70 ms beside c: the queue in front of it, not the link");
       assertTrue(Double.isNaN(port.measured(a)));
-      settle(a);
-      port.enqueue(a, "j", 2, input, 100, 200, 0, 4.78e6, quiet);
-      settle(a);
-      clock.set(300 * MS);
-      InputArrival big = port.arrived(a, "j", 2, 1_000_000, 0.22, 0);
-      assertTrue(big.clean(), "1 MB in 0.22 s: the link");
-      assertEquals(1e6 / 0.22, port.measured(a), 1);
-      // b's link not known yet: its first transfer measures it, small or not
-      settle(a);
-      port.enqueue(b, "j", 3, input, 200, 300, 0, Double.NaN, quiet);
-      settle(b);
-      clock.set(400 * MS);
-      assertTrue(port.arrived(b, "j", 3, 127_000, 0.07, 0).clean(), "nothing known to weigh it against");
     } finally {
       a.finishAndReleaseAll();
       b.finishAndReleaseAll();
+      c.finishAndReleaseAll();
+    }
+    clock.set(0);
+    SendPort alone = new SendPort(1, clock::get);
+    EmbeddedChannel d = new EmbeddedChannel();
+    try (FileInputSource input = new FileInputSource(file)) {
+      // d's link known at 8 MB/s, alone on the wire: 127 kB in 70 ms is what the link does now
+      alone.enqueue(d, "j", 4, input, 300, 400, 0, 8e6, (bytes, seconds) -> { });
+      settle(d);
+      clock.set(70 * MS);
+      assertTrue(alone.arrived(d, "j", 4, 127_000, 0.07, 0).clean(), "alone on the wire: the link");
+      assertEquals(127_000 / 0.07, alone.measured(d), 1);
+    } finally {
+      d.finishAndReleaseAll();
     }
   }
 
