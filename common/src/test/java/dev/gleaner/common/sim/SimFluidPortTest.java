@@ -190,13 +190,13 @@ class SimFluidPortTest {
         + " s");
   }
 
+  /** The first plan's units by worker, and w1's link as the master knew it at the end. */
+  private record Known(Map<String, Long> planned, double w1AtTheEnd) {}
+
   /**
    * Two workers behind links of 1 MB/s that bind, DISTRIB with every link at once: the master plans
    * with what it knows of the links when the job starts, here w1's as {@code w1Known}.
    */
-  /** The first plan's units by worker, and w1's link as the master knew it at the end. */
-  private record Known(Map<String, Long> planned, double w1AtTheEnd) {}
-
   private static Known twoLinksKnownAs(double w1Known) {
     JobDef job = JobDef.of("j", "wc", 0, 10_000_000, "distrib").withMinWorkers(2).withChunking(1_000_000, 1)
         .withInput(1, x -> x);
